@@ -1,0 +1,1 @@
+pub fn placeholder_build_check() {}

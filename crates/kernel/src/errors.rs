@@ -1,0 +1,188 @@
+//! The one catalogue of reply codes.
+//!
+//! Codes 1–22, 103–106, 231 and 501–508 are the product spec's §8 codes with the same
+//! meaning; every other code is ours and documented here (and in `docs/API.md`). The
+//! catalogue is exported into the OpenAPI document (`x-error-codes` on the `ErrorCode`
+//! schema) so the web app can translate every code. The HTTP status is the one the
+//! server answers with: business refusals answer 200 like the spec's backend; transport
+//! and authentication problems use the matching 4xx.
+
+use serde::Serialize;
+
+macro_rules! catalogue {
+    ($( $(#[$doc:meta])* $variant:ident = $code:literal, $status:literal, $text:literal; )*) => {
+        /// A numbered reply code (`status` in the reply envelope).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum ErrorCode {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        impl ErrorCode {
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
+
+            /// The number sent as `status`.
+            pub const fn code(self) -> u32 {
+                match self { $(ErrorCode::$variant => $code,)* }
+            }
+
+            /// The HTTP status the reply is sent with.
+            pub const fn http_status(self) -> u16 {
+                match self { $(ErrorCode::$variant => $status,)* }
+            }
+
+            /// The English text sent as `error_message` (the app translates by code).
+            pub const fn message(self) -> &'static str {
+                match self { $(ErrorCode::$variant => $text,)* }
+            }
+
+            /// A stable identifier, e.g. `InsufficientBalance`.
+            pub const fn name(self) -> &'static str {
+                match self { $(ErrorCode::$variant => stringify!($variant),)* }
+            }
+        }
+    };
+}
+
+catalogue! {
+    // ---- spec §8 ----
+    UserExists = 1, 200, "A user with this login already exists.";
+    InvalidLogin = 2, 200, "Invalid login.";
+    NoSuchUser = 3, 200, "No such user.";
+    IncorrectPassword = 4, 200, "Incorrect password.";
+    UserBanned = 5, 403, "The user is banned.";
+    InvalidVerificationKey = 6, 200, "Invalid verification key.";
+    VerificationKeyExpired = 7, 200, "The verification key has expired.";
+    AlreadyVerified = 8, 200, "The e-mail address is already verified.";
+    RecoveryNotFound = 9, 200, "Recovery request not found.";
+    RecoveryExpired = 10, 200, "The recovery request has expired.";
+    NotVerified = 11, 200, "The user is not verified: please confirm your e-mail.";
+    PhoneInvalid = 15, 200, "The phone number is invalid.";
+    CurrencyUnavailable = 17, 200, "This currency is not available for registration.";
+    EmailUserMissing = 21, 200, "No user with this e-mail address.";
+    PhoneUserMissing = 22, 200, "No user with this phone number.";
+    RecoveryPhoneNotFound = 101, 200, "Recovery request not found for this phone.";
+    RecoveryCodeMismatch = 102, 200, "Recovery request not found: the code does not match.";
+    TransactionFailed = 103, 200, "The transaction cannot be completed.";
+    WeakPassword = 231, 200, "Weak password: at least 6 characters with 2 digits and 2 letters.";
+    InsufficientBalance = 501, 200, "Insufficient balance.";
+    FreeBetsEmpty = 506, 200, "The free bets balance is empty.";
+    InsufficientBonus = 507, 200, "Insufficient bonus balance.";
+    InsufficientForWithdrawal = 508, 200, "Insufficient funds for withdrawal.";
+    // ---- ours (documented in docs/API.md) ----
+    /// Sign-up by phone with an SMS code that does not match, is used up or expired.
+    SmsCodeInvalid = 12, 200, "The SMS code is invalid or has expired.";
+    /// `phone/code`: the daily number of SMS to this phone is reached.
+    SmsDailyLimit = 13, 200, "SMS limit exceeded for today.";
+    /// Too many requests from this address or for this account; retry later.
+    RateLimited = 14, 429, "Too many requests. Please try again later.";
+    /// Too many failed sign-ins for this account: locked for a while.
+    LoginLocked = 16, 429, "Too many failed sign-in attempts. The account is locked for a while; try again later.";
+    /// The e-mail address is not a valid address.
+    EmailInvalid = 18, 200, "The e-mail address is invalid.";
+    /// `phone/code`: the hash does not match the phone and the public salt.
+    PhoneHashInvalid = 19, 200, "The phone code request could not be verified.";
+    /// No session, or the session expired: sign in.
+    NotAuthenticated = 23, 401, "Please sign in.";
+    /// The session's role may not use this endpoint.
+    Forbidden = 24, 403, "This action is not allowed for this account.";
+    /// The cashback balance is below the minimum transfer (10).
+    CashbackBelowMinimum = 25, 200, "The cashback balance is below the minimum transfer of 10.";
+    /// A retried request reused an idempotency key with different parameters.
+    IdempotencyConflict = 26, 409, "This idempotency key was already used for a different request.";
+    /// The terms must be accepted to sign up.
+    TermsNotAccepted = 27, 200, "The terms and conditions must be accepted.";
+    /// Malformed JSON, a missing or mistyped field, an invalid query parameter.
+    BadRequest = 40, 400, "The request is malformed.";
+    /// A cross-site request to a state-changing endpoint was refused.
+    CsrfRejected = 41, 403, "Cross-site request refused.";
+    /// The request body is larger than the limit.
+    PayloadTooLarge = 42, 413, "The request body is too large.";
+    /// No such endpoint or resource.
+    NotFound = 43, 404, "Not found.";
+    /// The endpoint exists but not for this HTTP method.
+    MethodNotAllowed = 44, 405, "Method not allowed.";
+    /// The body must be JSON (`Content-Type: application/json`).
+    UnsupportedMediaType = 45, 415, "The request body must be JSON.";
+    /// The date range is invalid (unparseable, or end before begin).
+    InvalidDateRange = 46, 200, "The date range is invalid.";
+    /// A profile field is invalid (the message names it).
+    InvalidField = 47, 200, "A field is invalid.";
+    /// The language id is not supported.
+    UnsupportedLanguage = 48, 200, "This language is not supported.";
+    /// Something failed on our side; the request may be retried.
+    Internal = 1000, 503, "Request execution failed. Please try again.";
+}
+
+impl ErrorCode {
+    /// Looks a code up by its number.
+    pub fn from_code(code: u32) -> Option<ErrorCode> {
+        ErrorCode::ALL.iter().copied().find(|c| c.code() == code)
+    }
+}
+
+/// An error as every context reports it to the HTTP layer: a catalogue code, optionally a
+/// more precise English message (e.g. which field is wrong), optionally data for the
+/// client (`result` in the envelope, e.g. seconds to wait).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{code:?}: {}", self.text())]
+pub struct AppError {
+    pub code: ErrorCode,
+    pub detail: Option<String>,
+    pub data: Option<serde_json::Value>,
+}
+
+impl AppError {
+    pub fn new(code: ErrorCode) -> Self {
+        Self { code, detail: None, data: None }
+    }
+    pub fn with_detail(code: ErrorCode, detail: impl Into<String>) -> Self {
+        Self { code, detail: Some(detail.into()), data: None }
+    }
+    pub fn data(mut self, data: impl Serialize) -> Self {
+        self.data = serde_json::to_value(data).ok();
+        self
+    }
+    /// An internal failure: logged with its cause, answered with code 1000.
+    pub fn internal(cause: impl std::fmt::Display) -> Self {
+        tracing::error!(error = %cause, "internal error");
+        Self::new(ErrorCode::Internal)
+    }
+    pub fn text(&self) -> String {
+        match &self.detail {
+            Some(d) => d.clone(),
+            None => self.code.message().to_string(),
+        }
+    }
+}
+
+impl From<ErrorCode> for AppError {
+    fn from(code: ErrorCode) -> Self {
+        AppError::new(code)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn codes_are_unique() {
+        let mut seen = HashSet::new();
+        for c in ErrorCode::ALL {
+            assert!(seen.insert(c.code()), "duplicate code {}", c.code());
+            assert!(!c.message().is_empty());
+            assert!((200..600).contains(&c.http_status()));
+        }
+    }
+
+    #[test]
+    fn spec_codes_keep_their_numbers() {
+        assert_eq!(ErrorCode::InsufficientBalance.code(), 501);
+        assert_eq!(ErrorCode::WeakPassword.code(), 231);
+        assert_eq!(ErrorCode::NotVerified.code(), 11);
+        assert_eq!(ErrorCode::from_code(15), Some(ErrorCode::PhoneInvalid));
+        // 20 is the spec's "balance redirect" code: never reuse it.
+        assert_eq!(ErrorCode::from_code(20), None);
+    }
+}

@@ -1,0 +1,66 @@
+//! The one place where SQLite and PostgreSQL differ.
+
+use crate::{Backend, Db, StoreError};
+use sqlx::AnyConnection;
+
+/// Turns `sqlite://path` into a URL that creates the file and its folder if missing.
+pub fn sqlite_url(url: &str) -> Result<String, StoreError> {
+    let rest = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .ok_or_else(|| StoreError::Config(format!("not a sqlite URL: {url}")))?;
+    let (path, query) = match rest.split_once('?') {
+        Some((p, q)) => (p, Some(q)),
+        None => (rest, None),
+    };
+    if path.is_empty() || path == ":memory:" {
+        return Err(StoreError::Config(
+            "in-memory SQLite is not supported: several connections must share one file".into(),
+        ));
+    }
+    if let Some(parent) = std::path::Path::new(path).parent() {
+        if !parent.as_os_str().is_empty() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| StoreError::Config(format!("cannot create {}: {e}", parent.display())))?;
+        }
+    }
+    let mut out = format!("sqlite://{path}");
+    match query {
+        Some(q) if q.contains("mode=") => out.push_str(&format!("?{q}")),
+        Some(q) => out.push_str(&format!("?{q}&mode=rwc")),
+        None => out.push_str("?mode=rwc"),
+    }
+    Ok(out)
+}
+
+/// Per-connection SQLite settings: WAL, durable commits for money (`synchronous=FULL`),
+/// waiting instead of failing on a lock, and enforced foreign keys.
+pub async fn sqlite_after_connect(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
+    for pragma in [
+        "PRAGMA journal_mode = WAL",
+        "PRAGMA synchronous = FULL",
+        "PRAGMA busy_timeout = 10000",
+        "PRAGMA foreign_keys = ON",
+        "PRAGMA temp_store = MEMORY",
+        "PRAGMA cache_size = -32000",
+    ] {
+        sqlx::query(pragma).execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
+/// Serialises migrations across instances (PostgreSQL advisory lock; SQLite's single
+/// writer already serialises them).
+pub async fn lock_migrations(db: &Db, conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
+    if db.backend() == Backend::Postgres {
+        sqlx::query("SELECT CAST(pg_advisory_lock(7351001) AS TEXT)").execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
+pub async fn unlock_migrations(db: &Db, conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
+    if db.backend() == Backend::Postgres {
+        sqlx::query("SELECT CAST(pg_advisory_unlock(7351001) AS TEXT)").execute(&mut *conn).await?;
+    }
+    Ok(())
+}

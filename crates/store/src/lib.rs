@@ -1,0 +1,150 @@
+//! Storage: one [`Db`] handle over SQLite or PostgreSQL, one migration tree, one set of
+//! queries in the SQL subset both accept (ARCHITECTURE §1).
+//!
+//! Everything that differs between the two databases lives in [`dialect`].
+//!
+//! Pools: PostgreSQL uses one pool for reads and writes. SQLite allows one writer at a
+//! time, so it gets a single-connection *writer* pool (every write transaction queues
+//! there in the application instead of spinning on `SQLITE_BUSY`) and a pool of reader
+//! connections that see the last committed state through WAL.
+
+pub mod dialect;
+pub mod migrate;
+pub mod testing;
+
+use sqlx::any::AnyPoolOptions;
+use sqlx::AnyPool;
+use std::time::Duration;
+
+pub use sqlx;
+pub use sqlx::Row;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    pub fn from_url(url: &str) -> Result<Backend, StoreError> {
+        if url.starts_with("sqlite:") {
+            Ok(Backend::Sqlite)
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Ok(Backend::Postgres)
+        } else {
+            Err(StoreError::Config(format!("unsupported DATABASE_URL scheme: {url}")))
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database configuration: {0}")]
+    Config(String),
+    #[error(transparent)]
+    Sqlx(#[from] sqlx::Error),
+    #[error("migration {version} failed: {source}")]
+    Migration { version: i64, source: sqlx::Error },
+}
+
+/// A handle on the database: cheap to clone.
+#[derive(Clone)]
+pub struct Db {
+    backend: Backend,
+    reader: AnyPool,
+    writer: AnyPool,
+}
+
+#[derive(Debug, Clone)]
+pub struct PoolConfig {
+    /// Connections for PostgreSQL (shared), or SQLite readers.
+    pub max_connections: u32,
+    pub acquire_timeout: Duration,
+}
+
+impl Default for PoolConfig {
+    fn default() -> Self {
+        Self { max_connections: 16, acquire_timeout: Duration::from_secs(10) }
+    }
+}
+
+impl Db {
+    pub async fn connect(url: &str) -> Result<Db, StoreError> {
+        Db::connect_with(url, PoolConfig::default()).await
+    }
+
+    pub async fn connect_with(url: &str, config: PoolConfig) -> Result<Db, StoreError> {
+        sqlx::any::install_default_drivers();
+        let backend = Backend::from_url(url)?;
+        match backend {
+            Backend::Postgres => {
+                let pool = AnyPoolOptions::new()
+                    .max_connections(config.max_connections)
+                    .acquire_timeout(config.acquire_timeout)
+                    .connect(url)
+                    .await?;
+                Ok(Db { backend, reader: pool.clone(), writer: pool })
+            }
+            Backend::Sqlite => {
+                let url = dialect::sqlite_url(url)?;
+                let writer = AnyPoolOptions::new()
+                    .max_connections(1)
+                    .min_connections(1)
+                    .acquire_timeout(config.acquire_timeout)
+                    .idle_timeout(None)
+                    .max_lifetime(None)
+                    .after_connect(|conn, _| Box::pin(async move { dialect::sqlite_after_connect(conn).await }))
+                    .connect(&url)
+                    .await?;
+                let reader = AnyPoolOptions::new()
+                    .max_connections(config.max_connections.clamp(1, 8))
+                    .acquire_timeout(config.acquire_timeout)
+                    .after_connect(|conn, _| Box::pin(async move { dialect::sqlite_after_connect(conn).await }))
+                    .connect(&url)
+                    .await?;
+                Ok(Db { backend, reader, writer })
+            }
+        }
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The pool for reads that need no transaction.
+    pub fn reader(&self) -> &AnyPool {
+        &self.reader
+    }
+
+    /// The pool for writes and for reads inside a write transaction.
+    pub fn writer(&self) -> &AnyPool {
+        &self.writer
+    }
+
+    /// Applies pending migrations; returns the versions applied now.
+    pub async fn migrate(&self) -> Result<Vec<i64>, StoreError> {
+        migrate::run(self).await
+    }
+
+    pub async fn close(&self) {
+        self.writer.close().await;
+        self.reader.close().await;
+    }
+}
+
+/// True when the error is a unique-constraint violation (both databases).
+pub fn is_unique_violation(err: &sqlx::Error) -> bool {
+    match err {
+        sqlx::Error::Database(db) => {
+            matches!(db.kind(), sqlx::error::ErrorKind::UniqueViolation)
+                || db.code().as_deref() == Some("23505")
+                || db.message().contains("UNIQUE constraint failed")
+        }
+        _ => false,
+    }
+}
+
+/// Converts a 0/1 BIGINT flag (the Any driver cannot decode SQLite BOOLEAN).
+pub fn flag(v: i64) -> bool {
+    v != 0
+}

@@ -1,0 +1,103 @@
+//! The one migration tree (`crates/store/migrations/NNNN_name.sql`), written in the SQL
+//! subset both databases accept, applied in order, each file in its own transaction.
+
+use crate::{dialect, Db, StoreError};
+use kernel::clock::now_ms;
+use sqlx::Row;
+
+pub struct Migration {
+    pub version: i64,
+    pub name: &'static str,
+    pub sql: &'static str,
+}
+
+pub const MIGRATIONS: &[Migration] = &[
+    Migration { version: 1, name: "accounts", sql: include_str!("../migrations/0001_accounts.sql") },
+    Migration { version: 2, name: "wallet", sql: include_str!("../migrations/0002_wallet.sql") },
+    Migration { version: 3, name: "content", sql: include_str!("../migrations/0003_content.sql") },
+];
+
+/// Splits a migration file into statements: they end with `;` at the end of a line.
+/// (No statement of ours has `;` at a line end inside a string literal.)
+fn statements(sql: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for line in sql.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with("--") || trimmed.is_empty() {
+            continue;
+        }
+        current.push_str(line);
+        current.push('\n');
+        if trimmed.ends_with(';') {
+            let stmt = current.trim().trim_end_matches(';').trim().to_string();
+            if !stmt.is_empty() {
+                out.push(stmt);
+            }
+            current.clear();
+        }
+    }
+    if !current.trim().is_empty() {
+        out.push(current.trim().to_string());
+    }
+    out
+}
+
+pub async fn run(db: &Db) -> Result<Vec<i64>, StoreError> {
+    let mut conn = db.writer().acquire().await?;
+    dialect::lock_migrations(db, &mut conn).await?;
+    let result = apply_pending(&mut conn).await;
+    dialect::unlock_migrations(db, &mut conn).await?;
+    result
+}
+
+async fn apply_pending(conn: &mut sqlx::AnyConnection) -> Result<Vec<i64>, StoreError> {
+    sqlx::query(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)",
+    )
+    .execute(&mut *conn)
+    .await?;
+    let rows = sqlx::query("SELECT version FROM schema_migrations").fetch_all(&mut *conn).await?;
+    let applied: Vec<i64> = rows.iter().map(|r| r.get::<i64, _>(0)).collect();
+    let mut done = Vec::new();
+    for m in MIGRATIONS {
+        if applied.contains(&m.version) {
+            continue;
+        }
+        let mut tx = sqlx::Connection::begin(&mut *conn).await?;
+        for stmt in statements(m.sql) {
+            sqlx::query(&stmt)
+                .execute(&mut *tx)
+                .await
+                .map_err(|source| StoreError::Migration { version: m.version, source })?;
+        }
+        sqlx::query("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)")
+            .bind(m.version)
+            .bind(m.name)
+            .bind(now_ms())
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        tracing::info!(version = m.version, name = m.name, "migration applied");
+        done.push(m.version);
+    }
+    Ok(done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_statements() {
+        let s = statements("-- c\nCREATE TABLE a (x BIGINT);\n\nCREATE INDEX i\n  ON a(x);\n");
+        assert_eq!(s, vec!["CREATE TABLE a (x BIGINT)", "CREATE INDEX i\n  ON a(x)"]);
+    }
+
+    #[test]
+    fn versions_increase() {
+        for w in MIGRATIONS.windows(2) {
+            assert!(w[0].version < w[1].version);
+        }
+    }
+}

@@ -1,0 +1,442 @@
+use crate::model::*;
+use kernel::clock::now_ms;
+use kernel::ids::next_id;
+use kernel::{Currency, Minor};
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, HashMap};
+use std::str::FromStr;
+use std::sync::{Arc, Mutex};
+use store::sqlx::{self, Row};
+use store::Db;
+
+/// The ledger service. Cheap to clone.
+#[derive(Clone)]
+pub struct Ledger {
+    db: Db,
+    house_ids: Arc<Mutex<HashMap<(HouseAccount, Currency), i64>>>,
+    stats: Arc<Mutex<BTreeMap<(TxType, &'static str), u64>>>,
+}
+
+/// Postings counted by type and outcome since start (for `/metrics`).
+pub type LedgerStats = BTreeMap<(TxType, &'static str), u64>;
+
+#[derive(Debug, Clone)]
+pub struct HistoryQuery {
+    pub user_id: i64,
+    pub from_ms: i64,
+    pub to_ms: i64,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+/// One entry on a player account, with its transaction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryEntry {
+    pub entry_id: i64,
+    pub tx_id: i64,
+    pub tx_type: i64,
+    pub kind: BalanceKind,
+    pub currency: Currency,
+    pub amount: Minor,
+    pub balance_after: Option<Minor>,
+    pub comment: String,
+    pub created_at: i64,
+}
+
+fn request_hash(req: &PostingRequest) -> String {
+    let mut h = Sha256::new();
+    h.update(req.tx_type.code().to_le_bytes());
+    h.update(req.user_id.unwrap_or(0).to_le_bytes());
+    for leg in &req.legs {
+        match leg.account {
+            AccountRef::Player { user_id, kind } => {
+                h.update(b"P");
+                h.update(user_id.to_le_bytes());
+                h.update(kind.as_str().as_bytes());
+            }
+            AccountRef::House(acc) => {
+                h.update(b"H");
+                h.update(acc.as_str().as_bytes());
+            }
+        }
+        h.update(b"|");
+        h.update(leg.currency.code().as_bytes());
+        h.update(leg.amount.to_le_bytes());
+    }
+    hex::encode(h.finalize())
+}
+
+fn validate(req: &PostingRequest) -> Result<(), LedgerError> {
+    if req.idempotency_key.trim().is_empty() || req.idempotency_key.len() > 200 {
+        return Err(LedgerError::Invalid("idempotency key must be 1 to 200 characters".into()));
+    }
+    if req.legs.len() < 2 {
+        return Err(LedgerError::Invalid("a posting needs at least two legs".into()));
+    }
+    let mut sums: BTreeMap<Currency, i128> = BTreeMap::new();
+    for leg in &req.legs {
+        if leg.amount == 0 {
+            return Err(LedgerError::Invalid("a leg cannot be zero".into()));
+        }
+        *sums.entry(leg.currency).or_default() += leg.amount as i128;
+    }
+    if sums.values().any(|s| *s != 0) {
+        return Err(LedgerError::Invalid("legs must sum to zero per currency".into()));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for leg in &req.legs {
+        if !seen.insert((leg.account, leg.currency)) {
+            return Err(LedgerError::Invalid("an account appears twice in one posting".into()));
+        }
+    }
+    Ok(())
+}
+
+impl Ledger {
+    pub fn new(db: Db) -> Ledger {
+        Ledger { db, house_ids: Default::default(), stats: Default::default() }
+    }
+
+    pub fn db(&self) -> &Db {
+        &self.db
+    }
+
+    pub fn stats(&self) -> LedgerStats {
+        self.stats.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    fn count(&self, tx_type: TxType, outcome: &'static str) {
+        *self.stats.lock().unwrap_or_else(|p| p.into_inner()).entry((tx_type, outcome)).or_default() += 1;
+    }
+
+    /// Opens every balance of a player in a currency (idempotent).
+    pub async fn open_accounts(&self, user_id: i64, currency: Currency) -> Result<(), LedgerError> {
+        let now = now_ms();
+        let mut sql = String::from(
+            "INSERT INTO ledger_accounts (id, owner_id, kind, currency, balance, is_house, created_at, updated_at) VALUES ",
+        );
+        for (i, _) in BalanceKind::ALL.iter().enumerate() {
+            let b = i * 5;
+            if i > 0 {
+                sql.push(',');
+            }
+            sql.push_str(&format!("(${}, ${}, ${}, ${}, 0, 0, ${}, ${})", b + 1, b + 2, b + 3, b + 4, b + 5, b + 5));
+        }
+        sql.push_str(" ON CONFLICT (owner_id, kind, currency) DO NOTHING");
+        let mut q = sqlx::query(&sql);
+        for kind in BalanceKind::ALL {
+            q = q.bind(next_id()).bind(user_id).bind(kind.as_str()).bind(currency.code()).bind(now);
+        }
+        q.execute(self.db.writer()).await?;
+        Ok(())
+    }
+
+    async fn house_id(&self, account: HouseAccount, currency: Currency) -> Result<i64, LedgerError> {
+        if let Some(id) = self.house_ids.lock().unwrap_or_else(|p| p.into_inner()).get(&(account, currency)) {
+            return Ok(*id);
+        }
+        let now = now_ms();
+        sqlx::query(
+            "INSERT INTO ledger_accounts (id, owner_id, kind, currency, balance, is_house, created_at, updated_at) \
+             VALUES ($1, 0, $2, $3, 0, 1, $4, $4) ON CONFLICT (owner_id, kind, currency) DO NOTHING",
+        )
+        .bind(next_id())
+        .bind(account.as_str())
+        .bind(currency.code())
+        .bind(now)
+        .execute(self.db.writer())
+        .await?;
+        let id: i64 = sqlx::query("SELECT id FROM ledger_accounts WHERE owner_id = 0 AND kind = $1 AND currency = $2")
+            .bind(account.as_str())
+            .bind(currency.code())
+            .fetch_one(self.db.writer())
+            .await?
+            .get(0);
+        self.house_ids.lock().unwrap_or_else(|p| p.into_inner()).insert((account, currency), id);
+        Ok(id)
+    }
+
+    /// Posts a balanced transaction atomically and idempotently.
+    pub async fn post(&self, req: PostingRequest) -> Result<Receipt, LedgerError> {
+        validate(&req)?;
+        let result = self.post_inner(&req).await;
+        let outcome = match &result {
+            Ok(r) if r.replayed => "replayed",
+            Ok(_) => "posted",
+            Err(LedgerError::Insufficient(_)) => "insufficient",
+            Err(LedgerError::IdempotencyConflict) => "conflict",
+            Err(_) => "error",
+        };
+        self.count(req.tx_type, outcome);
+        result
+    }
+
+    async fn post_inner(&self, req: &PostingRequest) -> Result<Receipt, LedgerError> {
+        // House account ids are resolved before the transaction (cached after first use)
+        // so the posting itself is: INSERT transaction, one conditional UPDATE per player
+        // leg, one multi-row INSERT of entries.
+        let mut house = HashMap::new();
+        for leg in &req.legs {
+            if let AccountRef::House(acc) = leg.account {
+                house.insert((acc, leg.currency), self.house_id(acc, leg.currency).await?);
+            }
+        }
+        let hash = request_hash(req);
+        let now = now_ms();
+        let tx_id = next_id();
+
+        let mut tx = self.db.writer().begin().await?;
+        // The write comes first: it takes the write lock (SQLite) and the unique index
+        // decides between concurrent repeats of one key (PostgreSQL blocks the second
+        // until the first commits, then answers DO NOTHING).
+        let inserted = sqlx::query(
+            "INSERT INTO ledger_transactions (id, tx_type, idempotency_key, request_hash, user_id, comment, metadata, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
+        )
+        .bind(tx_id)
+        .bind(req.tx_type.code())
+        .bind(&req.idempotency_key)
+        .bind(&hash)
+        .bind(req.user_id)
+        .bind(&req.comment)
+        .bind(req.metadata.to_string())
+        .bind(now)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if inserted.is_none() {
+            tx.rollback().await?;
+            return self.replay(&req.idempotency_key, &hash).await;
+        }
+
+        // Player legs in a fixed order (deadlock-free on PostgreSQL).
+        let mut legs: Vec<&Leg> = req.legs.iter().collect();
+        legs.sort_by_key(|l| (l.account, l.currency));
+        let mut rows: Vec<(i64, i64, Option<i64>)> = Vec::with_capacity(legs.len());
+        let mut balances = Vec::new();
+        for leg in legs {
+            match leg.account {
+                AccountRef::House(acc) => rows.push((house[&(acc, leg.currency)], leg.amount, None)),
+                AccountRef::Player { user_id, kind } => {
+                    let updated = sqlx::query(
+                        "UPDATE ledger_accounts SET balance = balance + $1, updated_at = $2 \
+                         WHERE owner_id = $3 AND kind = $4 AND currency = $5 AND is_house = 0 AND balance + $1 >= 0 \
+                         RETURNING id, balance",
+                    )
+                    .bind(leg.amount)
+                    .bind(now)
+                    .bind(user_id)
+                    .bind(kind.as_str())
+                    .bind(leg.currency.code())
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                    let Some(row) = updated else {
+                        tx.rollback().await?;
+                        if leg.amount > 0 {
+                            // A credit can only miss when the account does not exist yet:
+                            // open the player's accounts in that currency and try again.
+                            self.open_accounts(user_id, leg.currency).await?;
+                            return Box::pin(self.post_inner(req)).await;
+                        }
+                        return Err(LedgerError::Insufficient(kind));
+                    };
+                    let (account_id, balance): (i64, i64) = (row.get(0), row.get(1));
+                    rows.push((account_id, leg.amount, Some(balance)));
+                    balances.push(LegBalance { user_id, kind, currency: leg.currency, amount: leg.amount, balance_after: balance });
+                }
+            }
+        }
+
+        let mut sql = String::from("INSERT INTO ledger_entries (id, tx_id, account_id, amount, balance_after, created_at) VALUES ");
+        for i in 0..rows.len() {
+            let b = i * 6;
+            if i > 0 {
+                sql.push(',');
+            }
+            sql.push_str(&format!("(${}, ${}, ${}, ${}, ${}, ${})", b + 1, b + 2, b + 3, b + 4, b + 5, b + 6));
+        }
+        let mut q = sqlx::query(&sql);
+        for (account_id, amount, balance_after) in &rows {
+            q = q.bind(next_id()).bind(tx_id).bind(*account_id).bind(*amount).bind(*balance_after).bind(now);
+        }
+        q.execute(&mut *tx).await?;
+
+        if let Some(audit) = &req.audit {
+            sqlx::query("INSERT INTO audit_log (id, actor, action, subject, details, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
+                .bind(next_id())
+                .bind(&audit.actor)
+                .bind(&audit.action)
+                .bind(&audit.subject)
+                .bind(serde_json::json!({ "tx_id": tx_id, "details": audit.details }).to_string())
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(Receipt { tx_id, created_at: now, replayed: false, balances })
+    }
+
+    /// The receipt of an already-committed posting with this key, if the parameters match.
+    async fn replay(&self, key: &str, hash: &str) -> Result<Receipt, LedgerError> {
+        let row = sqlx::query("SELECT id, request_hash, created_at FROM ledger_transactions WHERE idempotency_key = $1")
+            .bind(key)
+            .fetch_optional(self.db.writer())
+            .await?
+            .ok_or_else(|| LedgerError::Invalid("idempotency key vanished".into()))?;
+        let (tx_id, stored_hash, created_at): (i64, String, i64) = (row.get(0), row.get(1), row.get(2));
+        if stored_hash != hash {
+            return Err(LedgerError::IdempotencyConflict);
+        }
+        let rows = sqlx::query(
+            "SELECT a.owner_id, a.kind, a.currency, e.amount, e.balance_after FROM ledger_entries e \
+             JOIN ledger_accounts a ON a.id = e.account_id WHERE e.tx_id = $1 AND a.is_house = 0 ORDER BY e.id",
+        )
+        .bind(tx_id)
+        .fetch_all(self.db.writer())
+        .await?;
+        let mut balances = Vec::new();
+        for r in rows {
+            let kind: String = r.get(1);
+            let currency: String = r.get(2);
+            balances.push(LegBalance {
+                user_id: r.get(0),
+                kind: BalanceKind::from_str(&kind).map_err(|_| LedgerError::Invalid(format!("unknown kind {kind}")))?,
+                currency: Currency::from_str(&currency).map_err(|_| LedgerError::Invalid(format!("unknown currency {currency}")))?,
+                amount: r.get(3),
+                balance_after: r.get::<Option<i64>, _>(4).unwrap_or(0),
+            });
+        }
+        Ok(Receipt { tx_id, created_at, replayed: true, balances })
+    }
+
+    /// Every balance of a player.
+    pub async fn balances(&self, user_id: i64) -> Result<Vec<Balance>, LedgerError> {
+        let rows = sqlx::query("SELECT kind, currency, balance FROM ledger_accounts WHERE owner_id = $1 AND is_house = 0")
+            .bind(user_id)
+            .fetch_all(self.db.reader())
+            .await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for r in rows {
+            let kind: String = r.get(0);
+            let currency: String = r.get(1);
+            if let (Ok(kind), Ok(currency)) = (BalanceKind::from_str(&kind), Currency::from_str(&currency)) {
+                out.push(Balance { kind, currency, amount: r.get(2) });
+            }
+        }
+        Ok(out)
+    }
+
+    /// One balance (0 when the account does not exist).
+    pub async fn balance(&self, user_id: i64, kind: BalanceKind, currency: Currency) -> Result<Minor, LedgerError> {
+        let row = sqlx::query("SELECT balance FROM ledger_accounts WHERE owner_id = $1 AND kind = $2 AND currency = $3 AND is_house = 0")
+            .bind(user_id)
+            .bind(kind.as_str())
+            .bind(currency.code())
+            .fetch_optional(self.db.reader())
+            .await?;
+        Ok(row.map(|r| r.get(0)).unwrap_or(0))
+    }
+
+    /// A player's entries in `[from, to)`, newest first.
+    pub async fn history(&self, q: &HistoryQuery) -> Result<Vec<HistoryEntry>, LedgerError> {
+        let rows = sqlx::query(
+            "SELECT e.id, e.tx_id, t.tx_type, a.kind, a.currency, e.amount, e.balance_after, t.comment, e.created_at \
+             FROM ledger_entries e \
+             JOIN ledger_accounts a ON a.id = e.account_id \
+             JOIN ledger_transactions t ON t.id = e.tx_id \
+             WHERE a.owner_id = $1 AND a.is_house = 0 AND e.created_at >= $2 AND e.created_at < $3 \
+             ORDER BY e.created_at DESC, e.id DESC LIMIT $4 OFFSET $5",
+        )
+        .bind(q.user_id)
+        .bind(q.from_ms)
+        .bind(q.to_ms)
+        .bind(q.limit)
+        .bind(q.offset)
+        .fetch_all(self.db.reader())
+        .await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for r in rows {
+            let kind: String = r.get(3);
+            let currency: String = r.get(4);
+            let (Ok(kind), Ok(currency)) = (BalanceKind::from_str(&kind), Currency::from_str(&currency)) else {
+                continue;
+            };
+            out.push(HistoryEntry {
+                entry_id: r.get(0),
+                tx_id: r.get(1),
+                tx_type: r.get(2),
+                kind,
+                currency,
+                amount: r.get(5),
+                balance_after: r.get(6),
+                comment: r.get(7),
+                created_at: r.get(8),
+            });
+        }
+        Ok(out)
+    }
+
+    /// Recomputes every balance and checks every transaction (see [`crate::VerifyReport`]).
+    pub async fn verify(&self) -> Result<crate::VerifyReport, LedgerError> {
+        crate::verify::run(&self.db).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(legs: Vec<Leg>) -> PostingRequest {
+        PostingRequest {
+            tx_type: TxType::ManualAdjustment,
+            idempotency_key: "k".into(),
+            user_id: Some(1),
+            comment: String::new(),
+            metadata: serde_json::json!({}),
+            legs,
+            audit: None,
+        }
+    }
+
+    #[test]
+    fn validation_rejects_unbalanced_and_degenerate_postings() {
+        let tnd = Currency::Tnd;
+        assert!(validate(&req(vec![Leg::player(1, BalanceKind::Real, tnd, 5)])).is_err());
+        assert!(validate(&req(vec![
+            Leg::player(1, BalanceKind::Real, tnd, 5),
+            Leg::house(HouseAccount::Adjustments, tnd, -4)
+        ]))
+        .is_err());
+        assert!(validate(&req(vec![
+            Leg::player(1, BalanceKind::Real, tnd, 0),
+            Leg::house(HouseAccount::Adjustments, tnd, 0)
+        ]))
+        .is_err());
+        assert!(validate(&req(vec![
+            Leg::player(1, BalanceKind::Real, tnd, 5),
+            Leg::house(HouseAccount::Adjustments, Currency::Tmt, -5)
+        ]))
+        .is_err());
+        assert!(validate(&req(vec![
+            Leg::player(1, BalanceKind::Real, tnd, 5),
+            Leg::player(1, BalanceKind::Real, tnd, -5)
+        ]))
+        .is_err());
+        assert!(validate(&req(vec![
+            Leg::player(1, BalanceKind::Real, tnd, 5),
+            Leg::house(HouseAccount::Adjustments, tnd, -5)
+        ]))
+        .is_ok());
+    }
+
+    #[test]
+    fn request_hash_depends_on_parameters() {
+        let a = req(vec![Leg::player(1, BalanceKind::Real, Currency::Tnd, 5), Leg::house(HouseAccount::Adjustments, Currency::Tnd, -5)]);
+        let mut b = a.clone();
+        b.legs[0].amount = 6;
+        b.legs[1].amount = -6;
+        assert_ne!(request_hash(&a), request_hash(&b));
+        let mut c = a.clone();
+        c.comment = "other comment".into();
+        assert_eq!(request_hash(&a), request_hash(&c));
+    }
+}

@@ -1,0 +1,295 @@
+use kernel::{AppError, Currency, ErrorCode, Minor};
+use serde::{Deserialize, Serialize};
+use std::str::FromStr;
+
+/// The balances a player holds, each its own ledger account per currency.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BalanceKind {
+    Real,
+    Bonus,
+    FreeBet,
+    Cashback,
+    WeeklyCashback,
+    Points,
+}
+
+impl BalanceKind {
+    pub const ALL: [BalanceKind; 6] = [
+        BalanceKind::Real,
+        BalanceKind::Bonus,
+        BalanceKind::FreeBet,
+        BalanceKind::Cashback,
+        BalanceKind::WeeklyCashback,
+        BalanceKind::Points,
+    ];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            BalanceKind::Real => "real",
+            BalanceKind::Bonus => "bonus",
+            BalanceKind::FreeBet => "free_bet",
+            BalanceKind::Cashback => "cashback",
+            BalanceKind::WeeklyCashback => "weekly_cashback",
+            BalanceKind::Points => "points",
+        }
+    }
+
+    /// The spec §8 code for "not enough on this balance".
+    pub const fn insufficient_code(self) -> ErrorCode {
+        match self {
+            BalanceKind::Bonus => ErrorCode::InsufficientBonus,
+            BalanceKind::FreeBet => ErrorCode::FreeBetsEmpty,
+            _ => ErrorCode::InsufficientBalance,
+        }
+    }
+}
+
+impl FromStr for BalanceKind {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        let s = s.trim().to_ascii_lowercase().replace('-', "_");
+        BalanceKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == s || (s == "freebet" && *k == BalanceKind::FreeBet))
+            .ok_or(())
+    }
+}
+
+/// House (operator) accounts. Their balance is the sum of their entries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum HouseAccount {
+    /// Counterpart of manual adjustments (`carthage wallet adjust`).
+    Adjustments,
+    /// Funds cashback and weekly cashback.
+    Cashback,
+    /// Money received from deposits and paid out by withdrawals.
+    Payments,
+    /// Stakes taken and winnings paid by games and bets.
+    Games,
+    /// Bonus and free-bet funding.
+    Bonuses,
+    /// Demo-mode credits (never in production).
+    DemoCredit,
+}
+
+impl HouseAccount {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            HouseAccount::Adjustments => "house:adjustments",
+            HouseAccount::Cashback => "house:cashback",
+            HouseAccount::Payments => "house:payments",
+            HouseAccount::Games => "house:games",
+            HouseAccount::Bonuses => "house:bonuses",
+            HouseAccount::DemoCredit => "house:demo_credit",
+        }
+    }
+}
+
+/// Transaction types: the spec's payment types (§3) and ours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TxType {
+    RefillBalance,
+    BetWin,
+    Withdrawal,
+    Deposit,
+    PaymentService,
+    CashierPayment,
+    ManualAdjustment,
+    CashbackTransfer,
+    DemoCredit,
+    BetStake,
+    Rollback,
+}
+
+impl TxType {
+    pub const ALL: [TxType; 11] = [
+        TxType::RefillBalance,
+        TxType::BetWin,
+        TxType::Withdrawal,
+        TxType::Deposit,
+        TxType::PaymentService,
+        TxType::CashierPayment,
+        TxType::ManualAdjustment,
+        TxType::CashbackTransfer,
+        TxType::DemoCredit,
+        TxType::BetStake,
+        TxType::Rollback,
+    ];
+
+    pub const fn code(self) -> i64 {
+        match self {
+            TxType::RefillBalance => 1,
+            TxType::BetWin => 6,
+            TxType::Withdrawal => 10,
+            TxType::Deposit => 11,
+            TxType::PaymentService => 16,
+            TxType::CashierPayment => 114,
+            TxType::ManualAdjustment => 200,
+            TxType::CashbackTransfer => 201,
+            TxType::DemoCredit => 202,
+            TxType::BetStake => 203,
+            TxType::Rollback => 204,
+        }
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            TxType::RefillBalance => "refill_balance",
+            TxType::BetWin => "bet_win",
+            TxType::Withdrawal => "withdrawal",
+            TxType::Deposit => "deposit",
+            TxType::PaymentService => "payment_service",
+            TxType::CashierPayment => "cashier_payment",
+            TxType::ManualAdjustment => "manual_adjustment",
+            TxType::CashbackTransfer => "cashback_transfer",
+            TxType::DemoCredit => "demo_credit",
+            TxType::BetStake => "bet_stake",
+            TxType::Rollback => "rollback",
+        }
+    }
+
+    pub fn from_code(code: i64) -> Option<TxType> {
+        TxType::ALL.into_iter().find(|t| t.code() == code)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AccountRef {
+    Player { user_id: i64, kind: BalanceKind },
+    House(HouseAccount),
+}
+
+/// One side of a posting: `amount` is added to the account (negative = debit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Leg {
+    pub account: AccountRef,
+    pub currency: Currency,
+    pub amount: Minor,
+}
+
+impl Leg {
+    pub fn player(user_id: i64, kind: BalanceKind, currency: Currency, amount: Minor) -> Leg {
+        Leg { account: AccountRef::Player { user_id, kind }, currency, amount }
+    }
+    pub fn house(account: HouseAccount, currency: Currency, amount: Minor) -> Leg {
+        Leg { account: AccountRef::House(account), currency, amount }
+    }
+}
+
+/// An audit record written in the same database transaction as the posting.
+#[derive(Debug, Clone)]
+pub struct Audit {
+    pub actor: String,
+    pub action: String,
+    pub subject: String,
+    pub details: serde_json::Value,
+}
+
+#[derive(Debug, Clone)]
+pub struct PostingRequest {
+    pub tx_type: TxType,
+    pub idempotency_key: String,
+    /// The player the posting belongs to (for history), if any.
+    pub user_id: Option<i64>,
+    pub comment: String,
+    pub metadata: serde_json::Value,
+    pub legs: Vec<Leg>,
+    pub audit: Option<Audit>,
+}
+
+impl PostingRequest {
+    /// A two-leg transfer of `amount` from `from` to `to`.
+    pub fn transfer(
+        tx_type: TxType,
+        idempotency_key: impl Into<String>,
+        user_id: Option<i64>,
+        currency: Currency,
+        from: AccountRef,
+        to: AccountRef,
+        amount: Minor,
+    ) -> PostingRequest {
+        PostingRequest {
+            tx_type,
+            idempotency_key: idempotency_key.into(),
+            user_id,
+            comment: String::new(),
+            metadata: serde_json::json!({}),
+            legs: vec![
+                Leg { account: from, currency, amount: -amount },
+                Leg { account: to, currency, amount },
+            ],
+            audit: None,
+        }
+    }
+
+    pub fn comment(mut self, comment: impl Into<String>) -> Self {
+        self.comment = comment.into();
+        self
+    }
+
+    pub fn metadata(mut self, metadata: serde_json::Value) -> Self {
+        self.metadata = metadata;
+        self
+    }
+
+    pub fn audit(mut self, audit: Audit) -> Self {
+        self.audit = Some(audit);
+        self
+    }
+}
+
+/// A player balance after a posting.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LegBalance {
+    pub user_id: i64,
+    pub kind: BalanceKind,
+    pub currency: Currency,
+    pub amount: Minor,
+    pub balance_after: Minor,
+}
+
+/// The result of a posting; a replay answers the original receipt with `replayed`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Receipt {
+    pub tx_id: i64,
+    pub created_at: i64,
+    pub replayed: bool,
+    pub balances: Vec<LegBalance>,
+}
+
+impl Receipt {
+    pub fn balance_after(&self, user_id: i64, kind: BalanceKind) -> Option<Minor> {
+        self.balances.iter().find(|b| b.user_id == user_id && b.kind == kind).map(|b| b.balance_after)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Balance {
+    pub kind: BalanceKind,
+    pub currency: Currency,
+    pub amount: Minor,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LedgerError {
+    #[error("insufficient {} balance", .0.as_str())]
+    Insufficient(BalanceKind),
+    #[error("idempotency key reused with different parameters")]
+    IdempotencyConflict,
+    #[error("invalid posting: {0}")]
+    Invalid(String),
+    #[error("storage: {0}")]
+    Store(#[from] store::sqlx::Error),
+}
+
+impl From<LedgerError> for AppError {
+    fn from(e: LedgerError) -> AppError {
+        match e {
+            LedgerError::Insufficient(kind) => AppError::new(kind.insufficient_code()),
+            LedgerError::IdempotencyConflict => AppError::new(ErrorCode::IdempotencyConflict),
+            LedgerError::Invalid(msg) => AppError::with_detail(ErrorCode::TransactionFailed, msg),
+            LedgerError::Store(e) => AppError::internal(e),
+        }
+    }
+}

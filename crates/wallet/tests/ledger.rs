@@ -1,0 +1,212 @@
+//! Ledger integration tests on a real database: SQLite always, PostgreSQL too when
+//! `TEST_DATABASE_URL` is set. Every test runs on every backend.
+
+use futures::future::join_all;
+use kernel::Currency;
+use store::testing::{backends, TestDb};
+use store::Db;
+use wallet::*;
+
+const TND: Currency = Currency::Tnd;
+
+async fn with_each_backend<F, Fut>(f: F)
+where
+    F: Fn(Db) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    for backend in backends() {
+        let (t, db) = TestDb::migrated(backend).await.expect("test database");
+        eprintln!("backend: {backend:?}");
+        f(db.clone()).await;
+        db.close().await;
+        t.cleanup().await;
+    }
+}
+
+fn credit(user: i64, amount: i64, key: &str) -> PostingRequest {
+    PostingRequest::transfer(
+        TxType::ManualAdjustment,
+        key,
+        Some(user),
+        TND,
+        AccountRef::House(HouseAccount::Adjustments),
+        AccountRef::Player { user_id: user, kind: BalanceKind::Real },
+        amount,
+    )
+}
+
+fn debit(user: i64, amount: i64, key: &str) -> PostingRequest {
+    PostingRequest::transfer(
+        TxType::BetStake,
+        key,
+        Some(user),
+        TND,
+        AccountRef::Player { user_id: user, kind: BalanceKind::Real },
+        AccountRef::House(HouseAccount::Games),
+        amount,
+    )
+}
+
+async fn assert_consistent(ledger: &Ledger) {
+    let report = ledger.verify().await.expect("verify");
+    assert!(report.is_consistent(), "ledger inconsistent: {report:?}");
+}
+
+#[tokio::test]
+async fn credit_debit_and_insufficient_funds() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db);
+        ledger.open_accounts(1, TND).await.unwrap();
+        let r = ledger.post(credit(1, 10_000, "c1")).await.unwrap();
+        assert_eq!(r.balance_after(1, BalanceKind::Real), Some(10_000));
+        let r = ledger.post(debit(1, 2_500, "d1")).await.unwrap();
+        assert_eq!(r.balance_after(1, BalanceKind::Real), Some(7_500));
+        let err = ledger.post(debit(1, 7_501, "d2")).await.unwrap_err();
+        assert!(matches!(err, LedgerError::Insufficient(BalanceKind::Real)));
+        // A refused posting leaves nothing behind: the same key can be used again.
+        let r = ledger.post(debit(1, 7_500, "d2")).await.unwrap();
+        assert_eq!(r.balance_after(1, BalanceKind::Real), Some(0));
+        assert_eq!(ledger.balance(1, BalanceKind::Real, TND).await.unwrap(), 0);
+        // Insufficient bonus maps to the bonus code.
+        let bonus = PostingRequest::transfer(
+            TxType::BetStake,
+            "b1",
+            Some(1),
+            TND,
+            AccountRef::Player { user_id: 1, kind: BalanceKind::Bonus },
+            AccountRef::House(HouseAccount::Games),
+            1,
+        );
+        let err = ledger.post(bonus).await.unwrap_err();
+        assert_eq!(kernel::AppError::from(err).code, kernel::ErrorCode::InsufficientBonus);
+        // History, newest first.
+        let h = ledger
+            .history(&HistoryQuery { user_id: 1, from_ms: 0, to_ms: i64::MAX, limit: 10, offset: 0 })
+            .await
+            .unwrap();
+        assert_eq!(h.iter().map(|e| e.amount).collect::<Vec<_>>(), vec![-7_500, -2_500, 10_000]);
+        assert_eq!(h[0].balance_after, Some(0));
+        assert_consistent(&ledger).await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn credit_to_unopened_account_opens_it() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db);
+        let r = ledger.post(credit(7, 1_000, "c7")).await.unwrap();
+        assert_eq!(r.balance_after(7, BalanceKind::Real), Some(1_000));
+        assert_eq!(ledger.balances(7).await.unwrap().len(), BalanceKind::ALL.len());
+        assert_consistent(&ledger).await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn idempotent_replay_and_conflict() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db);
+        ledger.open_accounts(2, TND).await.unwrap();
+        let first = ledger.post(credit(2, 5_000, "same")).await.unwrap();
+        let again = ledger.post(credit(2, 5_000, "same")).await.unwrap();
+        assert!(!first.replayed);
+        assert!(again.replayed);
+        assert_eq!(first.tx_id, again.tx_id);
+        assert_eq!(first.balances, again.balances);
+        assert_eq!(ledger.balance(2, BalanceKind::Real, TND).await.unwrap(), 5_000);
+        let err = ledger.post(credit(2, 6_000, "same")).await.unwrap_err();
+        assert!(matches!(err, LedgerError::IdempotencyConflict));
+        assert_eq!(ledger.balance(2, BalanceKind::Real, TND).await.unwrap(), 5_000);
+        assert_consistent(&ledger).await;
+    })
+    .await;
+}
+
+/// 200 parallel debits of one account whose balance covers 50 of them: exactly 50
+/// succeed, the balance never goes negative, the ledger verifies.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn parallel_debits_never_overdraw() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db);
+        ledger.open_accounts(3, TND).await.unwrap();
+        ledger.post(credit(3, 50 * 1_000, "fund")).await.unwrap();
+        let tasks = (0..200).map(|i| {
+            let ledger = ledger.clone();
+            tokio::spawn(async move { ledger.post(debit(3, 1_000, &format!("debit-{i}"))).await })
+        });
+        let results: Vec<_> = join_all(tasks).await.into_iter().map(|r| r.unwrap()).collect();
+        let ok = results.iter().filter(|r| r.is_ok()).count();
+        let insufficient = results.iter().filter(|r| matches!(r, Err(LedgerError::Insufficient(_)))).count();
+        assert_eq!(ok, 50, "exactly 50 debits succeed");
+        assert_eq!(insufficient, 150, "the rest are refused for insufficient funds, not errors");
+        for r in results.iter().flatten() {
+            assert!(r.balance_after(3, BalanceKind::Real).unwrap() >= 0);
+        }
+        assert_eq!(ledger.balance(3, BalanceKind::Real, TND).await.unwrap(), 0);
+        assert_consistent(&ledger).await;
+    })
+    .await;
+}
+
+/// 50 concurrent repeats of one idempotency key: one posting, the same reply for all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_repeats_of_one_key_post_once() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db);
+        ledger.open_accounts(4, TND).await.unwrap();
+        ledger.post(credit(4, 100_000, "fund4")).await.unwrap();
+        let tasks = (0..50).map(|_| {
+            let ledger = ledger.clone();
+            tokio::spawn(async move { ledger.post(debit(4, 1_234, "one-key")).await })
+        });
+        let results: Vec<Receipt> = join_all(tasks).await.into_iter().map(|r| r.unwrap().expect("no error")).collect();
+        let originals = results.iter().filter(|r| !r.replayed).count();
+        assert_eq!(originals, 1, "exactly one posting");
+        let first = &results[0];
+        for r in &results {
+            assert_eq!(r.tx_id, first.tx_id);
+            assert_eq!(r.balances, first.balances);
+        }
+        assert_eq!(ledger.balance(4, BalanceKind::Real, TND).await.unwrap(), 100_000 - 1_234);
+        assert_consistent(&ledger).await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn verify_detects_tampering() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db.clone());
+        ledger.post(credit(5, 1_000, "c5")).await.unwrap();
+        assert_consistent(&ledger).await;
+        // Someone bypasses the ledger API: verify must notice.
+        store::sqlx::query("UPDATE ledger_accounts SET balance = balance + 1 WHERE owner_id = 5 AND kind = 'real'")
+            .execute(db.writer())
+            .await
+            .unwrap();
+        let report = ledger.verify().await.unwrap();
+        assert!(!report.is_consistent());
+        assert_eq!(report.balance_mismatches.len(), 1);
+        store::sqlx::query("DELETE FROM ledger_entries WHERE amount < 0").execute(db.writer()).await.unwrap();
+        let report = ledger.verify().await.unwrap();
+        assert!(!report.unbalanced_transactions.is_empty());
+        assert!(!report.incomplete_transactions.is_empty());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn invalid_postings_are_refused_before_touching_the_database() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db);
+        let mut bad = credit(6, 100, "bad");
+        bad.legs[1].amount = 99;
+        assert!(matches!(ledger.post(bad).await, Err(LedgerError::Invalid(_))));
+        let empty_key = credit(6, 100, "");
+        assert!(matches!(ledger.post(empty_key).await, Err(LedgerError::Invalid(_))));
+        let report = ledger.verify().await.unwrap();
+        assert_eq!(report.transactions, 0);
+    })
+    .await;
+}
