@@ -725,6 +725,21 @@ impl Accounts {
         Ok(user)
     }
 
+    /// The user of a session that was live until this moment (used to answer a banned
+    /// player's balance poll with `isBanned` right after their sessions were ended).
+    pub async fn session_user_even_if_revoked(&self, token: &str) -> Result<Option<User>, AppError> {
+        let row = sqlx::query("SELECT user_id FROM sessions WHERE token_hash = $1 AND absolute_expires_at > $2")
+            .bind(sha256_hex(token))
+            .bind(now_ms())
+            .fetch_optional(self.db.writer())
+            .await
+            .map_err(db_err)?;
+        match row {
+            Some(r) => self.user_by_id(r.get(0)).await,
+            None => Ok(None),
+        }
+    }
+
     pub async fn logout(&self, token: &str) -> Result<(), AppError> {
         sqlx::query("UPDATE sessions SET revoked_at = $1 WHERE token_hash = $2 AND revoked_at IS NULL")
             .bind(now_ms())

@@ -1,9 +1,10 @@
 //! Application-generated 64-bit ids (ARCHITECTURE §1: both databases get the same ids).
 //!
-//! Layout of [`next_id`]: 41 bits of milliseconds since 2026-01-01, 10 random bits chosen
-//! once per process (so several instances rarely collide, and a collision is caught by the
-//! primary key), 12 bits of a per-millisecond sequence. Ids are positive, increase with
-//! time within a process and fit a signed BIGINT.
+//! Layout of [`next_id`]: 40 bits of milliseconds since 2026-01-01 (34 years), 4 random
+//! bits chosen once per process (so several instances rarely collide, and a collision is
+//! caught by the primary key), 9 bits of a per-millisecond sequence (512 ids/ms). That is
+//! 53 bits: ids are positive, increase with time within a process, fit a BIGINT **and**
+//! survive JavaScript's `Number` (2^53) in the web app without rounding.
 
 use std::sync::Mutex;
 
@@ -22,7 +23,7 @@ pub fn next_id() -> i64 {
     let state = guard.get_or_insert_with(|| State {
         last_ms: 0,
         seq: 0,
-        node: rand::random::<u16>() as i64 & 0x3ff,
+        node: rand::random::<u16>() as i64 & 0xf,
     });
     let mut now = crate::clock::now_ms() - EPOCH_MS;
     if now < state.last_ms {
@@ -31,7 +32,7 @@ pub fn next_id() -> i64 {
     }
     if now == state.last_ms {
         state.seq += 1;
-        if state.seq > 0xfff {
+        if state.seq > 0x1ff {
             // Sequence exhausted for this millisecond: borrow the next one.
             now += 1;
             state.seq = 0;
@@ -40,7 +41,7 @@ pub fn next_id() -> i64 {
         state.seq = 0;
     }
     state.last_ms = now;
-    (now << 22) | (state.node << 12) | state.seq
+    (now << 13) | (state.node << 9) | state.seq
 }
 
 /// A player-facing numeric id: 8 digits, random (uniqueness is enforced by the caller's
@@ -63,6 +64,7 @@ mod tests {
             let id = next_id();
             assert!(id > last, "ids must increase");
             assert!(seen.insert(id));
+            assert!(id < (1i64 << 53), "ids must be exact in JavaScript");
             last = id;
         }
     }

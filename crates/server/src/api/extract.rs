@@ -1,0 +1,166 @@
+//! Extractors whose every rejection is an envelope with a catalogue code (never axum's
+//! plain-text rejections): JSON bodies, query strings, path parameters, the session and
+//! the client's address.
+
+use super::envelope::{bad_request, ApiError};
+use crate::app::AppState;
+use accounts::{Client, User};
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::{ConnectInfo, FromRef, FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use kernel::{AppError, ErrorCode};
+use serde::de::DeserializeOwned;
+use std::net::SocketAddr;
+
+pub const SESSION_COOKIE: &str = "carthage_session";
+
+/// A JSON body. Malformed JSON, missing or mistyped fields → 40; a body over the limit
+/// → 42; a body that is not `application/json` → 45.
+pub struct JsonBody<T>(pub T);
+
+impl<S, T> FromRequest<S> for JsonBody<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::Json::<T>::from_request(req, state).await {
+            Ok(axum::Json(v)) => Ok(JsonBody(v)),
+            Err(rejection) => Err(json_rejection(rejection)),
+        }
+    }
+}
+
+fn json_rejection(r: JsonRejection) -> ApiError {
+    match r {
+        JsonRejection::MissingJsonContentType(_) => ApiError(AppError::new(ErrorCode::UnsupportedMediaType)),
+        JsonRejection::JsonDataError(e) => bad_request(format!("invalid field: {}", e.body_text().trim_start_matches("Failed to deserialize the JSON body into the target type: "))),
+        JsonRejection::JsonSyntaxError(_) => bad_request("the body is not valid JSON"),
+        JsonRejection::BytesRejection(e) => {
+            if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError(AppError::new(ErrorCode::PayloadTooLarge))
+            } else {
+                bad_request("the body could not be read")
+            }
+        }
+        other => bad_request(other.body_text()),
+    }
+}
+
+/// A query string; bad parameters → 40.
+pub struct QueryParams<T>(pub T);
+
+impl<S, T> FromRequestParts<S> for QueryParams<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Query(v)) => Ok(QueryParams(v)),
+            Err(QueryRejection::FailedToDeserializeQueryString(e)) => Err(bad_request(format!("invalid query: {}", e.body_text()))),
+            Err(e) => Err(bad_request(e.body_text())),
+        }
+    }
+}
+
+/// Path parameters; bad ones → 40.
+pub struct PathParam<T>(pub T);
+
+impl<S, T> FromRequestParts<S> for PathParam<T>
+where
+    T: DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(v)) => Ok(PathParam(v)),
+            Err(PathRejection::FailedToDeserializePathParams(e)) => Err(bad_request(e.body_text())),
+            Err(e) => Err(bad_request(e.body_text())),
+        }
+    }
+}
+
+/// The session token: the `carthage_session` cookie, or `Authorization: Bearer <token>`
+/// (a bare token in `Authorization` is accepted too, as the spec's clients send it).
+pub fn session_token(parts: &Parts) -> Option<String> {
+    if let Some(auth) = parts.headers.get(axum::http::header::AUTHORIZATION).and_then(|v| v.to_str().ok()) {
+        let t = auth.trim();
+        let t = t.strip_prefix("Bearer ").or_else(|| t.strip_prefix("bearer ")).unwrap_or(t).trim();
+        if !t.is_empty() {
+            return Some(t.to_string());
+        }
+    }
+    for header in parts.headers.get_all(axum::http::header::COOKIE) {
+        let Ok(text) = header.to_str() else { continue };
+        for pair in text.split(';') {
+            if let Some((k, v)) = pair.trim().split_once('=') {
+                if k == SESSION_COOKIE && !v.is_empty() {
+                    return Some(v.to_string());
+                }
+            }
+        }
+    }
+    None
+}
+
+/// A signed-in user (any role, not banned). 23 without a live session, 5 when banned.
+pub struct Session {
+    pub user: User,
+    pub token: String,
+}
+
+impl<S> FromRequestParts<S> for Session
+where
+    AppState: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let state = AppState::from_ref(state);
+        let token = session_token(parts).ok_or(ErrorCode::NotAuthenticated)?;
+        let user = state.accounts.authenticate(&token).await?;
+        Ok(Session { user, token })
+    }
+}
+
+/// The client's address and agent (for rate limits and session records).
+pub struct ClientInfo(pub Client);
+
+impl<S> FromRequestParts<S> for ClientInfo
+where
+    AppState: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let state = AppState::from_ref(state);
+        let mut ip = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip().to_string())
+            .unwrap_or_else(|| "unknown".into());
+        if state.config.trust_proxy {
+            if let Some(fwd) = parts.headers.get("x-forwarded-for").and_then(|v| v.to_str().ok()) {
+                if let Some(first) = fwd.split(',').next().map(str::trim).filter(|s| !s.is_empty()) {
+                    ip = first.to_string();
+                }
+            }
+        }
+        let user_agent = parts
+            .headers
+            .get(axum::http::header::USER_AGENT)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string();
+        Ok(ClientInfo(Client { ip, user_agent }))
+    }
+}

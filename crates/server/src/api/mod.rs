@@ -1,0 +1,79 @@
+//! The HTTP API: thin handlers (parse → call the service → envelope), the OpenAPI
+//! document and the error catalogue export.
+
+pub mod dev;
+pub mod envelope;
+pub mod extract;
+pub mod site;
+pub mod types;
+pub mod user;
+pub mod wallet;
+
+use crate::app::AppState;
+use axum::Router;
+use kernel::ErrorCode;
+use utoipa::openapi::schema::{ObjectBuilder, Type};
+use utoipa::OpenApi;
+
+pub fn routes(state: &AppState) -> Router<AppState> {
+    let mut r = Router::new().merge(user::routes()).merge(wallet::routes()).merge(site::routes());
+    if state.is_demo() {
+        r = r.merge(dev::routes());
+    }
+    r
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "Carthage platform API", version = "1", description = "The contract between the player app and the platform. Every reply is the envelope {status, result, error_message}: status 0 is success, any other value is a code of the ErrorCode catalogue (see the ErrorCode schema's x-error-codes)."),
+    paths(
+        user::login_email, user::login_phone, user::login, user::signup, user::signup_phone, user::signup_one_click,
+        user::verify_email, user::check, user::logout, user::phone_code, user::restore_email, user::restore_phone,
+        user::restore_email_new, user::restore_phone_new, user::change_password, user::profile, user::update_profile,
+        wallet::balance, wallet::move_cashback_to_real, wallet::history,
+        site::settings, site::flat_pages, site::slides, site::ads, site::set_language,
+        dev::outbox,
+    ),
+    components(schemas(envelope::ErrorEnvelope)),
+    modifiers(&ErrorCatalogue),
+    tags((name = "user"), (name = "wallet"), (name = "site"), (name = "dev", description = "Demo mode only"))
+)]
+pub struct ApiDoc;
+
+/// Adds the `ErrorCode` schema: an integer enum of every code, with `x-error-codes`
+/// listing name, HTTP status and English message, so the web app can translate all.
+struct ErrorCatalogue;
+
+impl utoipa::Modify for ErrorCatalogue {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let mut catalogue = serde_json::Map::new();
+        for code in ErrorCode::ALL {
+            catalogue.insert(
+                code.code().to_string(),
+                serde_json::json!({ "name": code.name(), "httpStatus": code.http_status(), "message": code.message() }),
+            );
+        }
+        let mut ext = utoipa::openapi::extensions::Extensions::default();
+        ext.insert("x-error-codes".into(), serde_json::Value::Object(catalogue));
+        ext.insert(
+            "x-enum-varnames".into(),
+            serde_json::Value::Array(ErrorCode::ALL.iter().map(|c| c.name().into()).collect()),
+        );
+        let schema = ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .description(Some("Reply codes (the envelope's status). 0 is success."))
+            .enum_values(Some(ErrorCode::ALL.iter().map(|c| c.code())))
+            .extensions(Some(ext))
+            .build();
+        if let Some(components) = openapi.components.as_mut() {
+            components.schemas.insert("ErrorCode".into(), schema.into());
+        }
+    }
+}
+
+/// The OpenAPI document as committed in `docs/openapi.json`.
+pub fn openapi_json() -> String {
+    let mut text = ApiDoc::openapi().to_pretty_json().unwrap_or_default();
+    text.push('\n');
+    text
+}

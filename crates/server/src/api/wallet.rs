@@ -1,0 +1,174 @@
+//! Balances and history (spec §7 `user/balance`, `payment/history/…`). Money moves only
+//! through the ledger.
+
+use super::envelope::{ok, ApiError, ApiResult, Envelope, ErrorEnvelope};
+use super::extract::{session_token, QueryParams, Session};
+use super::types::*;
+use crate::app::AppState;
+use accounts::User;
+use axum::extract::State;
+use axum::http::request::Parts;
+use axum::routing::{get, patch};
+use axum::Router;
+use kernel::clock::{now_ms, parse_bound, to_rfc3339, DAY_MS};
+use kernel::money::MajorUnits;
+use kernel::{AppError, ErrorCode};
+use wallet::{AccountRef, BalanceKind, HouseAccount, HistoryQuery as LedgerHistoryQuery, LedgerError, PostingRequest, TxType};
+
+/// Spec §9: the cashback minimum transfer is 10 (major units).
+pub const CASHBACK_MIN_TRANSFER: i64 = 10;
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/user/balance", get(balance))
+        .route("/api/user/balance/move_cashback_to_real", patch(move_cashback_to_real))
+        .route("/api/payment/history/payment-with-withdrawal", get(history))
+}
+
+async fn balance_reply(state: &AppState, user: &User) -> Result<BalanceReply, ApiError> {
+    let balances = state.ledger.balances(user.id).await?;
+    let c = user.currency;
+    let of = |kind: BalanceKind| {
+        let minor = balances.iter().find(|b| b.kind == kind && b.currency == c).map(|b| b.amount).unwrap_or(0);
+        MajorUnits::new(minor, c)
+    };
+    Ok(BalanceReply {
+        currency: c.code().to_string(),
+        balance: of(BalanceKind::Real),
+        bonus_balance: of(BalanceKind::Bonus),
+        cashback_balance: of(BalanceKind::Cashback),
+        free_bet_balance: of(BalanceKind::FreeBet),
+        point_balance: of(BalanceKind::Points),
+        weekly_cashback: of(BalanceKind::WeeklyCashback),
+        is_banned: user.is_banned,
+        free_bets: FreeBetsReply { active: vec![], inactive: vec![] },
+        jackpots: vec![],
+        won_jackpots: vec![],
+    })
+}
+
+/// The player's balances. A banned player gets `isBanned: true` once (the app logs out
+/// silently) and every session of theirs ends.
+#[utoipa::path(get, path = "/api/user/balance", tag = "wallet",
+    responses((status = 200, body = Envelope<BalanceReply>), (status = "default", description = "23 not signed in", body = ErrorEnvelope)))]
+pub async fn balance(State(state): State<AppState>, parts: Parts) -> ApiResult<BalanceReply> {
+    let token = session_token(&parts).ok_or(ErrorCode::NotAuthenticated)?;
+    let user = match state.accounts.authenticate(&token).await {
+        Ok(user) => user,
+        Err(e) if e.code == ErrorCode::UserBanned => {
+            // authenticate() has ended the sessions; answer the balance shape with isBanned.
+            let user = state.accounts.session_user_even_if_revoked(&token).await?.ok_or(ErrorCode::NotAuthenticated)?;
+            return ok(balance_reply(&state, &user).await?);
+        }
+        Err(e) => return Err(e.into()),
+    };
+    ok(balance_reply(&state, &user).await?)
+}
+
+/// Moves the whole cashback balance to the real balance; refused below 10. Concurrent
+/// requests move it once: the ledger's conditional debit lets only one through.
+#[utoipa::path(patch, path = "/api/user/balance/move_cashback_to_real", tag = "wallet",
+    params(("Idempotency-Key" = Option<String>, Header, description = "Optional: a retry with the same key answers the original result")),
+    responses((status = 200, body = Envelope<BalanceReply>),
+              (status = "default", description = "23 not signed in, 25 below the minimum, 26 key reused", body = ErrorEnvelope)))]
+pub async fn move_cashback_to_real(State(state): State<AppState>, session: Session, parts: Parts) -> ApiResult<BalanceReply> {
+    let user = &session.user;
+    let c = user.currency;
+    let cashback = state.ledger.balance(user.id, BalanceKind::Cashback, c).await?;
+    let client_key = parts.headers.get("idempotency-key").and_then(|v| v.to_str().ok()).map(str::trim).filter(|k| !k.is_empty());
+    let key = match client_key {
+        Some(k) if k.len() <= 100 => format!("cashback:{}:{k}", user.id),
+        Some(_) => return Err(super::envelope::bad_request("Idempotency-Key is longer than 100 characters")),
+        None => format!("cashback:{}:{}", user.id, kernel::ids::next_id()),
+    };
+    if cashback < c.major(CASHBACK_MIN_TRANSFER) {
+        // A retry (same client key) of a transfer that went through finds an empty
+        // cashback balance: answer it as a success, like the first time.
+        if client_key.is_some() && transfer_exists(&state, &key).await? {
+            return ok(balance_reply(&state, user).await?);
+        }
+        return Err(ErrorCode::CashbackBelowMinimum.into());
+    }
+    let posting = PostingRequest::transfer(
+        TxType::CashbackTransfer,
+        key.clone(),
+        Some(user.id),
+        c,
+        AccountRef::Player { user_id: user.id, kind: BalanceKind::Cashback },
+        AccountRef::Player { user_id: user.id, kind: BalanceKind::Real },
+        cashback,
+    )
+    .comment("Cashback moved to the real balance");
+    match state.ledger.post(posting).await {
+        Ok(_) => ok(balance_reply(&state, user).await?),
+        // Another request moved it first.
+        Err(LedgerError::Insufficient(_)) => Err(ErrorCode::CashbackBelowMinimum.into()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+async fn transfer_exists(state: &AppState, key: &str) -> Result<bool, ApiError> {
+    let row = store::sqlx::query("SELECT id FROM ledger_transactions WHERE idempotency_key = $1")
+        .bind(key)
+        .fetch_optional(state.db.reader())
+        .await
+        .map_err(AppError::internal)?;
+    Ok(row.is_some())
+}
+
+/// The player's postings in a date range, newest first (spec §3 payment history entry).
+#[utoipa::path(get, path = "/api/payment/history/payment-with-withdrawal", tag = "wallet", params(HistoryQuery),
+    responses((status = 200, body = Envelope<Vec<HistoryEntryReply>>),
+              (status = "default", description = "23 not signed in, 40 bad query, 46 invalid range", body = ErrorEnvelope)))]
+pub async fn history(State(state): State<AppState>, session: Session, QueryParams(q): QueryParams<HistoryQuery>) -> ApiResult<Vec<HistoryEntryReply>> {
+    let now = now_ms();
+    let bound = |v: &Option<String>, end: bool, default: i64| -> Result<i64, ApiError> {
+        match v.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+            None => Ok(default),
+            Some(text) => parse_bound(text, end).ok_or_else(|| ApiError(AppError::new(ErrorCode::InvalidDateRange))),
+        }
+    };
+    let from_ms = bound(&q.begin, false, now - 30 * DAY_MS)?;
+    let to_ms = bound(&q.end, true, now + 1)?;
+    if to_ms < from_ms {
+        return Err(ErrorCode::InvalidDateRange.into());
+    }
+    let limit = q.limit.unwrap_or(200);
+    let offset = q.offset.unwrap_or(0);
+    if !(1..=500).contains(&limit) || offset < 0 {
+        return Err(super::envelope::bad_request("limit must be 1 to 500 and offset not negative"));
+    }
+    let entries = state
+        .ledger
+        .history(&LedgerHistoryQuery { user_id: session.user.id, from_ms, to_ms, limit, offset })
+        .await?;
+    ok(entries
+        .into_iter()
+        .map(|e| HistoryEntryReply {
+            id: e.entry_id,
+            transaction_id: e.tx_id,
+            created_at: to_rfc3339(e.created_at),
+            value: MajorUnits::new(e.amount, e.currency),
+            currency: e.currency.code().to_string(),
+            kind: if e.amount >= 0 { "payment" } else { "withdrawal" },
+            is_closed: true,
+            payment_mode: e.tx_type,
+            purse: e.kind.as_str(),
+            comment: if e.comment.is_empty() {
+                wallet::TxType::from_code(e.tx_type).map(|t| t.name().replace('_', " ")).unwrap_or_default()
+            } else {
+                e.comment
+            },
+            balance_after: e.balance_after.map(|b| MajorUnits::new(b, e.currency)),
+        })
+        .collect())
+}
+
+/// Credits a house-funded amount (used by the seed and `wallet adjust`).
+pub fn house_for(kind: BalanceKind) -> HouseAccount {
+    match kind {
+        BalanceKind::Cashback | BalanceKind::WeeklyCashback => HouseAccount::Cashback,
+        BalanceKind::Bonus | BalanceKind::FreeBet | BalanceKind::Points => HouseAccount::Bonuses,
+        BalanceKind::Real => HouseAccount::Adjustments,
+    }
+}

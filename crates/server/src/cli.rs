@@ -1,0 +1,235 @@
+//! Command line of the `carthage` binary. Every subcommand reads the same environment
+//! (`DATABASE_URL`, `BIND`, `CARTHAGE_MODE`, …).
+
+use crate::app::AppState;
+use crate::config::Config;
+use accounts::{NewUser, Role};
+use clap::{Parser, Subcommand};
+use kernel::money::{format_major, parse_major};
+use kernel::Currency;
+use std::str::FromStr;
+use wallet::{AccountRef, Audit, BalanceKind, PostingRequest, TxType};
+
+#[derive(Parser)]
+#[command(name = "carthage", version, about = "The Carthage betting and casino platform")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Apply pending migrations, then serve HTTP on BIND (the default command).
+    Serve,
+    /// Apply pending migrations.
+    Migrate,
+    /// Seed site content (and demo accounts in demo mode). Idempotent.
+    Seed,
+    /// Manage users.
+    User {
+        #[command(subcommand)]
+        command: UserCommand,
+    },
+    /// Manual, audited balance adjustments.
+    Wallet {
+        #[command(subcommand)]
+        command: WalletCommand,
+    },
+    /// Ledger checks.
+    Ledger {
+        #[command(subcommand)]
+        command: LedgerCommand,
+    },
+    /// Print the OpenAPI document.
+    Openapi,
+}
+
+#[derive(Subcommand)]
+pub enum UserCommand {
+    /// Create a user of any role (verified, ready to sign in).
+    Create {
+        /// player, partner, cashier, super_agent or admin (or 0–4).
+        #[arg(long, default_value = "player")]
+        role: String,
+        #[arg(long)]
+        email: Option<String>,
+        #[arg(long)]
+        phone: Option<String>,
+        #[arg(long)]
+        password: String,
+        #[arg(long, default_value = "TND")]
+        currency: String,
+        #[arg(long, default_value = "")]
+        first_name: String,
+        #[arg(long, default_value = "")]
+        last_name: String,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum WalletCommand {
+    /// Credit (positive) or debit (negative) a balance of a user, in major units.
+    Adjust {
+        #[arg(long)]
+        user: i64,
+        /// real, bonus, free_bet, cashback, weekly_cashback or points.
+        #[arg(long, default_value = "real")]
+        kind: String,
+        /// Signed amount in major units of the user's currency, e.g. 12.500 or -3.
+        #[arg(long, allow_hyphen_values = true)]
+        amount: String,
+        /// Why (kept in the audit log).
+        #[arg(long)]
+        reason: String,
+        /// Who (default: $USER).
+        #[arg(long)]
+        actor: Option<String>,
+        /// Idempotency key (default: a new one); repeat it to retry safely.
+        #[arg(long)]
+        key: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum LedgerCommand {
+    /// Exit 0 only when every balance equals its entries and every transaction sums to zero.
+    Verify,
+}
+
+async fn state() -> anyhow::Result<AppState> {
+    let config = Config::from_env()?;
+    crate::prepare(config).await
+}
+
+pub async fn run(cli: Cli) -> anyhow::Result<i32> {
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => {
+            let config = Config::from_env()?;
+            let bind = config.bind;
+            let demo = config.mode == crate::config::Mode::Demo;
+            let state = crate::prepare(config).await?;
+            let listener = tokio::net::TcpListener::bind(bind).await?;
+            let url = format!("http://{}", listener.local_addr()?);
+            tracing::info!(%url, demo, "carthage is serving");
+            println!("Carthage is serving on {url}");
+            if demo {
+                print_demo_accounts();
+            }
+            crate::serve(state, listener, crate::shutdown_signal()).await?;
+            Ok(0)
+        }
+        Command::Migrate => {
+            let config = Config::from_env()?;
+            let db = store::Db::connect(&config.database_url).await?;
+            let applied = db.migrate().await?;
+            println!("migrations applied: {applied:?}");
+            Ok(0)
+        }
+        Command::Seed => {
+            let state = state().await?;
+            crate::seed::run(&state).await.map_err(|e| anyhow::anyhow!(e.text()))?;
+            println!("seeded");
+            if state.is_demo() {
+                print_demo_accounts();
+            }
+            Ok(0)
+        }
+        Command::User { command: UserCommand::Create { role, email, phone, password, currency, first_name, last_name } } => {
+            let role = Role::parse(&role).ok_or_else(|| anyhow::anyhow!("unknown role {role}"))?;
+            let currency = Currency::from_str(&currency).map_err(|_| anyhow::anyhow!("unknown currency {currency}"))?;
+            if email.is_none() && phone.is_none() {
+                anyhow::bail!("give --email or --phone");
+            }
+            let state = state().await?;
+            let user = state
+                .accounts
+                .create_user(NewUser { email, phone, password, role, currency, first_name, last_name, registered_via: "cli" })
+                .await
+                .map_err(|e| anyhow::anyhow!("{} (code {})", e.text(), e.code.code()))?;
+            println!("created user {} ({}, role {})", user.id, user.login(), role.name());
+            Ok(0)
+        }
+        Command::Wallet { command: WalletCommand::Adjust { user, kind, amount, reason, actor, key } } => {
+            let kind = BalanceKind::from_str(&kind).map_err(|_| anyhow::anyhow!("unknown balance kind {kind}"))?;
+            if reason.trim().is_empty() {
+                anyhow::bail!("--reason is required");
+            }
+            let state = state().await?;
+            let u = state
+                .accounts
+                .user_by_id(user)
+                .await
+                .map_err(|e| anyhow::anyhow!(e.text()))?
+                .ok_or_else(|| anyhow::anyhow!("no user {user}"))?;
+            let minor = parse_major(&amount, u.currency).map_err(|e| anyhow::anyhow!("--amount: {e}"))?;
+            if minor == 0 {
+                anyhow::bail!("--amount must not be zero");
+            }
+            let actor = actor.or_else(|| std::env::var("USER").ok()).unwrap_or_else(|| "cli".into());
+            let key = key.unwrap_or_else(|| format!("adjust:{}", kernel::ids::next_id()));
+            let player = AccountRef::Player { user_id: u.id, kind };
+            let house = AccountRef::House(crate::api::wallet::house_for(kind));
+            let (from, to) = if minor > 0 { (house, player) } else { (player, house) };
+            let posting = PostingRequest::transfer(TxType::ManualAdjustment, key.clone(), Some(u.id), u.currency, from, to, minor.abs())
+                .comment(format!("Manual adjustment: {reason}"))
+                .metadata(serde_json::json!({ "actor": actor, "reason": reason }))
+                .audit(Audit {
+                    actor: actor.clone(),
+                    action: "wallet.adjust".into(),
+                    subject: format!("user:{}", u.id),
+                    details: serde_json::json!({ "kind": kind.as_str(), "amount": minor, "currency": u.currency.code(), "reason": reason, "key": key }),
+                });
+            match state.ledger.post(posting).await {
+                Ok(r) => {
+                    let after = r.balance_after(u.id, kind).unwrap_or(0);
+                    println!(
+                        "{} transaction {} ({}): {} {} balance of user {} is now {} {}",
+                        if r.replayed { "replayed" } else { "posted" },
+                        r.tx_id,
+                        key,
+                        kind.as_str(),
+                        format_major(minor, u.currency),
+                        u.id,
+                        format_major(after, u.currency),
+                        u.currency
+                    );
+                    Ok(0)
+                }
+                Err(e) => {
+                    eprintln!("refused: {e}");
+                    Ok(1)
+                }
+            }
+        }
+        Command::Ledger { command: LedgerCommand::Verify } => {
+            let config = Config::from_env()?;
+            let db = store::Db::connect(&config.database_url).await?;
+            db.migrate().await?;
+            let report = wallet::Ledger::new(db).verify().await?;
+            println!(
+                "ledger: {} accounts, {} transactions, {} entries checked",
+                report.accounts, report.transactions, report.entries
+            );
+            if report.is_consistent() {
+                println!("ledger is consistent");
+                Ok(0)
+            } else {
+                println!("LEDGER IS INCONSISTENT:\n{}", serde_json::to_string_pretty(&report)?);
+                Ok(1)
+            }
+        }
+        Command::Openapi => {
+            print!("{}", crate::api::openapi_json());
+            Ok(0)
+        }
+    }
+}
+
+fn print_demo_accounts() {
+    println!("Demo accounts (CARTHAGE_MODE=demo):");
+    for a in crate::seed::DEMO_ACCOUNTS {
+        let phone = a.phone.map(|p| format!(" / phone +{p}")).unwrap_or_default();
+        println!("  {:<12} {}{}  password: {}", a.role.name(), a.email, phone, a.password);
+    }
+    println!("Messages (SMS, e-mail) are readable at GET /api/dev/outbox?to=<phone or e-mail>");
+}

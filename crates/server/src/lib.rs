@@ -1,0 +1,61 @@
+//! The `carthage` server: configuration, startup, router assembly, the HTTP API, the
+//! static player app and the CLI subcommands.
+
+pub mod api;
+pub mod app;
+pub mod cli;
+pub mod config;
+pub mod metrics;
+pub mod seed;
+
+use app::AppState;
+use config::Config;
+use std::net::SocketAddr;
+use store::Db;
+
+/// Connects, migrates and returns the state (what `serve` and the tests do first).
+pub async fn prepare(config: Config) -> anyhow::Result<AppState> {
+    let db = Db::connect(&config.database_url).await?;
+    db.migrate().await?;
+    AppState::new(config, db)
+}
+
+/// Serves on a bound listener until `shutdown` resolves.
+pub async fn serve(
+    state: AppState,
+    listener: tokio::net::TcpListener,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let accounts = state.accounts.clone();
+    let housekeeping = tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(60));
+        loop {
+            tick.tick().await;
+            accounts.limits().housekeeping();
+        }
+    });
+    let app = app::router(state).into_make_service_with_connect_info::<SocketAddr>();
+    let result = axum::serve(listener, app).with_graceful_shutdown(shutdown).await;
+    housekeeping.abort();
+    result.map_err(Into::into)
+}
+
+/// Resolves on Ctrl-C or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+    tracing::info!("shutting down: finishing in-flight requests");
+}

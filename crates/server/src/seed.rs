@@ -1,0 +1,77 @@
+//! `carthage seed`: site content always; in demo mode also one demo account per role and
+//! a starting balance for the demo player. Idempotent.
+
+use crate::app::AppState;
+use accounts::{NewUser, Role};
+use kernel::{AppError, Currency};
+use wallet::{AccountRef, BalanceKind, HouseAccount, PostingRequest, TxType};
+
+pub struct DemoAccount {
+    pub role: Role,
+    pub email: &'static str,
+    pub phone: Option<&'static str>,
+    pub password: &'static str,
+}
+
+pub const DEMO_ACCOUNTS: &[DemoAccount] = &[
+    DemoAccount { role: Role::Player, email: "player@carthage.local", phone: Some("21620000001"), password: "Player123" },
+    DemoAccount { role: Role::Partner, email: "partner@carthage.local", phone: None, password: "Partner123" },
+    DemoAccount { role: Role::Cashier, email: "cashier@carthage.local", phone: None, password: "Cashier123" },
+    DemoAccount { role: Role::SuperAgent, email: "agent@carthage.local", phone: None, password: "Agent1234" },
+    DemoAccount { role: Role::Admin, email: "admin@carthage.local", phone: None, password: "Admin1234" },
+];
+
+/// The demo player's starting balance, in TND.
+pub const DEMO_PLAYER_CREDIT_TND: i64 = 500;
+
+pub async fn run(state: &AppState) -> Result<(), AppError> {
+    content::seed::seed_demo_content(&state.content).await?;
+    if !state.is_demo() {
+        return Ok(());
+    }
+    for a in DEMO_ACCOUNTS {
+        let user = match state.accounts.find_by_login(a.email).await? {
+            Some(u) => u,
+            None => {
+                state
+                    .accounts
+                    .create_user(NewUser {
+                        email: Some(a.email.into()),
+                        phone: a.phone.map(Into::into),
+                        password: a.password.into(),
+                        role: a.role,
+                        currency: Currency::Tnd,
+                        first_name: "Demo".into(),
+                        last_name: a.role.name().replace('_', " "),
+                        registered_via: "seed",
+                    })
+                    .await?
+            }
+        };
+        if a.role == Role::Player {
+            let posting = PostingRequest::transfer(
+                TxType::DemoCredit,
+                "seed:demo-player-credit",
+                Some(user.id),
+                Currency::Tnd,
+                AccountRef::House(HouseAccount::DemoCredit),
+                AccountRef::Player { user_id: user.id, kind: BalanceKind::Real },
+                Currency::Tnd.major(DEMO_PLAYER_CREDIT_TND),
+            )
+            .comment("Demo credit");
+            state.ledger.post(posting).await?;
+            let cashback = PostingRequest::transfer(
+                TxType::ManualAdjustment,
+                "seed:demo-player-cashback",
+                Some(user.id),
+                Currency::Tnd,
+                AccountRef::House(HouseAccount::Cashback),
+                AccountRef::Player { user_id: user.id, kind: BalanceKind::Cashback },
+                Currency::Tnd.major(15),
+            )
+            .comment("Demo cashback");
+            state.ledger.post(cashback).await?;
+        }
+    }
+    Ok(())
+}

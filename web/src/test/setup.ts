@@ -1,0 +1,7 @@
+import { afterEach } from 'vitest';
+import { cleanup } from '@testing-library/react';
+
+// Vitest runs without globals, so Testing Library cannot register this itself.
+afterEach(() => {
+  cleanup();
+});
