@@ -6,10 +6,17 @@ type State =
   | { kind: 'error'; message: string }
   | { kind: 'ready'; settings: SiteSettings };
 
+/** The platform's ids are not all BCP 47 regions: "ar-ar" means Arabic, not Arabic (Argentina). */
+function languageTag(code: string): string {
+  const [language, region] = code.split('-');
+  return region !== undefined && language !== undefined && region.toLowerCase() === language.toLowerCase() ? language : code;
+}
+
 function displayName(code: string, type: 'language' | 'currency', locale: string): string | undefined {
   try {
-    const name = new Intl.DisplayNames([locale], { type, fallback: 'none' }).of(code);
-    return name && name !== code ? name : undefined;
+    const tag = type === 'language' ? languageTag(code) : code;
+    const name = new Intl.DisplayNames([locale], { type, fallback: 'none' }).of(tag);
+    return name && name !== tag ? name : undefined;
   } catch {
     // Not a well-formed language tag / ISO 4217 code (e.g. "USDT"): show the code alone.
     return undefined;

@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 use kernel::money::{format_major, parse_major};
 use kernel::Currency;
 use std::str::FromStr;
-use wallet::{AccountRef, Audit, BalanceKind, PostingRequest, TxType};
+use wallet::BalanceKind;
 
 #[derive(Parser)]
 #[command(name = "carthage", version, about = "The Carthage betting and casino platform")]
@@ -167,19 +167,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
             }
             let actor = actor.or_else(|| std::env::var("USER").ok()).unwrap_or_else(|| "cli".into());
             let key = key.unwrap_or_else(|| format!("adjust:{}", kernel::ids::next_id()));
-            let player = AccountRef::Player { user_id: u.id, kind };
-            let house = AccountRef::House(crate::api::wallet::house_for(kind));
-            let (from, to) = if minor > 0 { (house, player) } else { (player, house) };
-            let posting = PostingRequest::transfer(TxType::ManualAdjustment, key.clone(), Some(u.id), u.currency, from, to, minor.abs())
-                .comment(format!("Manual adjustment: {reason}"))
-                .metadata(serde_json::json!({ "actor": actor, "reason": reason }))
-                .audit(Audit {
-                    actor: actor.clone(),
-                    action: "wallet.adjust".into(),
-                    subject: format!("user:{}", u.id),
-                    details: serde_json::json!({ "kind": kind.as_str(), "amount": minor, "currency": u.currency.code(), "reason": reason, "key": key }),
-                });
-            match state.ledger.post(posting).await {
+            match state.ledger.adjust(u.id, u.currency, kind, minor, &actor, &reason, key.clone()).await {
                 Ok(r) => {
                     let after = r.balance_after(u.id, kind).unwrap_or(0);
                     println!(

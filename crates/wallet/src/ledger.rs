@@ -308,6 +308,43 @@ impl Ledger {
         Ok(Receipt { tx_id, created_at, replayed: true, balances })
     }
 
+    /// A manual, audited adjustment: `amount` (signed, minor units) is credited to or
+    /// debited from a player's balance against the house account that funds that kind.
+    /// The audit record is written in the same database transaction.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn adjust(
+        &self,
+        user_id: i64,
+        currency: Currency,
+        kind: BalanceKind,
+        amount: Minor,
+        actor: &str,
+        reason: &str,
+        idempotency_key: String,
+    ) -> Result<Receipt, LedgerError> {
+        if amount == 0 {
+            return Err(LedgerError::Invalid("the amount must not be zero".into()));
+        }
+        if reason.trim().is_empty() {
+            return Err(LedgerError::Invalid("a reason is required".into()));
+        }
+        let player = AccountRef::Player { user_id, kind };
+        let house = AccountRef::House(kind.funding_house());
+        let (from, to) = if amount > 0 { (house, player) } else { (player, house) };
+        let posting = PostingRequest::transfer(TxType::ManualAdjustment, idempotency_key.clone(), Some(user_id), currency, from, to, amount.abs())
+            .comment(format!("Manual adjustment: {reason}"))
+            .metadata(serde_json::json!({ "actor": actor, "reason": reason }))
+            .audit(Audit {
+                actor: actor.to_string(),
+                action: "wallet.adjust".into(),
+                subject: format!("user:{user_id}"),
+                details: serde_json::json!({
+                    "kind": kind.as_str(), "amount": amount, "currency": currency.code(), "reason": reason, "key": idempotency_key
+                }),
+            });
+        self.post(posting).await
+    }
+
     /// Every balance of a player.
     pub async fn balances(&self, user_id: i64) -> Result<Vec<Balance>, LedgerError> {
         let rows = sqlx::query("SELECT kind, currency, balance FROM ledger_accounts WHERE owner_id = $1 AND is_house = 0")

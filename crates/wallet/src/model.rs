@@ -35,6 +35,15 @@ impl BalanceKind {
         }
     }
 
+    /// The house account that funds (and takes back) manual adjustments of this balance.
+    pub const fn funding_house(self) -> HouseAccount {
+        match self {
+            BalanceKind::Cashback | BalanceKind::WeeklyCashback => HouseAccount::Cashback,
+            BalanceKind::Bonus | BalanceKind::FreeBet | BalanceKind::Points => HouseAccount::Bonuses,
+            BalanceKind::Real => HouseAccount::Adjustments,
+        }
+    }
+
     /// The spec §8 code for "not enough on this balance".
     pub const fn insufficient_code(self) -> ErrorCode {
         match self {

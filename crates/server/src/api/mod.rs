@@ -1,6 +1,7 @@
 //! The HTTP API: thin handlers (parse → call the service → envelope), the OpenAPI
 //! document and the error catalogue export.
 
+pub mod admin;
 pub mod dev;
 pub mod envelope;
 pub mod extract;
@@ -16,7 +17,7 @@ use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::OpenApi;
 
 pub fn routes(state: &AppState) -> Router<AppState> {
-    let mut r = Router::new().merge(user::routes()).merge(wallet::routes()).merge(site::routes());
+    let mut r = Router::new().merge(user::routes()).merge(wallet::routes()).merge(site::routes()).merge(admin::routes());
     if state.is_demo() {
         r = r.merge(dev::routes());
     }
@@ -32,11 +33,12 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         user::restore_email_new, user::restore_phone_new, user::change_password, user::profile, user::update_profile,
         wallet::balance, wallet::move_cashback_to_real, wallet::history,
         site::settings, site::flat_pages, site::slides, site::ads, site::set_language,
+        admin::adjust,
         dev::outbox,
     ),
     components(schemas(envelope::ErrorEnvelope)),
     modifiers(&ErrorCatalogue),
-    tags((name = "user"), (name = "wallet"), (name = "site"), (name = "dev", description = "Demo mode only"))
+    tags((name = "user"), (name = "wallet"), (name = "site"), (name = "admin", description = "Back office"), (name = "dev", description = "Demo mode only"))
 )]
 pub struct ApiDoc;
 

@@ -13,7 +13,7 @@ use axum::Router;
 use kernel::clock::{now_ms, parse_bound, to_rfc3339, DAY_MS};
 use kernel::money::MajorUnits;
 use kernel::{AppError, ErrorCode};
-use wallet::{AccountRef, BalanceKind, HouseAccount, HistoryQuery as LedgerHistoryQuery, LedgerError, PostingRequest, TxType};
+use wallet::{AccountRef, BalanceKind, HistoryQuery as LedgerHistoryQuery, LedgerError, PostingRequest, TxType};
 
 /// Spec §9: the cashback minimum transfer is 10 (major units).
 pub const CASHBACK_MIN_TRANSFER: i64 = 10;
@@ -162,13 +162,4 @@ pub async fn history(State(state): State<AppState>, session: Session, QueryParam
             balance_after: e.balance_after.map(|b| MajorUnits::new(b, e.currency)),
         })
         .collect())
-}
-
-/// Credits a house-funded amount (used by the seed and `wallet adjust`).
-pub fn house_for(kind: BalanceKind) -> HouseAccount {
-    match kind {
-        BalanceKind::Cashback | BalanceKind::WeeklyCashback => HouseAccount::Cashback,
-        BalanceKind::Bonus | BalanceKind::FreeBet | BalanceKind::Points => HouseAccount::Bonuses,
-        BalanceKind::Real => HouseAccount::Adjustments,
-    }
 }

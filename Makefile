@@ -1,0 +1,47 @@
+# Carthage: two commands for a newcomer.
+#   make run   — install web deps (lock file), build the web app and the release server,
+#                migrate and seed ./data/carthage.db, serve on http://127.0.0.1:8080 (BIND overrides).
+#   make test  — every test: Rust (SQLite; PostgreSQL too when TEST_DATABASE_URL is set),
+#                web unit tests, browser tests against the real server.
+SHELL := /bin/bash
+CARGO ?= cargo
+BIND ?= 127.0.0.1:8080
+export BIND
+
+.PHONY: run test test-rust test-web test-e2e web-deps web-build server-release openapi bench
+
+web/node_modules/.package-lock.json: web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+
+web-deps: web/node_modules/.package-lock.json
+
+web-build: web-deps
+	cd web && npm run build
+
+server-release:
+	$(CARGO) build --release -p server
+
+run: web-build server-release
+	@mkdir -p data
+	CARTHAGE_MODE=demo DATABASE_URL=sqlite://data/carthage.db ./target/release/carthage migrate
+	CARTHAGE_MODE=demo DATABASE_URL=sqlite://data/carthage.db ./target/release/carthage seed > /dev/null
+	CARTHAGE_MODE=demo DATABASE_URL=sqlite://data/carthage.db WEB_DIR=web/dist exec ./target/release/carthage serve
+
+test: test-rust test-web test-e2e
+
+test-rust:
+	$(CARGO) test --workspace
+
+test-web: web-deps
+	cd web && npm test
+
+test-e2e: web-build
+	$(CARGO) build -p server
+	bash scripts/e2e.sh ./target/debug/carthage
+
+# Regenerate the committed OpenAPI document (a test fails when it is stale).
+openapi:
+	$(CARGO) run -q -p server -- openapi > docs/openapi.json
+
+bench: server-release
+	bash benches/run.sh
