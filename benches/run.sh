@@ -51,10 +51,15 @@ run_backend() {
   "$bin" ledger verify | tail -n 1
 }
 
-tmp=$(mktemp -d)
-run_backend sqlite "sqlite://$tmp/bench.db"
-rm -rf "$tmp"
-if psql "$pg_admin" -qAtc 'SELECT 1' > /dev/null 2>&1; then
+backends=${BENCH_BACKENDS:-sqlite postgres}
+if [[ " $backends " == *" sqlite "* ]]; then
+  tmp=$(mktemp -d)
+  run_backend sqlite "sqlite://$tmp/bench.db"
+  rm -rf "$tmp"
+fi
+if [[ " $backends " != *" postgres "* ]]; then
+  :
+elif psql "$pg_admin" -qAtc 'SELECT 1' > /dev/null 2>&1; then
   db="carthage_bench_$$"
   psql "$pg_admin" -qc "CREATE DATABASE $db"
   pg_url="${pg_admin%/*}/$db"

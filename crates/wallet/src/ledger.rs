@@ -1,4 +1,5 @@
 use crate::model::*;
+use crate::posting::{open_accounts_on, post_direct, spawn_batcher, Job};
 use kernel::clock::now_ms;
 use kernel::ids::next_id;
 use kernel::{Currency, Minor};
@@ -7,7 +8,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 use store::sqlx::{self, Row};
-use store::Db;
+use store::{Backend, Db};
+use tokio::sync::{mpsc, oneshot};
 
 /// The ledger service. Cheap to clone.
 #[derive(Clone)]
@@ -15,6 +17,8 @@ pub struct Ledger {
     db: Db,
     house_ids: Arc<Mutex<HashMap<(HouseAccount, Currency), i64>>>,
     stats: Arc<Mutex<BTreeMap<(TxType, &'static str), u64>>>,
+    /// The group-commit writer (SQLite); `None` posts directly (PostgreSQL).
+    batcher: Option<mpsc::Sender<Job>>,
 }
 
 /// Postings counted by type and outcome since start (for `/metrics`).
@@ -93,8 +97,10 @@ fn validate(req: &PostingRequest) -> Result<(), LedgerError> {
 }
 
 impl Ledger {
+    /// Must be called inside a Tokio runtime (SQLite starts its writer task here).
     pub fn new(db: Db) -> Ledger {
-        Ledger { db, house_ids: Default::default(), stats: Default::default() }
+        let batcher = (db.backend() == Backend::Sqlite).then(|| spawn_batcher(db.clone()));
+        Ledger { db, house_ids: Default::default(), stats: Default::default(), batcher }
     }
 
     pub fn db(&self) -> &Db {
@@ -111,23 +117,8 @@ impl Ledger {
 
     /// Opens every balance of a player in a currency (idempotent).
     pub async fn open_accounts(&self, user_id: i64, currency: Currency) -> Result<(), LedgerError> {
-        let now = now_ms();
-        let mut sql = String::from(
-            "INSERT INTO ledger_accounts (id, owner_id, kind, currency, balance, is_house, created_at, updated_at) VALUES ",
-        );
-        for (i, _) in BalanceKind::ALL.iter().enumerate() {
-            let b = i * 5;
-            if i > 0 {
-                sql.push(',');
-            }
-            sql.push_str(&format!("(${}, ${}, ${}, ${}, 0, 0, ${}, ${})", b + 1, b + 2, b + 3, b + 4, b + 5, b + 5));
-        }
-        sql.push_str(" ON CONFLICT (owner_id, kind, currency) DO NOTHING");
-        let mut q = sqlx::query(&sql);
-        for kind in BalanceKind::ALL {
-            q = q.bind(next_id()).bind(user_id).bind(kind.as_str()).bind(currency.code()).bind(now);
-        }
-        q.execute(self.db.writer()).await?;
+        let mut conn = self.db.writer().acquire().await?;
+        open_accounts_on(&mut conn, user_id, currency).await?;
         Ok(())
     }
 
@@ -182,130 +173,17 @@ impl Ledger {
             }
         }
         let hash = request_hash(req);
-        let now = now_ms();
-        let tx_id = next_id();
-
-        let mut tx = self.db.writer().begin().await?;
-        // The write comes first: it takes the write lock (SQLite) and the unique index
-        // decides between concurrent repeats of one key (PostgreSQL blocks the second
-        // until the first commits, then answers DO NOTHING).
-        let inserted = sqlx::query(
-            "INSERT INTO ledger_transactions (id, tx_type, idempotency_key, request_hash, user_id, comment, metadata, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
-        )
-        .bind(tx_id)
-        .bind(req.tx_type.code())
-        .bind(&req.idempotency_key)
-        .bind(&hash)
-        .bind(req.user_id)
-        .bind(&req.comment)
-        .bind(req.metadata.to_string())
-        .bind(now)
-        .fetch_optional(&mut *tx)
-        .await?;
-        if inserted.is_none() {
-            tx.rollback().await?;
-            return self.replay(&req.idempotency_key, &hash).await;
-        }
-
-        // Player legs in a fixed order (deadlock-free on PostgreSQL).
-        let mut legs: Vec<&Leg> = req.legs.iter().collect();
-        legs.sort_by_key(|l| (l.account, l.currency));
-        let mut rows: Vec<(i64, i64, Option<i64>)> = Vec::with_capacity(legs.len());
-        let mut balances = Vec::new();
-        for leg in legs {
-            match leg.account {
-                AccountRef::House(acc) => rows.push((house[&(acc, leg.currency)], leg.amount, None)),
-                AccountRef::Player { user_id, kind } => {
-                    let updated = sqlx::query(
-                        "UPDATE ledger_accounts SET balance = balance + $1, updated_at = $2 \
-                         WHERE owner_id = $3 AND kind = $4 AND currency = $5 AND is_house = 0 AND balance + $1 >= 0 \
-                         RETURNING id, balance",
-                    )
-                    .bind(leg.amount)
-                    .bind(now)
-                    .bind(user_id)
-                    .bind(kind.as_str())
-                    .bind(leg.currency.code())
-                    .fetch_optional(&mut *tx)
-                    .await?;
-                    let Some(row) = updated else {
-                        tx.rollback().await?;
-                        if leg.amount > 0 {
-                            // A credit can only miss when the account does not exist yet:
-                            // open the player's accounts in that currency and try again.
-                            self.open_accounts(user_id, leg.currency).await?;
-                            return Box::pin(self.post_inner(req)).await;
-                        }
-                        return Err(LedgerError::Insufficient(kind));
-                    };
-                    let (account_id, balance): (i64, i64) = (row.get(0), row.get(1));
-                    rows.push((account_id, leg.amount, Some(balance)));
-                    balances.push(LegBalance { user_id, kind, currency: leg.currency, amount: leg.amount, balance_after: balance });
-                }
+        match &self.batcher {
+            None => post_direct(&self.db, req, &hash, &house).await,
+            Some(batcher) => {
+                let (reply, answer) = oneshot::channel();
+                batcher
+                    .send(Job { req: req.clone(), hash, house, reply })
+                    .await
+                    .map_err(|_| LedgerError::Unavailable("the ledger writer stopped".into()))?;
+                answer.await.map_err(|_| LedgerError::Unavailable("the ledger writer stopped".into()))?
             }
         }
-
-        let mut sql = String::from("INSERT INTO ledger_entries (id, tx_id, account_id, amount, balance_after, created_at) VALUES ");
-        for i in 0..rows.len() {
-            let b = i * 6;
-            if i > 0 {
-                sql.push(',');
-            }
-            sql.push_str(&format!("(${}, ${}, ${}, ${}, ${}, ${})", b + 1, b + 2, b + 3, b + 4, b + 5, b + 6));
-        }
-        let mut q = sqlx::query(&sql);
-        for (account_id, amount, balance_after) in &rows {
-            q = q.bind(next_id()).bind(tx_id).bind(*account_id).bind(*amount).bind(*balance_after).bind(now);
-        }
-        q.execute(&mut *tx).await?;
-
-        if let Some(audit) = &req.audit {
-            sqlx::query("INSERT INTO audit_log (id, actor, action, subject, details, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
-                .bind(next_id())
-                .bind(&audit.actor)
-                .bind(&audit.action)
-                .bind(&audit.subject)
-                .bind(serde_json::json!({ "tx_id": tx_id, "details": audit.details }).to_string())
-                .bind(now)
-                .execute(&mut *tx)
-                .await?;
-        }
-        tx.commit().await?;
-        Ok(Receipt { tx_id, created_at: now, replayed: false, balances })
-    }
-
-    /// The receipt of an already-committed posting with this key, if the parameters match.
-    async fn replay(&self, key: &str, hash: &str) -> Result<Receipt, LedgerError> {
-        let row = sqlx::query("SELECT id, request_hash, created_at FROM ledger_transactions WHERE idempotency_key = $1")
-            .bind(key)
-            .fetch_optional(self.db.writer())
-            .await?
-            .ok_or_else(|| LedgerError::Invalid("idempotency key vanished".into()))?;
-        let (tx_id, stored_hash, created_at): (i64, String, i64) = (row.get(0), row.get(1), row.get(2));
-        if stored_hash != hash {
-            return Err(LedgerError::IdempotencyConflict);
-        }
-        let rows = sqlx::query(
-            "SELECT a.owner_id, a.kind, a.currency, e.amount, e.balance_after FROM ledger_entries e \
-             JOIN ledger_accounts a ON a.id = e.account_id WHERE e.tx_id = $1 AND a.is_house = 0 ORDER BY e.id",
-        )
-        .bind(tx_id)
-        .fetch_all(self.db.writer())
-        .await?;
-        let mut balances = Vec::new();
-        for r in rows {
-            let kind: String = r.get(1);
-            let currency: String = r.get(2);
-            balances.push(LegBalance {
-                user_id: r.get(0),
-                kind: BalanceKind::from_str(&kind).map_err(|_| LedgerError::Invalid(format!("unknown kind {kind}")))?,
-                currency: Currency::from_str(&currency).map_err(|_| LedgerError::Invalid(format!("unknown currency {currency}")))?,
-                amount: r.get(3),
-                balance_after: r.get::<Option<i64>, _>(4).unwrap_or(0),
-            });
-        }
-        Ok(Receipt { tx_id, created_at, replayed: true, balances })
     }
 
     /// A manual, audited adjustment: `amount` (signed, minor units) is credited to or

@@ -14,6 +14,7 @@
 
 mod ledger;
 mod model;
+mod posting;
 mod verify;
 
 pub use ledger::{HistoryEntry, HistoryQuery, Ledger, LedgerStats};

@@ -290,6 +290,9 @@ pub enum LedgerError {
     Invalid(String),
     #[error("storage: {0}")]
     Store(#[from] store::sqlx::Error),
+    /// The outcome is not durable (the commit or the writer failed): retry with the key.
+    #[error("ledger unavailable: {0}")]
+    Unavailable(String),
 }
 
 impl From<LedgerError> for AppError {
@@ -299,6 +302,7 @@ impl From<LedgerError> for AppError {
             LedgerError::IdempotencyConflict => AppError::new(ErrorCode::IdempotencyConflict),
             LedgerError::Invalid(msg) => AppError::with_detail(ErrorCode::TransactionFailed, msg),
             LedgerError::Store(e) => AppError::internal(e),
+            LedgerError::Unavailable(e) => AppError::internal(e),
         }
     }
 }

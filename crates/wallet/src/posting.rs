@@ -1,0 +1,271 @@
+//! Writing postings: one posting applied on a connection inside a transaction, and the
+//! group-commit batcher.
+//!
+//! **Group commit.** SQLite has one writer and every durable commit costs an fsync, so
+//! postings are queued to a single writer task that takes everything waiting (up to
+//! [`MAX_BATCH`]), runs each posting inside its own `SAVEPOINT` in one transaction and
+//! commits once. A posting that fails (insufficient funds, conflicting key, a statement
+//! error) is rolled back to its savepoint alone; the others commit. Nobody is answered
+//! before the commit is durable. The rules are unchanged: the conditional update, the
+//! unique idempotency key and the entries all live in the same database transaction.
+//! PostgreSQL has many writers and its own group commit, so it posts directly.
+
+use crate::model::*;
+use kernel::clock::now_ms;
+use kernel::ids::next_id;
+use kernel::Currency;
+use std::collections::HashMap;
+use std::str::FromStr;
+use store::sqlx::{self, AnyConnection, Row};
+use store::Db;
+use tokio::sync::{mpsc, oneshot};
+
+pub const MAX_BATCH: usize = 256;
+
+pub(crate) type HouseIds = HashMap<(HouseAccount, Currency), i64>;
+
+pub(crate) struct Job {
+    pub req: PostingRequest,
+    pub hash: String,
+    pub house: HouseIds,
+    pub reply: oneshot::Sender<Result<Receipt, LedgerError>>,
+}
+
+/// Opens every balance of a player in a currency (idempotent), on `conn`.
+pub(crate) async fn open_accounts_on(conn: &mut AnyConnection, user_id: i64, currency: Currency) -> Result<(), sqlx::Error> {
+    let now = now_ms();
+    let mut sql = String::from(
+        "INSERT INTO ledger_accounts (id, owner_id, kind, currency, balance, is_house, created_at, updated_at) VALUES ",
+    );
+    for i in 0..BalanceKind::ALL.len() {
+        let b = i * 5;
+        if i > 0 {
+            sql.push(',');
+        }
+        sql.push_str(&format!("(${}, ${}, ${}, ${}, 0, 0, ${}, ${})", b + 1, b + 2, b + 3, b + 4, b + 5, b + 5));
+    }
+    sql.push_str(" ON CONFLICT (owner_id, kind, currency) DO NOTHING");
+    let mut q = sqlx::query(&sql);
+    for kind in BalanceKind::ALL {
+        q = q.bind(next_id()).bind(user_id).bind(kind.as_str()).bind(currency.code()).bind(now);
+    }
+    q.execute(&mut *conn).await?;
+    Ok(())
+}
+
+async fn update_player(
+    conn: &mut AnyConnection,
+    user_id: i64,
+    kind: BalanceKind,
+    currency: Currency,
+    amount: i64,
+    now: i64,
+) -> Result<Option<(i64, i64)>, sqlx::Error> {
+    let row = sqlx::query(
+        "UPDATE ledger_accounts SET balance = balance + $1, updated_at = $2 \
+         WHERE owner_id = $3 AND kind = $4 AND currency = $5 AND is_house = 0 AND balance + $1 >= 0 \
+         RETURNING id, balance",
+    )
+    .bind(amount)
+    .bind(now)
+    .bind(user_id)
+    .bind(kind.as_str())
+    .bind(currency.code())
+    .fetch_optional(&mut *conn)
+    .await?;
+    Ok(row.map(|r| (r.get(0), r.get(1))))
+}
+
+/// Applies one posting on `conn`, which must be inside a transaction (or savepoint) that
+/// the caller commits on `Ok` and rolls back on `Err`. A repeated key answers the
+/// stored receipt (`replayed`) and writes nothing.
+pub(crate) async fn apply(conn: &mut AnyConnection, req: &PostingRequest, hash: &str, house: &HouseIds) -> Result<Receipt, LedgerError> {
+    let now = now_ms();
+    let tx_id = next_id();
+    // The write comes first: it takes the write lock (SQLite) and the unique index
+    // decides between concurrent repeats of one key (PostgreSQL blocks the second until
+    // the first commits, then answers DO NOTHING).
+    let inserted = sqlx::query(
+        "INSERT INTO ledger_transactions (id, tx_type, idempotency_key, request_hash, user_id, comment, metadata, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
+    )
+    .bind(tx_id)
+    .bind(req.tx_type.code())
+    .bind(&req.idempotency_key)
+    .bind(hash)
+    .bind(req.user_id)
+    .bind(&req.comment)
+    .bind(req.metadata.to_string())
+    .bind(now)
+    .fetch_optional(&mut *conn)
+    .await?;
+    if inserted.is_none() {
+        return replay(conn, &req.idempotency_key, hash).await;
+    }
+
+    // Player legs in a fixed order (deadlock-free on PostgreSQL).
+    let mut legs: Vec<&Leg> = req.legs.iter().collect();
+    legs.sort_by_key(|l| (l.account, l.currency));
+    let mut rows: Vec<(i64, i64, Option<i64>)> = Vec::with_capacity(legs.len());
+    let mut balances = Vec::new();
+    for leg in legs {
+        match leg.account {
+            AccountRef::House(acc) => {
+                let id = *house.get(&(acc, leg.currency)).ok_or_else(|| LedgerError::Invalid("house account not resolved".into()))?;
+                rows.push((id, leg.amount, None));
+            }
+            AccountRef::Player { user_id, kind } => {
+                let mut updated = update_player(conn, user_id, kind, leg.currency, leg.amount, now).await?;
+                if updated.is_none() && leg.amount > 0 {
+                    // A credit only misses when the account does not exist yet: open the
+                    // player's accounts in that currency (same transaction) and retry.
+                    open_accounts_on(conn, user_id, leg.currency).await?;
+                    updated = update_player(conn, user_id, kind, leg.currency, leg.amount, now).await?;
+                }
+                let Some((account_id, balance)) = updated else {
+                    return Err(LedgerError::Insufficient(kind));
+                };
+                rows.push((account_id, leg.amount, Some(balance)));
+                balances.push(LegBalance { user_id, kind, currency: leg.currency, amount: leg.amount, balance_after: balance });
+            }
+        }
+    }
+
+    let mut sql = String::from("INSERT INTO ledger_entries (id, tx_id, account_id, amount, balance_after, created_at) VALUES ");
+    for i in 0..rows.len() {
+        let b = i * 6;
+        if i > 0 {
+            sql.push(',');
+        }
+        sql.push_str(&format!("(${}, ${}, ${}, ${}, ${}, ${})", b + 1, b + 2, b + 3, b + 4, b + 5, b + 6));
+    }
+    let mut q = sqlx::query(&sql);
+    for (account_id, amount, balance_after) in &rows {
+        q = q.bind(next_id()).bind(tx_id).bind(*account_id).bind(*amount).bind(*balance_after).bind(now);
+    }
+    q.execute(&mut *conn).await?;
+
+    if let Some(audit) = &req.audit {
+        sqlx::query("INSERT INTO audit_log (id, actor, action, subject, details, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
+            .bind(next_id())
+            .bind(&audit.actor)
+            .bind(&audit.action)
+            .bind(&audit.subject)
+            .bind(serde_json::json!({ "tx_id": tx_id, "details": audit.details }).to_string())
+            .bind(now)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(Receipt { tx_id, created_at: now, replayed: false, balances })
+}
+
+/// The receipt of the posting already stored under `key`, if its parameters match.
+async fn replay(conn: &mut AnyConnection, key: &str, hash: &str) -> Result<Receipt, LedgerError> {
+    let row = sqlx::query("SELECT id, request_hash, created_at FROM ledger_transactions WHERE idempotency_key = $1")
+        .bind(key)
+        .fetch_optional(&mut *conn)
+        .await?
+        .ok_or_else(|| LedgerError::Invalid("idempotency key vanished".into()))?;
+    let (tx_id, stored_hash, created_at): (i64, String, i64) = (row.get(0), row.get(1), row.get(2));
+    if stored_hash != hash {
+        return Err(LedgerError::IdempotencyConflict);
+    }
+    let rows = sqlx::query(
+        "SELECT a.owner_id, a.kind, a.currency, e.amount, e.balance_after FROM ledger_entries e \
+         JOIN ledger_accounts a ON a.id = e.account_id WHERE e.tx_id = $1 AND a.is_house = 0 ORDER BY e.id",
+    )
+    .bind(tx_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut balances = Vec::new();
+    for r in rows {
+        let kind: String = r.get(1);
+        let currency: String = r.get(2);
+        balances.push(LegBalance {
+            user_id: r.get(0),
+            kind: BalanceKind::from_str(&kind).map_err(|_| LedgerError::Invalid(format!("unknown kind {kind}")))?,
+            currency: Currency::from_str(&currency).map_err(|_| LedgerError::Invalid(format!("unknown currency {currency}")))?,
+            amount: r.get(3),
+            balance_after: r.get::<Option<i64>, _>(4).unwrap_or(0),
+        });
+    }
+    Ok(Receipt { tx_id, created_at, replayed: true, balances })
+}
+
+/// One posting in its own transaction (PostgreSQL).
+pub(crate) async fn post_direct(db: &Db, req: &PostingRequest, hash: &str, house: &HouseIds) -> Result<Receipt, LedgerError> {
+    let mut tx = db.writer().begin().await?;
+    match apply(&mut tx, req, hash, house).await {
+        Ok(receipt) => {
+            if receipt.replayed {
+                tx.rollback().await?;
+            } else {
+                tx.commit().await?;
+            }
+            Ok(receipt)
+        }
+        Err(e) => {
+            tx.rollback().await?;
+            Err(e)
+        }
+    }
+}
+
+/// Starts the group-commit writer task; postings are sent to the returned channel.
+pub(crate) fn spawn_batcher(db: Db) -> mpsc::Sender<Job> {
+    let (sender, mut receiver) = mpsc::channel::<Job>(MAX_BATCH * 8);
+    tokio::spawn(async move {
+        let mut jobs: Vec<Job> = Vec::with_capacity(MAX_BATCH);
+        while let Some(first) = receiver.recv().await {
+            jobs.push(first);
+            while jobs.len() < MAX_BATCH {
+                match receiver.try_recv() {
+                    Ok(job) => jobs.push(job),
+                    Err(_) => break,
+                }
+            }
+            let results = commit_batch(&db, &jobs).await;
+            for (job, result) in jobs.drain(..).zip(results) {
+                let _ = job.reply.send(result);
+            }
+        }
+    });
+    sender
+}
+
+async fn savepoint(conn: &mut AnyConnection, sql: &str) -> Result<(), sqlx::Error> {
+    sqlx::query(sql).execute(&mut *conn).await.map(|_| ())
+}
+
+async fn commit_batch(db: &Db, jobs: &[Job]) -> Vec<Result<Receipt, LedgerError>> {
+    let unavailable = |e: &dyn std::fmt::Display| LedgerError::Unavailable(e.to_string());
+    let mut tx = match db.writer().begin().await {
+        Ok(tx) => tx,
+        Err(e) => return jobs.iter().map(|_| Err(unavailable(&e))).collect(),
+    };
+    let mut results = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        if let Err(e) = savepoint(&mut tx, "SAVEPOINT posting").await {
+            return jobs.iter().map(|_| Err(unavailable(&e))).collect();
+        }
+        let result = apply(&mut tx, &job.req, &job.hash, &job.house).await;
+        let closed = match &result {
+            Ok(_) => savepoint(&mut tx, "RELEASE SAVEPOINT posting").await,
+            Err(_) => match savepoint(&mut tx, "ROLLBACK TO SAVEPOINT posting").await {
+                Ok(()) => savepoint(&mut tx, "RELEASE SAVEPOINT posting").await,
+                Err(e) => Err(e),
+            },
+        };
+        if let Err(e) = closed {
+            let _ = tx.rollback().await;
+            return jobs.iter().map(|_| Err(unavailable(&e))).collect();
+        }
+        results.push(result);
+    }
+    match tx.commit().await {
+        Ok(()) => results,
+        // Nothing of this batch is durable: every posting fails and may be retried with
+        // its idempotency key.
+        Err(e) => jobs.iter().map(|_| Err(unavailable(&e))).collect(),
+    }
+}
