@@ -16,6 +16,17 @@ echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(nproc) cores, $(grep -m1 'model name' /pro
 echo "# wrk: 2 threads, $conns connections, ${secs}s per run; $players players"
 
 json() { python3 -c "import sys,json; d=json.load(sys.stdin); print($1)"; }
+summarize() {
+  python3 -c '
+import sys, json
+d = json.load(sys.stdin)
+s, p = d["summary"], d["latencyPercentiles"]
+codes = d.get("statusCodeDistribution", {})
+print("   rate %.0f req/s, success %.4f, p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, statuses %s" % (
+    s["requestsPerSec"], s["successRate"], p["p50"] * 1000, p["p90"] * 1000, p["p99"] * 1000, codes))'
+}
+tmp_bodies=$(mktemp -d)
+trap 'rm -rf "$tmp_bodies"' EXIT
 
 run_backend() {
   local name=$1 url=$2
@@ -46,6 +57,26 @@ run_backend() {
   BENCH_TOKEN=$admin_token BENCH_USERS=$(IFS=,; echo "${ids[*]}") BENCH_RUN="$name-$(date +%s)" \
     wrk -t2 -c"$conns" -d"${secs}s" --latency -s "$root/benches/debit.lua" "$base" \
     | grep -E 'Requests/sec|50%|90%|99%|envelope-failures|Non-2xx|Socket errors'
+  if command -v oha > /dev/null; then
+    echo "## $name: fixed rate (oha, latency corrected): balance reads at ${READ_RATE:=5000}/s"
+    oha -z "${secs}s" -c "$conns" -q "$READ_RATE" --latency-correction --no-tui --output-format json \
+      -H "Authorization: Bearer $player_token" "$base/api/user/balance" | summarize
+    echo "## $name: fixed rate (oha, latency corrected): debits at ${DEBIT_RATE:=1000}/s"
+    local bodies="$tmp_bodies/$name.txt"
+    python3 - "$bodies" "$DEBIT_RATE" "$secs" "${ids[*]}" "$name" <<'PY'
+import sys, random
+path, rate, secs, ids, name = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4].split(), sys.argv[5]
+with open(path, "w") as f:
+    for i in range(rate * secs * 20):
+        f.write('{"userId":%s,"kind":"real","amount":"-0.001","reason":"benchmark debit","idempotencyKey":"oha-%s-%d-%d"}\n'
+                % (random.choice(ids), name, random.getrandbits(40), i))
+PY
+    oha -z "${secs}s" -c "$conns" -q "$DEBIT_RATE" --latency-correction --no-tui --output-format json -m POST \
+      -H "Authorization: Bearer $admin_token" -H 'content-type: application/json' -Z "$bodies" \
+      "$base/api/admin/wallet/adjust" | summarize
+  else
+    echo "(oha not installed: fixed-rate runs skipped; cargo install oha)"
+  fi
   curl -s "$base/metrics" | grep 'ledger_postings_total{type="manual_adjustment"' || true
   kill $pid; wait $pid 2>/dev/null || true
   "$bin" ledger verify | tail -n 1

@@ -367,9 +367,7 @@ impl Accounts {
         if self.email_or_phone_taken(Some(&email), None).await? {
             return Err(ErrorCode::UserExists.into());
         }
-        self.limits
-            .check_send(&email, &client.ip)
-            .map_err(|w| AppError::new(ErrorCode::RateLimited).data(retry_data(w)))?;
+        self.check_send(&email, client)?;
         let new = NewUser {
             email: Some(email.clone()),
             phone: None,
@@ -386,21 +384,35 @@ impl Accounts {
         Ok(user)
     }
 
-    async fn send_verification(&self, user: &User, email: &str) -> Result<(), AppError> {
-        let token = random_token();
+    /// Stores the hash of an e-mailed secret (verification link or restore code).
+    async fn insert_email_token(&self, purpose: &str, secret: &str, user_id: i64, email: &str, ttl_ms: i64) -> Result<(), AppError> {
         let now = now_ms();
         sqlx::query(
-            "INSERT INTO email_tokens (id, purpose, token_hash, user_id, email, created_at, expires_at) VALUES ($1, 'verify', $2, $3, $4, $5, $6)",
+            "INSERT INTO email_tokens (id, purpose, token_hash, user_id, email, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(next_id())
-        .bind(sha256_hex(&token))
-        .bind(user.id)
+        .bind(purpose)
+        .bind(sha256_hex(secret))
+        .bind(user_id)
         .bind(email)
         .bind(now)
-        .bind(now + self.cfg.email_verify_ttl_ms)
+        .bind(now + ttl_ms)
         .execute(self.db.writer())
         .await
         .map_err(db_err)?;
+        Ok(())
+    }
+
+    /// Rate limit of SMS and e-mail sends per address and per IP (code 14).
+    fn check_send(&self, address: &str, client: &Client) -> Result<(), AppError> {
+        self.limits
+            .check_send(address, &client.ip)
+            .map_err(|w| AppError::new(ErrorCode::RateLimited).data(retry_data(w)))
+    }
+
+    async fn send_verification(&self, user: &User, email: &str) -> Result<(), AppError> {
+        let token = random_token();
+        self.insert_email_token("verify", &token, user.id, email, self.cfg.email_verify_ttl_ms).await?;
         let link = format!("{}/verify?code={token}", self.cfg.public_url.trim_end_matches('/'));
         self.notify(Message {
             channel: Channel::Email,
@@ -482,9 +494,7 @@ impl Accounts {
         if self.sms_sent_today(phone).await? >= self.cfg.sms_daily_limit_per_phone {
             return Err(ErrorCode::SmsDailyLimit.into());
         }
-        self.limits
-            .check_send(phone, &client.ip)
-            .map_err(|w| AppError::new(ErrorCode::RateLimited).data(retry_data(w)))?;
+        self.check_send(phone, client)?;
         let code = random_digits(6);
         let id = next_id();
         let now = now_ms();
@@ -805,23 +815,9 @@ impl Accounts {
     pub async fn restore_by_email(&self, email_raw: &str, client: &Client) -> Result<String, AppError> {
         let email = validate::normalize_email(email_raw).ok_or(ErrorCode::EmailInvalid)?;
         let (user, _) = self.user_with_hash("email", &email).await?.ok_or(ErrorCode::EmailUserMissing)?;
-        self.limits
-            .check_send(&email, &client.ip)
-            .map_err(|w| AppError::new(ErrorCode::RateLimited).data(retry_data(w)))?;
+        self.check_send(&email, client)?;
         let code = random_restore_code();
-        let now = now_ms();
-        sqlx::query(
-            "INSERT INTO email_tokens (id, purpose, token_hash, user_id, email, created_at, expires_at) VALUES ($1, 'restore', $2, $3, $4, $5, $6)",
-        )
-        .bind(next_id())
-        .bind(sha256_hex(&code))
-        .bind(user.id)
-        .bind(&email)
-        .bind(now)
-        .bind(now + self.cfg.restore_ttl_ms)
-        .execute(self.db.writer())
-        .await
-        .map_err(db_err)?;
+        self.insert_email_token("restore", &code, user.id, &email, self.cfg.restore_ttl_ms).await?;
         self.notify(Message {
             channel: Channel::Email,
             to: email.clone(),
@@ -901,7 +897,7 @@ impl Accounts {
         let text = |field: &str, v: &Option<String>, current: &str, max: usize| -> Result<String, AppError> {
             match v {
                 None => Ok(current.to_string()),
-                Some(s) => validate::clean_text(s, max).map_err(|_| invalid(field, "too long or contains control characters")),
+                Some(s) => validate::clean_text(s, max).ok_or_else(|| invalid(field, "too long or contains control characters")),
             }
         };
         let first = text("first_name", &u.first_name, &user.first_name, 64)?;
@@ -910,7 +906,7 @@ impl Accounts {
         let document = match &u.number_document {
             None => user.number_document.clone(),
             Some(s) => {
-                let s = validate::clean_text(s, 32).map_err(|_| invalid("number_document", "at most 32 characters"))?;
+                let s = validate::clean_text(s, 32).ok_or_else(|| invalid("number_document", "at most 32 characters"))?;
                 if !s.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '-') {
                     return Err(invalid("number_document", "letters, digits, spaces and dashes only"));
                 }

@@ -113,12 +113,12 @@ pub fn normalize_gender(input: &str) -> Result<Option<String>, &'static str> {
 }
 
 /// A free-text profile field: trimmed, at most `max` characters, no control characters.
-pub fn clean_text(input: &str, max: usize) -> Result<String, ()> {
+pub fn clean_text(input: &str, max: usize) -> Option<String> {
     let s = input.trim();
     if s.chars().count() > max || s.chars().any(|c| c.is_control()) {
-        return Err(());
+        return None;
     }
-    Ok(s.to_string())
+    Some(s.to_string())
 }
 
 #[cfg(test)]

@@ -119,7 +119,7 @@ async fn phone_code_rate_limited_per_address_and_ip() {
                 .await;
             let data = fail(resp.pair(), 429, 14);
             let wait = data["retryAfterSeconds"].as_u64().expect("retryAfterSeconds");
-            assert!(wait >= 1 && wait <= 3600, "{wait}");
+            assert!((1..=3600).contains(&wait), "{wait}");
             assert_eq!(resp.header("retry-after"), Some(wait.to_string()));
             assert_eq!(app.outbox("21650000001").await.len(), 1);
             // The per-IP quota (3 sends, the refused one above included) runs out too.
@@ -574,6 +574,51 @@ async fn check_answers_the_user_for_cookie_and_bearer() {
 }
 
 #[tokio::test]
+async fn user_flags_follow_the_account() {
+    const SPECIAL: i64 = 12_345_678;
+    each_backend_with(
+        |cfg| cfg.accounts.special_user_id = Some(SPECIAL),
+        async |app| {
+            let login_flags = async |email: &str| {
+                let api = app.client();
+                ok(api.login_email(email, PASSWORD).await);
+                ok(api.check().await)
+            };
+            // A player under a cashier pays through the cashier ...
+            let (_, id, _) = app.player("child@example.tn").await;
+            app.sql(&format!("UPDATE users SET parent_cashier_id = 1, is_banned_on_betroute = 1 WHERE id = {id}")).await;
+            let me = login_flags("child@example.tn").await;
+            assert_eq!((me["isOnPaykassmaPayment"].clone(), me["isBannedOnBetroute"].clone()), (json!(false), json!(true)));
+            app.sql(&format!("UPDATE users SET parent_cashier_id = NULL, parent_admin_id = 2 WHERE id = {id}")).await;
+            assert_eq!(login_flags("child@example.tn").await["isOnPaykassmaPayment"], false);
+            // ... except the one special account.
+            let user = app
+                .state
+                .accounts
+                .create_user(accounts::NewUser {
+                    email: Some("special@example.tn".into()),
+                    phone: None,
+                    password: PASSWORD.into(),
+                    role: accounts::Role::Player,
+                    currency: kernel::Currency::Tnd,
+                    first_name: "S".into(),
+                    last_name: "P".into(),
+                    registered_via: "cli",
+                })
+                .await
+                .unwrap();
+            app.sql(&format!("UPDATE users SET id = {SPECIAL}, parent_super_agent_id = 3, is_partner = 1 WHERE id = {}", user.id)).await;
+            let me = login_flags("special@example.tn").await;
+            assert_eq!(me["id"], SPECIAL);
+            assert_eq!(me["isOnPaykassmaPayment"], true);
+            assert_eq!(me["isPartner"], true);
+            assert_eq!(me["firstName"], "S");
+        },
+    )
+    .await;
+}
+
+#[tokio::test]
 async fn banned_flag_is_answered_once_then_sessions_end() {
     each_backend(async |app| {
         // The ban flag set by the back office while sessions are live.
@@ -602,19 +647,28 @@ async fn banned_flag_is_answered_once_then_sessions_end() {
     .await;
 }
 
+// `Accounts::set_banned` (the one ban operation in the code base) revokes every session
+// first, so the documented "5 once, then 23" of the session and the balance poll's
+// `isBanned: true` are never answered to a live session: it just gets 23.
+
 #[tokio::test]
-#[ignore = "bug: after Accounts::set_banned a live session gets 23 (HTTP 401), never 5 / isBanned:true, because set_banned revokes the sessions first"]
-async fn set_banned_is_reported_to_live_sessions() {
+#[ignore = "bug: after Accounts::set_banned, GET /api/user/check on a live session answers HTTP 401 status 23, not the documented HTTP 403 status 5 (set_banned revokes the sessions first)"]
+async fn set_banned_answers_5_to_a_live_session() {
     each_backend(async |app| {
         let (a, a_id, _) = app.player("a@example.tn").await;
         app.state.accounts.set_banned(a_id, true).await.unwrap();
-        // Expected: the documented 5 (HTTP 403), then the session is dead.
         fail(a.check().await, 403, 5);
         fail(a.check().await, 401, 23);
+    })
+    .await;
+}
 
+#[tokio::test]
+#[ignore = "bug: after Accounts::set_banned, the balance poll of a live session answers HTTP 401 status 23, never isBanned: true (set_banned revokes the sessions first)"]
+async fn set_banned_answers_is_banned_to_the_balance_poll() {
+    each_backend(async |app| {
         let (b, b_id, _) = app.player("b@example.tn").await;
         app.state.accounts.set_banned(b_id, true).await.unwrap();
-        // Expected: the balance poll answers isBanned: true once (the app logs out silently).
         let (http, body) = b.get("/api/user/balance").await;
         assert_eq!((http, body["status"].clone(), body["result"]["isBanned"].clone()), (200, json!(0), json!(true)), "{body}");
         fail(b.get("/api/user/balance").await, 401, 23);
@@ -916,8 +970,11 @@ async fn profile_read_and_update() {
         assert_eq!((me["firstName"].clone(), me["phone"].clone()), (json!("Ali"), json!("21655555555")));
         // The new phone is a login.
         ok(app.client().login("55555555", PASSWORD).await);
-        // An empty body changes nothing.
+        // An empty body changes nothing; empty values clear.
         assert_eq!(ok(api.put(PATH, json!({})).await), ok(api.get("/api/user/profile").await));
+        let cleared = ok(api.put(PATH, json!({ "birth_date": "", "gander": "", "number_document": "" })).await);
+        assert_eq!((cleared["birthDate"].clone(), cleared["gender"].clone(), cleared["numberDocument"].clone()), (Value::Null, Value::Null, Value::Null));
+        assert_eq!(cleared["firstName"], "Ali");
     })
     .await;
 }
@@ -1801,23 +1858,50 @@ async fn admin_wallet_adjust() {
 // The OpenAPI contract
 // =====================================================================================
 
+const OPENAPI_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/openapi.json");
+const REGENERATE: &str = "run `cargo run -p server -- openapi > docs/openapi.json` (or `make openapi`) and commit it";
+
+fn committed_openapi() -> String {
+    std::fs::read_to_string(OPENAPI_PATH).unwrap_or_else(|e| panic!("cannot read docs/openapi.json ({e}): {REGENERATE}"))
+}
+
+/// The first place two JSON documents differ, as a JSON pointer with both values.
+fn first_difference(a: &Value, b: &Value, path: &str) -> Option<String> {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            keys.into_iter().find_map(|k| {
+                let p = format!("{path}/{}", k.replace('~', "~0").replace('/', "~1"));
+                match (x.get(k), y.get(k)) {
+                    (Some(u), Some(v)) => first_difference(u, v, &p),
+                    (u, v) => Some(format!("{p}: committed {u:?}, current {v:?}")),
+                }
+            })
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            x.iter().zip(y).enumerate().find_map(|(i, (u, v))| first_difference(u, v, &format!("{path}/{i}")))
+        }
+        _ if a == b => None,
+        _ => {
+            let short = |v: &Value| v.to_string().chars().take(200).collect::<String>();
+            Some(format!("{path}: committed {}, current {}", short(a), short(b)))
+        }
+    }
+}
+
+/// The committed contract is the API's document (as JSON: key order aside, see
+/// `openapi_document_is_byte_stable`).
 #[test]
 fn openapi_document_is_current() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/openapi.json");
-    const REGENERATE: &str = "run `cargo run -p server -- openapi > docs/openapi.json` (or `make openapi`) and commit it";
-    let committed = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read docs/openapi.json ({e}): {REGENERATE}"));
-    let current = server::api::openapi_json();
-    if committed != current {
-        let line = committed.lines().zip(current.lines()).position(|(a, b)| a != b).unwrap_or(committed.lines().count().min(current.lines().count()));
-        panic!(
-            "docs/openapi.json differs from the API (first difference at line {}: committed {:?}, current {:?}): {REGENERATE}",
-            line + 1,
-            committed.lines().nth(line).unwrap_or("<end>"),
-            current.lines().nth(line).unwrap_or("<end>"),
-        );
+    let committed: Value = serde_json::from_str(&committed_openapi())
+        .unwrap_or_else(|e| panic!("docs/openapi.json is not JSON ({e}): {REGENERATE}"));
+    let current: Value = serde_json::from_str(&server::api::openapi_json()).expect("the API's OpenAPI document is JSON");
+    if let Some(diff) = first_difference(&committed, &current, "") {
+        panic!("docs/openapi.json is stale (first difference at {diff}): {REGENERATE}");
     }
     // Every endpoint of the player app is in the contract, with the error catalogue.
-    let doc: Value = serde_json::from_str(&current).expect("OpenAPI JSON");
     for p in [
         "/api/user/login/email", "/api/user/login/phone", "/api/user/login", "/api/user/signup", "/api/user/signup/phone",
         "/api/user/signup/one-click", "/api/user/email/verify/{code}", "/api/user/check", "/api/user/logout",
@@ -1827,10 +1911,30 @@ fn openapi_document_is_current() {
         "/api/user/balance/move_cashback_to_real", "/api/payment/history/payment-with-withdrawal", "/api/site/settings",
         "/api/site/flatpages/list/{lang}", "/api/site/slides", "/api/site/ads", "/api/bs3/remote/SetLanguage", "/api/dev/outbox",
     ] {
-        assert!(doc["paths"].get(p).is_some(), "{p} is not in the OpenAPI document");
+        assert!(current["paths"].get(p).is_some(), "{p} is not in the OpenAPI document");
     }
-    let codes = &doc["components"]["schemas"]["ErrorCode"]["x-error-codes"];
+    let codes = &current["components"]["schemas"]["ErrorCode"]["x-error-codes"];
     for code in kernel::ErrorCode::ALL {
         assert_eq!(codes[code.code().to_string()]["httpStatus"], code.http_status(), "{code:?}");
+    }
+}
+
+/// The committed file is compared byte for byte by review tools and `git diff`: the
+/// document must be the same text every time it is generated.
+#[test]
+#[ignore = "bug: openapi_json() is not deterministic: the ErrorCode schema's extensions (x-error-codes, x-enum-varnames) live in utoipa's HashMap-backed Extensions, so their order changes between runs"]
+fn openapi_document_is_byte_stable() {
+    let committed = committed_openapi();
+    for _ in 0..16 {
+        let current = server::api::openapi_json();
+        if current != committed {
+            let line = committed.lines().zip(current.lines()).position(|(a, b)| a != b).unwrap_or(0);
+            panic!(
+                "docs/openapi.json differs from the generated text at line {}: committed {:?}, current {:?}: {REGENERATE}",
+                line + 1,
+                committed.lines().nth(line).unwrap_or("<end>"),
+                current.lines().nth(line).unwrap_or("<end>"),
+            );
+        }
     }
 }
