@@ -320,6 +320,8 @@ impl Accounts {
         Ok(self.user_with_hash(column, &value).await?.map(|(u, _)| u))
     }
 
+    /// Bans or unbans. A banned user's sessions end at their next use, which answers 5
+    /// (the balance poll answers `isBanned: true` so the app logs out silently).
     pub async fn set_banned(&self, user_id: i64, banned: bool) -> Result<(), AppError> {
         sqlx::query("UPDATE users SET is_banned = $1, updated_at = $2 WHERE id = $3")
             .bind(banned as i64)
@@ -328,9 +330,6 @@ impl Accounts {
             .execute(self.db.writer())
             .await
             .map_err(db_err)?;
-        if banned {
-            self.revoke_all_sessions(user_id, None).await?;
-        }
         Ok(())
     }
 
@@ -479,25 +478,34 @@ impl Accounts {
         ct_eq(&sha256_hex(&format!("{phone}{}", self.cfg.phone_code_salt)), &hash.trim().to_ascii_lowercase())
     }
 
-    async fn sms_sent_today(&self, phone: &str) -> Result<i64, AppError> {
-        let row = sqlx::query("SELECT CAST(COUNT(*) AS BIGINT) FROM phone_codes WHERE phone = $1 AND created_at > $2")
-            .bind(phone)
-            .bind(now_ms() - DAY_MS)
-            .fetch_one(self.db.writer())
-            .await
-            .map_err(db_err)?;
-        Ok(row.get(0))
+    /// Takes one SMS from the phone's quota for the current UTC day, atomically: the
+    /// conditional upsert returns no row when the quota is used up.
+    async fn take_sms_quota(&self, phone: &str) -> Result<bool, AppError> {
+        let row = sqlx::query(
+            "INSERT INTO sms_quota (phone, day, count) VALUES ($1, $2, 1) \
+             ON CONFLICT (phone, day) DO UPDATE SET count = sms_quota.count + 1 WHERE sms_quota.count < $3 \
+             RETURNING count",
+        )
+        .bind(phone)
+        .bind(now_ms() / DAY_MS)
+        .bind(self.cfg.sms_daily_limit_per_phone)
+        .fetch_optional(self.db.writer())
+        .await
+        .map_err(db_err)?;
+        Ok(row.is_some() && self.cfg.sms_daily_limit_per_phone > 0)
     }
 
     /// Issues a 6-digit SMS code for `purpose` and sends it; returns the request id.
     async fn issue_phone_code(&self, phone: &str, purpose: &str, client: &Client) -> Result<i64, AppError> {
-        if self.sms_sent_today(phone).await? >= self.cfg.sms_daily_limit_per_phone {
+        self.check_send(phone, client)?;
+        if !self.take_sms_quota(phone).await? {
             return Err(ErrorCode::SmsDailyLimit.into());
         }
-        self.check_send(phone, client)?;
         let code = random_digits(6);
         let id = next_id();
         let now = now_ms();
+        // Only the newest code of a phone and purpose is live.
+        self.retire_phone_codes(phone, purpose).await?;
         sqlx::query(
             "INSERT INTO phone_codes (id, phone, purpose, code_hash, attempts, created_at, expires_at, ip) VALUES ($1, $2, $3, $4, 0, $5, $6, $7)",
         )
@@ -537,12 +545,25 @@ impl Accounts {
         Ok((phone, id))
     }
 
-    /// Checks a code against the newest live code of `purpose` for the phone and uses it
-    /// up. Errors: `missing` when there is none, `mismatch` when it does not match (after
-    /// the allowed attempts the code is burnt), 10 when expired.
+    async fn retire_phone_codes(&self, phone: &str, purpose: &str) -> Result<(), AppError> {
+        sqlx::query("UPDATE phone_codes SET used_at = $1 WHERE phone = $2 AND purpose = $3 AND used_at IS NULL")
+            .bind(now_ms())
+            .bind(phone)
+            .bind(purpose)
+            .execute(self.db.writer())
+            .await
+            .map_err(db_err)?;
+        Ok(())
+    }
+
+    /// Checks a code against the newest code of `purpose` for the phone and uses it up.
+    /// Errors: `missing` when there is none (or it was used), `mismatch` when it does not
+    /// match or its attempts are spent, 12/10 when expired. Every guess takes an attempt
+    /// with a conditional update *before* the comparison, so parallel guesses cannot try
+    /// more than the allowed number.
     async fn consume_phone_code(&self, phone: &str, purpose: &str, code: &str, missing: ErrorCode, mismatch: ErrorCode) -> Result<(), AppError> {
         let row = sqlx::query(
-            "SELECT id, code_hash, attempts, expires_at FROM phone_codes WHERE phone = $1 AND purpose = $2 AND used_at IS NULL \
+            "SELECT id, code_hash, expires_at, used_at FROM phone_codes WHERE phone = $1 AND purpose = $2 \
              ORDER BY created_at DESC, id DESC LIMIT 1",
         )
         .bind(phone)
@@ -551,19 +572,23 @@ impl Accounts {
         .await
         .map_err(db_err)?
         .ok_or(missing)?;
-        let (id, code_hash, attempts, expires_at): (i64, String, i64, i64) = (row.get(0), row.get(1), row.get(2), row.get(3));
-        if attempts >= self.cfg.phone_code_max_attempts {
-            return Err(mismatch.into());
+        let (id, code_hash, expires_at, used_at): (i64, String, i64, Option<i64>) = (row.get(0), row.get(1), row.get(2), row.get(3));
+        if used_at.is_some() {
+            return Err(missing.into());
         }
         if expires_at <= now_ms() {
             return Err(if purpose == "signup" { ErrorCode::SmsCodeInvalid } else { ErrorCode::RecoveryExpired }.into());
         }
+        let attempt = sqlx::query("UPDATE phone_codes SET attempts = attempts + 1 WHERE id = $1 AND used_at IS NULL AND attempts < $2 RETURNING attempts")
+            .bind(id)
+            .bind(self.cfg.phone_code_max_attempts)
+            .fetch_optional(self.db.writer())
+            .await
+            .map_err(db_err)?;
+        if attempt.is_none() {
+            return Err(mismatch.into());
+        }
         if !ct_eq(&sha256_hex(&format!("{id}:{}", code.trim())), &code_hash) {
-            sqlx::query("UPDATE phone_codes SET attempts = attempts + 1 WHERE id = $1")
-                .bind(id)
-                .execute(self.db.writer())
-                .await
-                .map_err(db_err)?;
             return Err(mismatch.into());
         }
         let used = sqlx::query("UPDATE phone_codes SET used_at = $1 WHERE id = $2 AND used_at IS NULL")
@@ -615,19 +640,26 @@ impl Accounts {
     ) -> Result<(SignedIn, String), AppError> {
         let currency = Self::currency_for_signup(currency, allowed)?;
         let password = generate_password();
-        let email = format!("p{}{}@{}", now_ms() % 1_000_000, random_digits(4), self.cfg.one_click_domain);
-        let new = NewUser {
-            email: Some(email),
-            phone: None,
-            password: password.clone(),
-            role: Role::Player,
-            currency,
-            first_name: String::new(),
-            last_name: String::new(),
-            registered_via: "one_click",
-        };
         let lang = Self::lang_or_default(lang);
-        let user = self.insert_user(&new, true, &lang, promocode, None).await?;
+        let mut attempt = 0;
+        let user = loop {
+            let email = format!("p{}@{}", random_digits(10), self.cfg.one_click_domain);
+            let new = NewUser {
+                email: Some(email),
+                phone: None,
+                password: password.clone(),
+                role: Role::Player,
+                currency,
+                first_name: String::new(),
+                last_name: String::new(),
+                registered_via: "one_click",
+            };
+            match self.insert_user(&new, true, &lang, promocode, None).await {
+                // The generated address is taken (1 in 10^10 per account): draw another.
+                Err(e) if e.code == ErrorCode::UserExists && attempt < 5 => attempt += 1,
+                other => break other?,
+            }
+        };
         Ok((self.start_session(user, client).await?, password))
     }
 
@@ -865,6 +897,13 @@ impl Accounts {
         if used.rows_affected() == 0 {
             return Err(ErrorCode::RecoveryNotFound.into());
         }
+        // Every other outstanding recovery code of the account dies with this one.
+        sqlx::query("UPDATE email_tokens SET used_at = $1 WHERE user_id = $2 AND purpose = 'restore' AND used_at IS NULL")
+            .bind(now_ms())
+            .bind(user_id)
+            .execute(self.db.writer())
+            .await
+            .map_err(db_err)?;
         self.set_password(user_id, new_password).await?;
         self.revoke_all_sessions(user_id, None).await
     }

@@ -15,6 +15,7 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 1, name: "accounts", sql: include_str!("../migrations/0001_accounts.sql") },
     Migration { version: 2, name: "wallet", sql: include_str!("../migrations/0002_wallet.sql") },
     Migration { version: 3, name: "content", sql: include_str!("../migrations/0003_content.sql") },
+    Migration { version: 4, name: "sms_quota", sql: include_str!("../migrations/0004_sms_quota.sql") },
 ];
 
 /// Splits a migration file into statements: they end with `;` at the end of a line.

@@ -55,12 +55,10 @@ impl utoipa::Modify for ErrorCatalogue {
                 serde_json::json!({ "name": code.name(), "httpStatus": code.http_status(), "message": code.message() }),
             );
         }
+        // utoipa's Extensions is a HashMap: one key only, so the document is deterministic
+        // (the catalogue inside is an ordered JSON map).
         let mut ext = utoipa::openapi::extensions::Extensions::default();
         ext.insert("x-error-codes".into(), serde_json::Value::Object(catalogue));
-        ext.insert(
-            "x-enum-varnames".into(),
-            serde_json::Value::Array(ErrorCode::ALL.iter().map(|c| c.name().into()).collect()),
-        );
         let schema = ObjectBuilder::new()
             .schema_type(Type::Integer)
             .description(Some("Reply codes (the envelope's status). 0 is success."))
