@@ -22,7 +22,7 @@ use sha2::{Digest, Sha256};
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
-use store::sqlx::{self, Row};
+use store::sqlx::{self, any::AnyRow, Row};
 use store::Db;
 use subtle::ConstantTimeEq;
 use wallet::Ledger;
@@ -98,6 +98,21 @@ pub struct PhoneSignup {
     pub lang: Option<String>,
     pub promocode: Option<String>,
     pub ref_id: Option<String>,
+}
+
+/// A read model joined to the session lookup (see [`Accounts::authenticate_joined`]).
+#[derive(Debug, Clone, Copy)]
+pub struct SessionJoin {
+    /// A `JOIN … ON …` clause that may refer to the user as `u`.
+    pub join: &'static str,
+    /// The joined columns to select, comma-separated.
+    pub columns: &'static str,
+}
+
+impl SessionJoin {
+    pub const NONE: SessionJoin = SessionJoin { join: "", columns: "" };
+    /// Index of the first joined column in each row.
+    pub const FIRST_COLUMN: usize = 27;
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -732,22 +747,32 @@ impl Accounts {
     /// The user behind a session token. Errors: 23 no live session; 5 banned (the
     /// user's sessions are ended).
     pub async fn authenticate(&self, token: &str) -> Result<User, AppError> {
+        Ok(self.authenticate_joined(token, &SessionJoin::NONE).await?.0)
+    }
+
+    /// [`Accounts::authenticate`] that also brings back, in the same query, the rows of
+    /// a read model joined on the user (`u`), e.g. the wallet's balances for the balance
+    /// poll. The joined columns start at [`SessionJoin::FIRST_COLUMN`]; there is one row
+    /// per joined row (at least one with a LEFT JOIN).
+    pub async fn authenticate_joined(&self, token: &str, join: &SessionJoin) -> Result<(User, Vec<AnyRow>), AppError> {
         if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(ErrorCode::NotAuthenticated.into());
         }
         let now = now_ms();
         let cols = USER_COLUMNS.split(", ").map(|c| format!("u.{c}")).collect::<Vec<_>>().join(", ");
-        let row = sqlx::query(&format!(
-            "SELECT {cols}, s.id, s.last_seen_at, s.absolute_expires_at FROM sessions s JOIN users u ON u.id = s.user_id \
-             WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.idle_expires_at > $2 AND s.absolute_expires_at > $2"
+        let extra = if join.columns.is_empty() { String::new() } else { format!(", {}", join.columns) };
+        let rows = sqlx::query(&format!(
+            "SELECT {cols}, s.id, s.last_seen_at, s.absolute_expires_at{extra} FROM sessions s JOIN users u ON u.id = s.user_id {} \
+             WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.idle_expires_at > $2 AND s.absolute_expires_at > $2",
+            join.join
         ))
         .bind(sha256_hex(token))
         .bind(now)
-        .fetch_optional(self.db.reader())
+        .fetch_all(self.db.reader())
         .await
-        .map_err(db_err)?
-        .ok_or(ErrorCode::NotAuthenticated)?;
-        let user = user_from_row(&row);
+        .map_err(db_err)?;
+        let row = rows.first().ok_or(ErrorCode::NotAuthenticated)?;
+        let user = user_from_row(row);
         let (session_id, last_seen, absolute): (i64, i64, i64) = (row.get(24), row.get(25), row.get(26));
         if user.is_banned {
             self.revoke_all_sessions(user.id, None).await?;
@@ -764,7 +789,7 @@ impl Accounts {
                 .await
                 .map_err(db_err)?;
         }
-        Ok(user)
+        Ok((user, rows))
     }
 
     /// The user of a session that was live until this moment (used to answer a banned

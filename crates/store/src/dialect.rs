@@ -49,6 +49,34 @@ pub async fn sqlite_after_connect(conn: &mut AnyConnection) -> Result<(), sqlx::
     Ok(())
 }
 
+/// The writer connection never checkpoints by itself (a checkpoint inside a commit adds
+/// tens of milliseconds to the postings waiting on it); [`spawn_sqlite_checkpointer`]
+/// checkpoints from a reader connection instead.
+pub async fn sqlite_writer_after_connect(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
+    sqlite_after_connect(conn).await?;
+    sqlx::query("PRAGMA wal_autocheckpoint = 0").execute(&mut *conn).await?;
+    Ok(())
+}
+
+/// Copies the WAL back into the database every second with a PASSIVE checkpoint, which
+/// never blocks the writer; keeps the WAL file from growing without bound.
+pub fn spawn_sqlite_checkpointer(db: &Db) {
+    let reader = db.reader().clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            if reader.is_closed() {
+                return;
+            }
+            if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&reader).await {
+                tracing::warn!(error = %e, "WAL checkpoint failed");
+            }
+        }
+    });
+}
+
 /// Serialises migrations across instances (PostgreSQL advisory lock; SQLite's single
 /// writer already serialises them).
 pub async fn lock_migrations(db: &Db, conn: &mut AnyConnection) -> Result<(), sqlx::Error> {

@@ -93,7 +93,7 @@ impl Db {
                     .acquire_timeout(config.acquire_timeout)
                     .idle_timeout(None)
                     .max_lifetime(None)
-                    .after_connect(|conn, _| Box::pin(async move { dialect::sqlite_after_connect(conn).await }))
+                    .after_connect(|conn, _| Box::pin(async move { dialect::sqlite_writer_after_connect(conn).await }))
                     .connect(&url)
                     .await?;
                 let reader = AnyPoolOptions::new()
@@ -102,7 +102,9 @@ impl Db {
                     .after_connect(|conn, _| Box::pin(async move { dialect::sqlite_after_connect(conn).await }))
                     .connect(&url)
                     .await?;
-                Ok(Db { backend, reader, writer })
+                let db = Db { backend, reader, writer };
+                dialect::spawn_sqlite_checkpointer(&db);
+                Ok(db)
             }
         }
     }

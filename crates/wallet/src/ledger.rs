@@ -224,6 +224,9 @@ impl Ledger {
     }
 
     /// Every balance of a player.
+    ///
+    /// The balance poll reads them in the same query as the session instead, through
+    /// [`crate::BALANCES_JOIN`] and [`crate::balances_from_rows`].
     pub async fn balances(&self, user_id: i64) -> Result<Vec<Balance>, LedgerError> {
         let rows = sqlx::query("SELECT kind, currency, balance FROM ledger_accounts WHERE owner_id = $1 AND is_house = 0")
             .bind(user_id)

@@ -20,3 +20,28 @@ mod verify;
 pub use ledger::{HistoryEntry, HistoryQuery, Ledger, LedgerStats};
 pub use model::*;
 pub use verify::VerifyReport;
+
+/// The player's balances as a read model joined on a user row aliased `u` (used by the
+/// balance poll to authenticate and read balances in one database round trip).
+pub const BALANCES_JOIN: (&str, &str) = (
+    "LEFT JOIN ledger_accounts la ON la.owner_id = u.id AND la.is_house = 0",
+    "la.kind, la.currency, la.balance",
+);
+
+/// Decodes the [`BALANCES_JOIN`] columns, starting at `first`, of each row.
+pub fn balances_from_rows(rows: &[store::sqlx::any::AnyRow], first: usize) -> Vec<Balance> {
+    use std::str::FromStr;
+    use store::sqlx::Row;
+    rows.iter()
+        .filter_map(|r| {
+            let kind: Option<String> = r.try_get(first).ok()?;
+            let currency: Option<String> = r.try_get(first + 1).ok()?;
+            let amount: Option<i64> = r.try_get(first + 2).ok()?;
+            Some(Balance {
+                kind: BalanceKind::from_str(&kind?).ok()?,
+                currency: kernel::Currency::from_str(&currency?).ok()?,
+                amount: amount?,
+            })
+        })
+        .collect()
+}

@@ -5,7 +5,7 @@ use super::envelope::{ok, ApiError, ApiResult, Envelope, ErrorEnvelope};
 use super::extract::{session_token, QueryParams, Session};
 use super::types::*;
 use crate::app::AppState;
-use accounts::User;
+use accounts::{SessionJoin, User};
 use axum::extract::State;
 use axum::http::request::Parts;
 use axum::routing::{get, patch};
@@ -27,12 +27,16 @@ pub fn routes() -> Router<AppState> {
 
 async fn balance_reply(state: &AppState, user: &User) -> Result<BalanceReply, ApiError> {
     let balances = state.ledger.balances(user.id).await?;
+    Ok(balance_reply_from(user, &balances))
+}
+
+fn balance_reply_from(user: &User, balances: &[wallet::Balance]) -> BalanceReply {
     let c = user.currency;
     let of = |kind: BalanceKind| {
         let minor = balances.iter().find(|b| b.kind == kind && b.currency == c).map(|b| b.amount).unwrap_or(0);
         MajorUnits::new(minor, c)
     };
-    Ok(BalanceReply {
+    BalanceReply {
         currency: c.code().to_string(),
         balance: of(BalanceKind::Real),
         bonus_balance: of(BalanceKind::Bonus),
@@ -44,7 +48,7 @@ async fn balance_reply(state: &AppState, user: &User) -> Result<BalanceReply, Ap
         free_bets: FreeBetsReply { active: vec![], inactive: vec![] },
         jackpots: vec![],
         won_jackpots: vec![],
-    })
+    }
 }
 
 /// The player's balances. A banned player gets `isBanned: true` once (the app logs out
@@ -53,16 +57,18 @@ async fn balance_reply(state: &AppState, user: &User) -> Result<BalanceReply, Ap
     responses((status = 200, body = Envelope<BalanceReply>), (status = "default", description = "23 not signed in", body = ErrorEnvelope)))]
 pub async fn balance(State(state): State<AppState>, parts: Parts) -> ApiResult<BalanceReply> {
     let token = session_token(&parts).ok_or(ErrorCode::NotAuthenticated)?;
-    let user = match state.accounts.authenticate(&token).await {
-        Ok(user) => user,
+    // The app polls this every 15 s: the session, the user and the balances come back in
+    // one query.
+    let join = SessionJoin { join: wallet::BALANCES_JOIN.0, columns: wallet::BALANCES_JOIN.1 };
+    match state.accounts.authenticate_joined(&token, &join).await {
+        Ok((user, rows)) => ok(balance_reply_from(&user, &wallet::balances_from_rows(&rows, SessionJoin::FIRST_COLUMN))),
         Err(e) if e.code == ErrorCode::UserBanned => {
             // authenticate() has ended the sessions; answer the balance shape with isBanned.
             let user = state.accounts.session_user_even_if_revoked(&token).await?.ok_or(ErrorCode::NotAuthenticated)?;
-            return ok(balance_reply(&state, &user).await?);
+            ok(balance_reply(&state, &user).await?)
         }
-        Err(e) => return Err(e.into()),
-    };
-    ok(balance_reply(&state, &user).await?)
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// Moves the whole cashback balance to the real balance; refused below 10. Concurrent
