@@ -714,6 +714,15 @@ impl Accounts {
             return Err(ErrorCode::UserBanned.into());
         }
         if user.registered_via == "email" && !user.email_verified {
+            // The right password on an unverified account: send a fresh link (the first
+            // may be lost), within the per-address send limit.
+            if let Some(email) = user.email.clone() {
+                if self.check_send(&email, client).is_ok() {
+                    if let Err(e) = self.send_verification(&user, &email).await {
+                        tracing::warn!(user = user.id, error = %e.text(), "could not resend the verification link");
+                    }
+                }
+            }
             return Err(ErrorCode::NotVerified.into());
         }
         self.start_session(user, client).await

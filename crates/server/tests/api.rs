@@ -317,6 +317,10 @@ async fn email_signup_and_verification() {
         let resp = api.send(Method::POST, "/api/user/login/email", Some(json!({ "email": "ali.ben@example.tn", "password": PASSWORD }))).await;
         fail(resp.pair(), 200, 11);
         assert!(resp.set_cookie("carthage_session").is_none());
+        // ... and the right password on an unverified account sends the link again.
+        let again = app.outbox("ali.ben@example.tn").await;
+        assert_eq!(again.len(), 2, "the verification link is sent again");
+        assert_ne!(again[0]["link"], mails[0]["link"]);
         fail(api.login("ali.ben@example.tn", PASSWORD).await, 200, 11);
         fail(api.check().await, 401, 23);
         // A wrong password is still a wrong password.
