@@ -26,6 +26,8 @@ pub struct Config {
     /// Extra origins allowed to send state-changing requests (CSRF check).
     pub allowed_origins: Vec<String>,
     pub max_body_bytes: usize,
+    /// PostgreSQL pool size (SQLite: reader connections, at most 8).
+    pub db_max_connections: u32,
     pub json_logs: bool,
     pub accounts: AccountsConfig,
 }
@@ -77,6 +79,7 @@ impl Config {
                 .map(|v| v.split(',').map(|s| s.trim().trim_end_matches('/').to_string()).filter(|s| !s.is_empty()).collect())
                 .unwrap_or_default(),
             max_body_bytes: parse_var("MAX_BODY_BYTES")?.unwrap_or(64 * 1024),
+            db_max_connections: parse_var("DATABASE_MAX_CONNECTIONS")?.unwrap_or(16),
             json_logs: parse_var("JSON_LOGS")?.unwrap_or(mode == Mode::Production),
             accounts,
         })
@@ -98,6 +101,7 @@ impl Config {
             trust_proxy: false,
             allowed_origins: vec![],
             max_body_bytes: 64 * 1024,
+            db_max_connections: 16,
             json_logs: false,
             accounts,
         }

@@ -15,7 +15,8 @@ use store::Db;
 
 /// Connects, migrates and returns the state (what `serve` and the tests do first).
 pub async fn prepare(config: Config) -> anyhow::Result<AppState> {
-    let db = Db::connect(&config.database_url).await?;
+    let pool = store::PoolConfig { max_connections: config.db_max_connections, ..Default::default() };
+    let db = Db::connect_with(&config.database_url, pool).await?;
     db.migrate().await?;
     AppState::new(config, db)
 }
