@@ -2,7 +2,7 @@
 #   make run   — install web deps (lock file), build the web app and the release server,
 #                migrate and seed ./data/carthage.db, serve on http://127.0.0.1:8080 (BIND overrides).
 #   make test  — every test: Rust (SQLite; PostgreSQL too when TEST_DATABASE_URL is set),
-#                web unit tests, browser tests against the real server.
+#                web checks and unit tests, browser tests against the real server.
 SHELL := /bin/bash
 CARGO ?= cargo
 BIND ?= 127.0.0.1:8080
@@ -32,8 +32,9 @@ test: test-rust test-web test-e2e
 test-rust:
 	$(CARGO) test --workspace
 
-test-web: web-deps
-	cd web && npm test
+# Web: generated API types up to date, unit tests, initial JS of /home within 150 KiB gzip.
+test-web: web-build
+	cd web && npm run check:api && npm test && npm run size
 
 test-e2e: web-build
 	$(CARGO) build -p server

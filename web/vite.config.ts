@@ -32,6 +32,11 @@ export default defineConfig({
     // server may send it with `Cache-Control: public, max-age=31536000, immutable`.
     assetsDir: 'assets',
     sourcemap: false,
+    // Evergreen mobile browsers: no down-levelling, and no modulepreload polyfill (all support it).
+    target: 'es2022',
+    modulePreload: { polyfill: false },
+    // dist/.vite/manifest.json: scripts/size-check.mjs follows the chunks /home loads.
+    manifest: true,
     rollupOptions: {
       output: {
         entryFileNames: 'assets/[name]-[hash].js',

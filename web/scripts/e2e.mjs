@@ -21,6 +21,7 @@ import { access, mkdir } from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { createHash } from 'node:crypto';
 
 const rawBase = process.env.E2E_BASE_URL?.trim();
 if (!rawBase) {
@@ -107,24 +108,6 @@ function parseJson(text) {
 const snippet = (text) => JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text);
 
 /**
- * The settings the server advertises, to compare with what the page shows.
- * @param {AbortSignal} signal
- * @returns {Promise<string[]>}
- */
-async function expectedCurrencies(signal) {
-  const res = await http('/api/site/settings', signal, { Accept: 'application/json' });
-  const envelope = /** @type {any} */ (parseJson(res.body));
-  assert(envelope !== undefined, `GET /api/site/settings: body is not JSON (HTTP ${res.status}): ${snippet(res.body)}`);
-  assert(envelope.status === 0, `GET /api/site/settings: envelope status ${envelope.status}, expected 0`);
-  const currencies = envelope.result?.currencies;
-  assert(
-    Array.isArray(currencies) && currencies.every((c) => typeof c === 'string'),
-    'GET /api/site/settings: result.currencies is not an array of strings',
-  );
-  return [...new Set(/** @type {string[]} */ (currencies))];
-}
-
-/**
  * Throws if the page logged uncaught errors or console errors.
  * @param {string[]} errors
  */
@@ -141,12 +124,484 @@ function collectErrors(page) {
   const errors = [];
   page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
   page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(`console.error: ${msg.text()}`);
+    if (msg.type() !== 'error') return;
+    // Expected: the guest auth check (401) and the not-yet-existing banned-providers list (404).
+    const url = msg.location().url ?? '';
+    if (/Failed to load resource/.test(msg.text()) && /\/api\/user\/(check|blocklist)$/.test(url)) return;
+    errors.push(`console.error: ${msg.text()} ${url}`);
   });
   return errors;
 }
 
 // ---------------------------------------------------------------- tests
+
+/**
+ * A JSON API call from Node (no browser), unwrapping the envelope.
+ * @param {string} path
+ * @param {AbortSignal} signal
+ * @param {unknown} [body]
+ * @returns {Promise<any>}
+ */
+async function api(path, signal, body) {
+  /** @type {RequestInit} */
+  const init = { signal, headers: { Accept: 'application/json', Origin: BASE } };
+  if (body !== undefined) {
+    init.method = 'POST';
+    init.body = JSON.stringify(body);
+    init.headers = { ...init.headers, 'Content-Type': 'application/json' };
+  }
+  const res = await fetch(urlOf(path), init);
+  const envelope = /** @type {any} */ (parseJson(await res.text()));
+  assert(envelope && envelope.status === 0, `${path}: envelope ${JSON.stringify(envelope)?.slice(0, 200)}`);
+  return envelope.result;
+}
+
+/** A fresh Tunisian number (216 + 8 digits) per call. */
+let phoneSeq = 0;
+function freshPhone() {
+  phoneSeq += 1;
+  const tail = `${Date.now() % 100000}`.padStart(5, '0') + `${phoneSeq % 1000}`.padStart(3, '0');
+  return `2169${tail.slice(1)}`;
+}
+
+/**
+ * The newest code the demo outbox holds for `to` (polled: sending is asynchronous).
+ * @param {string} to
+ * @param {AbortSignal} signal
+ * @param {'code' | 'link'} field
+ * @param {number} [after] ignore messages created before this time (ms)
+ */
+async function outbox(to, signal, field = 'code', after = 0) {
+  for (let i = 0; i < 50; i += 1) {
+    const list = /** @type {any[]} */ (await api(`/api/dev/outbox?to=${encodeURIComponent(to)}`, signal));
+    const hit = list.find((m) => m[field] && Date.parse(m.createdAt) >= after - 1000);
+    if (hit) return /** @type {string} */ (hit[field]);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new AssertionError(`no ${field} in the outbox for ${to}`);
+}
+
+/**
+ * A phone account created through the API, as the app does it.
+ * @param {AbortSignal} signal
+ * @param {string} password
+ */
+async function phoneAccount(signal, password) {
+  const phone = freshPhone();
+  const settings = await api('/api/site/settings', signal);
+  const hash = createHash('sha256').update(phone + settings.phoneCodeSalt).digest('hex');
+  await api('/api/user/phone/code', signal, { phone, hash });
+  const code = await outbox(phone, signal);
+  await api('/api/user/signup/phone', signal, { phone, phoneCode: code, password, currency: 'TND', login: phone });
+  return phone;
+}
+
+/**
+ * Dispatches a real touch swipe (CDP), for the side menu's edge gesture.
+ * @param {import('playwright-core').Page} page
+ * @param {[number, number]} from
+ * @param {[number, number]} to
+ */
+async function swipe(page, from, to) {
+  const cdp = await page.context().newCDPSession(page);
+  const steps = 10;
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from[0], y: from[1] }] });
+  for (let i = 1; i <= steps; i += 1) {
+    const x = from[0] + ((to[0] - from[0]) * i) / steps;
+    const y = from[1] + ((to[1] - from[1]) * i) / steps;
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y }] });
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
+/**
+ * @param {import('playwright-core').Page} page
+ * @param {boolean} open
+ */
+async function expectSideMenu(page, open) {
+  const menu = page.getByTestId('side-menu');
+  await page.waitForFunction(
+    (want) => document.querySelector('[data-testid="side-menu"]')?.getAttribute('data-open') === String(want),
+    open,
+    { timeout: 5000 },
+  ).catch(async () => {
+    throw new AssertionError(`side menu data-open is ${await menu.getAttribute('data-open').catch(() => 'missing')}, expected ${open}`);
+  });
+}
+
+/**
+ * @param {import('playwright-core').Page} page
+ * @param {string | RegExp} text
+ */
+async function expectToast(page, text) {
+  await page.getByTestId('toast').filter({ hasText: text }).first().waitFor({ state: 'visible', timeout: 10000 });
+}
+
+/**
+ * A screenshot of the current screen, after closing the notices that would cover it.
+ * @param {import('playwright-core').Page} page
+ * @param {string} name
+ */
+async function shot(page, name) {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  for (const close of await page.getByTestId('toast').getByRole('button').all()) await close.click().catch(() => {});
+  // Let transitions settle.
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}${name}.png` });
+}
+
+/**
+ * Signs in through the header's auth modal.
+ * @param {import('playwright-core').Page} page
+ * @param {string} login
+ * @param {string} password
+ * @param {'login' | 'phone'} [mode]
+ */
+async function signIn(page, login, password, mode = 'login') {
+  await page.getByRole('banner').getByRole('button', { name: 'Log in' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Sign in' });
+  await dialog.waitFor();
+  if (mode === 'phone') {
+    await dialog.getByRole('tab', { name: 'Phone' }).click();
+    await dialog.getByLabel('Phone number').fill(login.replace(/^216/, ''));
+  } else {
+    await dialog.getByRole('tab', { name: 'Login' }).click();
+    await dialog.getByLabel('Login or e-mail').fill(login);
+  }
+  await dialog.getByLabel('Password', { exact: true }).fill(password);
+  await dialog.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByTestId('header-id').waitFor({ state: 'visible' });
+}
+
+/** @param {import('playwright-core').Page} page */
+async function openHome(page) {
+  const response = await page.goto('/home', { waitUntil: 'domcontentloaded' });
+  assert(response?.status() === 200, `GET /home answered HTTP ${response?.status()}`);
+  await page.getByRole('navigation', { name: 'Main navigation' }).waitFor();
+}
+
+/** @returns {{ name: string, run: (t: TestContext) => Promise<void> }[]} */
+function appTests() {
+  return [
+    {
+      name: '/ redirects to /home, which shows the shell and the slider in English',
+      async run({ context }) {
+        const page = await context.newPage();
+        const errors = collectErrors(page);
+        const response = await page.goto('/', { waitUntil: 'domcontentloaded' });
+        assert(response?.status() === 200, `GET / answered HTTP ${response?.status()}`);
+        await page.waitForURL(/\/home$/);
+        const html = page.locator('html');
+        assert((await html.getAttribute('lang')) === 'en', '<html> lacks lang="en"');
+        assert((await html.getAttribute('dir')) === 'ltr', '<html> lacks dir="ltr"');
+        assert((await page.title()).includes('Carthage'), `title is ${JSON.stringify(await page.title())}`);
+        await page.getByRole('banner').getByText('Carthage', { exact: true }).waitFor({ state: 'visible' });
+        await page.getByRole('link', { name: /Welcome bonus/ }).first().waitFor({ state: 'visible' });
+        await page.getByRole('link', { name: /Cashback/ }).first().waitFor();
+        assert(
+          (await page.getByRole('link', { name: /Cashback/ }).first().getAttribute('href')) === '/promotions/cashback-percent',
+          'the cashback link does not lead to /promotions/cashback-percent',
+        );
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert(overflow <= 0, `page overflows the 390px mobile viewport horizontally by ${overflow}px`);
+        await page.waitForTimeout(800);
+        await shot(page, 'home-en');
+        await page.screenshot({ path: `${SCREENSHOT_DIR}home-en-full.png`, fullPage: true });
+        assertNoPageErrors(errors);
+      },
+    },
+    {
+      name: 'unknown path shows the not-found page; game routes show "coming soon"',
+      async run({ context }) {
+        const page = await context.newPage();
+        const errors = collectErrors(page);
+        await page.goto('/no/such/page');
+        await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+        await page.goto('/slots/lobby');
+        await page.getByRole('heading', { name: 'Coming soon' }).waitFor();
+        // Protected sport entries: guests are told to sign in and stay where they are.
+        await page.goto('/home');
+        await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('button', { name: 'Sport' }).click();
+        await page.getByTestId('sport-menu').getByRole('button', { name: /GR8/ }).click();
+        await expectToast(page, 'Please sign in to bet.');
+        assert(page.url().endsWith('/home'), `guest navigated to ${page.url()}`);
+        assertNoPageErrors(errors);
+      },
+    },
+    {
+      name: 'phone sign-up with the SMS code from the outbox; header shows id and balance',
+      async run({ context, signal, note }) {
+        const page = await context.newPage();
+        const errors = collectErrors(page);
+        await openHome(page);
+        await page.getByRole('banner').getByRole('button', { name: 'Sign up' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Create an account' });
+        await dialog.waitFor();
+        const phone = freshPhone();
+        const phoneInput = dialog.getByLabel('Phone number');
+        await phoneInput.fill('a1-b2');
+        assert((await phoneInput.inputValue()) === '12', `phone input kept non-digits: ${await phoneInput.inputValue()}`);
+        await phoneInput.fill(`${phone.slice(3)}99`);
+        assert((await phoneInput.inputValue()) === phone.slice(3), 'phone input took more than 8 digits');
+        const submit = dialog.getByRole('button', { name: 'Create account' });
+        assert(await submit.isDisabled(), 'submit enabled on an empty form');
+        await dialog.getByRole('button', { name: 'Send code' }).click();
+        await expectToast(page, 'We sent a code by SMS.');
+        const code = await outbox(phone, signal);
+        note(`phone ${phone}, SMS code ${code}`);
+        await dialog.getByLabel('SMS code').fill(code);
+        await dialog.getByLabel('Password', { exact: true }).fill('Secret12');
+        await dialog.getByLabel('Repeat password').fill('Secret13');
+        await dialog.getByLabel('Currency').focus(); // leaving the field reports the mismatch
+        await expectToast(page, 'The repeated password does not match.');
+        await dialog.getByLabel('Repeat password').fill('Secret12');
+        await dialog.getByRole('checkbox').check();
+        await shot(page, 'signup-phone-en');
+        assert(await submit.isEnabled(), 'submit disabled on a valid form');
+        await submit.click();
+        await page.getByTestId('header-id').waitFor({ state: 'visible' });
+        await expectToast(page, 'You are signed in');
+        const balance = page.getByTestId('header-balance');
+        await page.waitForFunction(() => /TND/.test(document.querySelector('[data-testid="header-balance"]')?.textContent ?? ''));
+        note(`header: id ${await page.getByTestId('header-id').textContent()}, balance ${await balance.textContent()}`);
+        assert(/^\d[\d,]*\.\d{3} TND$/.test((await balance.textContent())?.trim() ?? ''), 'balance is not shown with 3 decimals and TND');
+        await shot(page, 'home-signed-in-en');
+        assertNoPageErrors(errors);
+      },
+    },
+    {
+      name: 'side menu opens by a swipe from the edge and closes by a tap outside; Arabic flips to rtl',
+      async run({ context }) {
+        const page = await context.newPage();
+        const errors = collectErrors(page);
+        await openHome(page);
+        await page.getByTestId('side-menu').waitFor({ state: 'attached' });
+        await swipe(page, [4, 420], [220, 430]);
+        await expectSideMenu(page, true);
+        await page.getByTestId('info-pages').getByRole('link').first().waitFor();
+        const pages = await page.getByTestId('info-pages').getByRole('link').allTextContents();
+        assert(pages[0]?.includes('Terms'), `info pages not sorted by priority: ${pages.join(' | ')}`);
+        await shot(page, 'side-menu-en');
+        await page.touchscreen.tap(370, 420);
+        await expectSideMenu(page, false);
+        // Swipe over 100 px back closes it too.
+        await swipe(page, [4, 420], [220, 430]);
+        await expectSideMenu(page, true);
+        await swipe(page, [300, 420], [120, 430]);
+        await expectSideMenu(page, false);
+
+        await swipe(page, [4, 420], [220, 430]);
+        await expectSideMenu(page, true);
+        await page.getByRole('button', { name: 'العربية' }).click();
+        await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+        assert((await page.locator('html').getAttribute('lang')) === 'ar', '<html lang> is not ar');
+        await page.getByRole('navigation', { name: 'التنقل الرئيسي' }).getByText('الرئيسية').waitFor();
+        await shot(page, 'side-menu-ar');
+        await page.touchscreen.tap(20, 420); // the backdrop is on the left in Arabic
+        await expectSideMenu(page, false);
+        // The left edge no longer opens it; the right edge does.
+        await swipe(page, [4, 420], [220, 430]);
+        await page.waitForTimeout(300);
+        assert((await page.getByTestId('side-menu').getAttribute('data-open')) === 'false', 'left-edge swipe opened the menu in Arabic');
+        await swipe(page, [386, 420], [170, 430]);
+        await expectSideMenu(page, true);
+        await page.touchscreen.tap(20, 420);
+        await expectSideMenu(page, false);
+        await page.waitForTimeout(800);
+        await shot(page, 'home-ar');
+        await page.screenshot({ path: `${SCREENSHOT_DIR}home-ar-full.png`, fullPage: true });
+        // The choice survives a reload.
+        await page.reload();
+        await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+        await page.goto('/promotions');
+        await page.getByRole('heading', { name: 'العروض' }).waitFor();
+        await shot(page, 'promotions-ar');
+        await page.getByRole('banner').getByRole('button', { name: 'تسجيل' }).click();
+        await page.getByRole('dialog').waitFor();
+        await shot(page, 'signup-ar');
+        assertNoPageErrors(errors);
+      },
+    },
+    {
+      name: 'one-click registration shows the generated credentials with copy buttons and signs in',
+      async run({ context }) {
+        await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE });
+        const page = await context.newPage();
+        const errors = collectErrors(page);
+        await openHome(page);
+        await page.getByRole('banner').getByRole('button', { name: 'Sign up' }).click();
+        await page.getByRole('dialog', { name: 'Create an account' }).getByRole('button', { name: 'One-click registration' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Your account is ready' });
+        await dialog.waitFor();
+        const login = (await dialog.getByTestId('one-click-login').textContent()) ?? '';
+        const password = (await dialog.getByTestId('one-click-password').textContent()) ?? '';
+        assert(login.includes('@') && password.length >= 6, `credentials shown: ${login} / ${password}`);
+        await dialog.getByRole('button', { name: 'Copy Password' }).click();
+        await expectToast(page, 'Copied.');
+        const copied = await page.evaluate(() => navigator.clipboard.readText());
+        assert(copied === password, 'the copied text is not the password');
+        await page.getByTestId('header-id').waitFor({ state: 'visible' });
+        await shot(page, 'one-click-en');
+        await dialog.getByRole('button', { name: 'I saved them, continue' }).click();
+        await dialog.waitFor({ state: 'detached' });
+        assertNoPageErrors(errors);
+      },
+    },
+    {
+      name: 'e-mail sign-up, verification through /verify, then sign-in',
+      async run({ context, signal, note }) {
+        const page = await context.newPage();
+        const errors = collectErrors(page);
+        await openHome(page);
+        const email = `e2e-${Date.now()}@example.com`;
+        await page.getByRole('banner').getByRole('button', { name: 'Sign up' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Create an account' });
+        await dialog.getByRole('tab', { name: 'E-mail' }).click();
+        await dialog.getByLabel('E-mail').fill(email);
+        await dialog.getByLabel('Password', { exact: true }).fill('Mail1234');
+        await dialog.getByLabel('Repeat password').fill('Mail1234');
+        await dialog.getByRole('checkbox').check();
+        await dialog.getByRole('button', { name: 'Create account' }).click();
+        await expectToast(page, 'Check your mailbox');
+        const link = await outbox(email, signal, 'link');
+        note(`verification link ${link}`);
+        const url = new URL(link);
+        assert(url.pathname === '/verify', `link path is ${url.pathname}`);
+        await page.goto(`${url.pathname}${url.search}`);
+        await page.waitForURL(/\/home$/);
+        await expectToast(page, 'Your e-mail is confirmed');
+        await signIn(page, email, 'Mail1234');
+        assertNoPageErrors(errors);
+      },
+    },
+    {
+      name: 'password recovery by phone with the SMS code, then sign-in by phone',
+      async run({ context, signal }) {
+        const phone = await phoneAccount(signal, 'Old12pass');
+        const page = await context.newPage();
+        const errors = collectErrors(page);
+        await openHome(page);
+        await page.getByRole('banner').getByRole('button', { name: 'Log in' }).click();
+        await page.getByRole('button', { name: 'Forgot your password?' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Password recovery' });
+        await dialog.getByLabel('Phone number').fill(phone.slice(3));
+        const started = Date.now();
+        await dialog.getByRole('button', { name: 'Send code' }).click();
+        const step2 = page.getByRole('dialog', { name: 'New password' });
+        await step2.waitFor();
+        const code = await outbox(phone, signal, 'code', started);
+        const save = step2.getByRole('button', { name: 'Save the password' });
+        await step2.getByLabel('Recovery code').fill(code);
+        await step2.getByLabel('New password', { exact: true }).fill('New12pass');
+        await step2.getByLabel('Confirm the new password').fill('New12pasX');
+        assert(await save.isDisabled(), 'save enabled with a mismatched confirmation');
+        await step2.getByLabel('Confirm the new password').fill('New12pass');
+        await shot(page, 'restore-en');
+        await save.click();
+        await expectToast(page, 'Your password was changed');
+        await signIn(page, phone, 'New12pass', 'phone');
+        assertNoPageErrors(errors);
+      },
+    },
+    {
+      name: 'change password: mismatched and weak passwords are refused, a good one is saved',
+      async run({ context, signal }) {
+        const phone = await phoneAccount(signal, 'Start12ab');
+        const page = await context.newPage();
+        const errors = collectErrors(page);
+        await openHome(page);
+        await signIn(page, phone, 'Start12ab');
+        await page.goto('/profile/password');
+        const form = page.locator('form');
+        await form.getByLabel('Current password').fill('Start12ab');
+        await form.getByLabel('New password').fill('Next12ab');
+        await form.getByLabel('Repeat password').fill('Next12ax');
+        await form.getByRole('button', { name: 'Save the password' }).click();
+        await page.getByTestId('password-problem').filter({ hasText: 'Passwords do not match.' }).waitFor();
+        await form.getByLabel('New password').fill('abcdef');
+        await form.getByLabel('Repeat password').fill('abcdef');
+        await form.getByRole('button', { name: 'Save the password' }).click();
+        await page.getByTestId('password-problem').filter({ hasText: 'Weak password' }).waitFor();
+        await shot(page, 'change-password-en');
+        await form.getByLabel('New password').fill('Next12ab');
+        await form.getByLabel('Repeat password').fill('Next12ab');
+        await form.getByRole('button', { name: 'Save the password' }).click();
+        await expectToast(page, 'The password was changed.');
+        // The new password works.
+        const check = await fetch(urlOf('/api/user/login'), {
+          method: 'POST',
+          signal,
+          headers: { 'Content-Type': 'application/json', Origin: BASE },
+          body: JSON.stringify({ login: phone, password: 'Next12ab' }),
+        });
+        const envelope = /** @type {any} */ (parseJson(await check.text()));
+        assert(envelope?.status === 0, `sign-in with the new password: ${JSON.stringify(envelope)}`);
+        assertNoPageErrors(errors);
+      },
+    },
+    {
+      name: 'operations history, cashback transfer, profile screens in English and Arabic, logout',
+      async run({ context }) {
+        const page = await context.newPage();
+        const errors = collectErrors(page);
+        await openHome(page);
+        await signIn(page, 'player@carthage.local', 'Player123');
+        await page.waitForFunction(() => /500\.000 TND/.test(document.querySelector('[data-testid="header-balance"]')?.textContent ?? ''));
+        await page.getByTestId('header-account').click();
+        await page.waitForURL(/\/profile$/);
+        await shot(page, 'profile-en');
+        await page.getByRole('link', { name: 'Operations history' }).click();
+        const ops = page.getByTestId('operations');
+        await ops.waitFor();
+        const rows = await ops.locator('li').allTextContents();
+        assert(rows.some((r) => r.includes('500.000 TND')), `history lacks the 500.000 TND credit: ${rows.join(' | ')}`);
+        await page.getByLabel('From').fill('01-01-2000');
+        await page.getByLabel('From').blur();
+        await ops.waitFor();
+        await shot(page, 'history-en');
+
+        await page.goto('/profile/cashback');
+        const transfer = page.getByRole('button', { name: 'Transfer to the real balance' });
+        await page.getByTestId('cashback-amount').filter({ hasText: '15.000 TND' }).waitFor();
+        assert(await transfer.isEnabled(), 'transfer disabled with 15 TND of cashback');
+        await transfer.click();
+        await page.getByRole('dialog', { name: 'Cashback transfer' }).getByRole('button', { name: 'Transfer', exact: true }).click();
+        await expectToast(page, 'The cashback was moved');
+        await page.getByTestId('cashback-amount').filter({ hasText: '0.000 TND' }).waitFor();
+        assert(await transfer.isDisabled(), 'transfer enabled below 10');
+        await page.waitForFunction(() => /515\.000 TND/.test(document.querySelector('[data-testid="header-balance"]')?.textContent ?? ''));
+        await page.goto('/profile/history');
+        await page.getByTestId('operations').getByText('Cashback transfer').first().waitFor();
+
+        // The same screens in Arabic.
+        await page.goto('/profile');
+        await page.getByRole('button', { name: 'Open the menu' }).click();
+        await expectSideMenu(page, true);
+        await shot(page, 'side-menu-signed-in-en');
+        await page.getByRole('button', { name: 'العربية' }).click();
+        await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+        await page.touchscreen.tap(20, 420);
+        await expectSideMenu(page, false);
+        await page.getByRole('link', { name: 'سجل العمليات' }).waitFor();
+        await shot(page, 'profile-ar');
+        await page.getByRole('link', { name: 'سجل العمليات' }).click();
+        await page.getByTestId('operations').waitFor();
+        await shot(page, 'history-ar');
+        await page.goto('/profile/cashback');
+        await page.getByTestId('cashback-amount').waitFor();
+        await shot(page, 'cashback-ar');
+        await page.evaluate(() => localStorage.setItem('carthage.lang', 'en'));
+        await page.goto('/profile');
+        await page.getByRole('button', { name: 'Log out' }).click();
+        await expectToast(page, 'You are signed out.');
+        await page.getByRole('banner').getByRole('button', { name: 'Log in' }).waitFor();
+        assert((await page.getByTestId('header-id').count()) === 0, 'header still shows the id after logout');
+        assertNoPageErrors(errors);
+      },
+    },
+  ];
+}
 
 /**
  * @typedef {object} TestContext
@@ -157,53 +612,7 @@ function collectErrors(page) {
 
 /** @type {{ name: string, run: (t: TestContext) => Promise<void> }[]} */
 const tests = [
-  {
-    name: 'home page shows the brand and the currencies from the API',
-    async run({ context, signal, note }) {
-      const currencies = await expectedCurrencies(signal);
-      note(`API currencies: ${currencies.join(', ') || '(none)'}`);
-
-      const page = await context.newPage();
-      const errors = collectErrors(page);
-      const response = await page.goto('/', { waitUntil: 'domcontentloaded' });
-      assert(response?.status() === 200, `GET / answered HTTP ${response?.status()}`);
-
-      const html = page.locator('html');
-      assert((await html.getAttribute('lang')) === 'en', '<html> lacks lang="en"');
-      assert((await html.getAttribute('dir')) === 'ltr', '<html> lacks dir="ltr"');
-      assert((await page.title()).includes('Carthage'), `title is ${JSON.stringify(await page.title())}`);
-
-      await page.getByRole('banner').getByText('Carthage', { exact: true }).waitFor({ state: 'visible' });
-
-      if (currencies.length === 0) {
-        await page.getByText('No currencies available.').waitFor({ state: 'visible' });
-      } else {
-        const list = page.getByRole('list', { name: 'Available currencies' });
-        await list.waitFor({ state: 'visible' });
-        const shown = await list.locator('[data-currency]').evaluateAll((els) =>
-          els.map((el) => el.getAttribute('data-currency')),
-        );
-        assert(
-          JSON.stringify(shown) === JSON.stringify(currencies),
-          `page shows currencies ${JSON.stringify(shown)}, API has ${JSON.stringify(currencies)}`,
-        );
-        for (const code of currencies) {
-          await list.locator(`[data-currency="${code}"]`).getByText(code, { exact: true }).waitFor({ state: 'visible' });
-        }
-      }
-      assert((await page.getByRole('alert').count()) === 0, 'page shows an error alert');
-
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      assert(overflow <= 0, `page overflows the 390px mobile viewport horizontally by ${overflow}px`);
-
-      await mkdir(SCREENSHOT_DIR, { recursive: true });
-      await page.screenshot({ path: `${SCREENSHOT_DIR}home.png` });
-      await page.screenshot({ path: `${SCREENSHOT_DIR}home-full.png`, fullPage: true });
-      note(`screenshots: ${SCREENSHOT_DIR}home.png, home-full.png`);
-
-      assertNoPageErrors(errors);
-    },
-  },
+  ...appTests(),
   {
     name: `deep link ${DEEP_LINK} serves the app (SPA fallback)`,
     async run({ context, signal }) {
@@ -324,6 +733,15 @@ async function runTest(b, test) {
   } finally {
     clearTimeout(timer);
     abort.abort();
+    if (failure !== undefined) {
+      // What the page showed when it failed, for diagnosis.
+      const slug = test.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
+      await mkdir(SCREENSHOT_DIR, { recursive: true }).catch(() => {});
+      for (const [i, p] of context.pages().entries()) {
+        const path = `${SCREENSHOT_DIR}failed-${slug}-${i}.png`;
+        if (await p.screenshot({ path, timeout: 3000 }).then(() => true, () => false)) notes.push(`failure screenshot: ${path}`);
+      }
+    }
     await context.close().catch(() => {});
   }
 
@@ -349,7 +767,9 @@ async function main() {
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS, timeout: 60_000 });
     console.log(`# ${BASE} with Chromium ${browser.version()}, 390x844@2x mobile, ${TEST_TIMEOUT_MS} ms per test`);
-    for (const test of tests) {
+    // E2E_ONLY=text runs the tests whose name contains it (for debugging).
+    const only = process.env.E2E_ONLY;
+    for (const test of only ? tests.filter((t) => t.name.includes(only)) : tests) {
       if (await runTest(browser, test)) passed += 1;
       else failed += 1;
     }

@@ -1,13 +1,23 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import App from './App';
+import { RouterProvider } from 'react-router-dom';
+import { initI18n } from './app/i18n';
+import { Providers } from './app/providers';
+import { createRouter } from './app/router';
+import { makeStore } from './app/store';
 import './styles.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Carthage: #root element is missing from index.html');
 
+initI18n();
+const store = makeStore();
+const router = createRouter();
+
 createRoot(container).render(
   <StrictMode>
-    <App />
+    <Providers store={store}>
+      <RouterProvider router={router} future={{ v7_startTransition: true }} />
+    </Providers>
   </StrictMode>,
 );

@@ -11,7 +11,7 @@ export interface Envelope<T> {
 
 export type EnvelopeResult<T> =
   | { ok: true; data: T }
-  | { ok: false; code: number; message: string };
+  | { ok: false; code: number; message: string; data?: unknown };
 
 /** The request never got an HTTP reply (offline, DNS, CORS, aborted, ...). */
 export const NETWORK_ERROR = -1;
@@ -65,7 +65,10 @@ export async function fetchEnvelope<T>(path: string, init?: RequestInit): Promis
       typeof body.error_message === 'string' && body.error_message !== ''
         ? body.error_message
         : `Request failed (status ${body.status})`;
-    return { ok: false, code: body.status, message };
+    // Some refusals carry data for the client (e.g. 16: retryAfterSeconds, 6252: an amount).
+    return body.result === null || body.result === undefined
+      ? { ok: false, code: body.status, message }
+      : { ok: false, code: body.status, message, data: body.result };
   }
 
   return { ok: true, data: body.result as T };

@@ -1,0 +1,40 @@
+import { BAD_RESPONSE, NETWORK_ERROR } from '../api/envelope';
+import type { ApiError } from '../api/types';
+
+export interface ErrorText {
+  key: string[];
+  params?: Record<string, string>;
+}
+
+/** Codes with their own message in locales/{en,fr,ar}/errors.json (a test keeps them in step). */
+export const MESSAGE_CODES = [
+  1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23, 24, 25, 26, 27, 40, 41, 42, 43, 44, 45,
+  46, 47, 48, 101, 102, 103, 105, 106, 231, 501, 506, 507, 508, 999, 1000, 1489, 2200, 2201, 2202, 2203, 2204, 2205,
+  2206, 2207, 2208, 2209, 3301, 6252,
+];
+const known = new Set(MESSAGE_CODES.map(String));
+
+/**
+ * The message of a failed call (spec §8): by code, with the bet (600–702) and promo code
+ * (2200–2215) ranges, 6252 with its amount, and "Request execution failed." otherwise.
+ */
+export function errorText(error: Pick<ApiError, 'code' | 'data'> | undefined, fallback = 'default'): ErrorText {
+  const last = [`errors:${fallback}`, 'errors:default'];
+  if (!error) return { key: last };
+  const { code, data } = error;
+  if (code === NETWORK_ERROR || code === BAD_RESPONSE) return { key: ['errors:network', ...last] };
+  if (code === 6252) {
+    if (data !== undefined && data !== null && typeof data !== 'object') {
+      return { key: ['errors:6252', ...last], params: { value: String(data) } };
+    }
+    return { key: ['errors:6252-1', ...last] };
+  }
+  if (known.has(String(code))) return { key: [`errors:${code}`, ...last] };
+  if (code >= 600 && code <= 702) return { key: ['errors:bet', ...last] };
+  if (code >= 2200 && code <= 2215) return { key: ['errors:promocode', ...last] };
+  return { key: last };
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return typeof e === 'object' && e !== null && typeof (e as ApiError).code === 'number';
+}

@@ -1,0 +1,132 @@
+import { lazy, Suspense, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../../api/api';
+import { addNotification } from '../../../app/notificationsSlice';
+import { useAppDispatch, useAppSelector } from '../../../app/store';
+import { Icon, type IconName } from '../../../components/Icon';
+import { MobileButton } from '../../../components/MobileButton';
+import { Slider } from '../components/Slider';
+import css from '../components/Home.module.css';
+
+// Only needed once the attention modal opens.
+const PopupModal = lazy(() => import('../../../components/PopupModal').then((m) => ({ default: m.PopupModal })));
+
+
+const STRIPS: { id: string; to: string; icon: IconName; tone: string }[] = [
+  { id: 'topGames', to: '/slots/lobby', icon: 'star', tone: 'gold' },
+  { id: 'casino', to: '/slots/main', icon: 'slots', tone: 'violet' },
+  { id: 'liveCasino', to: '/casinolive/main', icon: 'live', tone: 'red' },
+  { id: 'crashGames', to: '/slots/crash-games', icon: 'crash', tone: 'green' },
+];
+
+function TopUpBlock() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { isAuth, user } = useAppSelector((s) => s.auth);
+  const [attention, setAttention] = useState(false);
+  // Spec §4: a signed-in user on the direct payment route deposits online; anyone else is told how.
+  const onTopUp = () => {
+    if (isAuth && user?.isOnPaykassmaPayment) void navigate('/profile/paykassma/deposit');
+    else setAttention(true);
+  };
+  return (
+    <section className={css.topUp} aria-labelledby="topup-title">
+      <div>
+        <h2 id="topup-title" className={css.topUpTitle}>
+          {t('home.topUpTitle')}
+        </h2>
+        <p className={css.topUpText}>{t('home.topUpText')}</p>
+      </div>
+      <MobileButton onClick={onTopUp}>
+        <Icon name="wallet" size={18} /> {t('home.topUp')}
+      </MobileButton>
+      {attention && (
+        <Suspense fallback={null}>
+          <PopupModal title={t('attention')} onClose={() => setAttention(false)}>
+            <p className={css.modalText}>{isAuth ? t('home.topUpCashier') : t('home.topUpGuest')}</p>
+            <MobileButton block onClick={() => setAttention(false)}>
+              {t('ok')}
+            </MobileButton>
+          </PopupModal>
+        </Suspense>
+      )}
+    </section>
+  );
+}
+
+function SportBlock({ banned }: { banned: string[] }) {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const isAuth = useAppSelector((s) => s.auth.isAuth);
+  if (banned.includes('digitain')) return null;
+  const open = (to: string) => {
+    if (!isAuth) dispatch(addNotification({ text: 'pleaseAuthoriseToBet', type: 'error' }));
+    else void navigate(to);
+  };
+  return (
+    <section className={css.sport} aria-labelledby="sport-title">
+      <div className={css.sectionHead}>
+        <h2 id="sport-title">{t('home.sport')}</h2>
+      </div>
+      <div className={css.sportGrid}>
+        <button type="button" className={`${css.sportCard} ${css.sportLive}`} onClick={() => open('/digsport/live')}>
+          <span className={css.liveDot} aria-hidden="true" /> {t('home.live')}
+          <small>{t('home.liveText')}</small>
+        </button>
+        <button type="button" className={css.sportCard} onClick={() => open('/digsport/line')}>
+          <Icon name="sport" /> {t('home.line')}
+          <small>{t('home.lineText')}</small>
+        </button>
+      </div>
+    </section>
+  );
+}
+
+export default function HomePage() {
+  const { t } = useTranslation();
+  const banned = api.useBlocklistQuery().data ?? [];
+  return (
+    <div className={css.home}>
+      <h1 className={css.srOnly}>{t('home.title')}</h1>
+      <Slider />
+      <nav className={css.quick} aria-label={t('promotions')}>
+        <Link to="/promotions/cashback-percent" className={css.quickCard}>
+          <span className={`${css.quickIcon} ${css.toneGreen}`}>
+            <Icon name="percent" />
+          </span>
+          <span>
+            <strong>{t('home.cashback')}</strong>
+            <small>{t('home.cashbackText')}</small>
+          </span>
+        </Link>
+        <Link to="/promotions" className={css.quickCard}>
+          <span className={`${css.quickIcon} ${css.toneViolet}`}>
+            <Icon name="gift" />
+          </span>
+          <span>
+            <strong>{t('promotions')}</strong>
+            <small>{t('home.promotionsText')}</small>
+          </span>
+        </Link>
+      </nav>
+      <TopUpBlock />
+      <SportBlock banned={banned} />
+      <section aria-labelledby="games-title">
+        <div className={css.sectionHead}>
+          <h2 id="games-title">{t('home.games')}</h2>
+        </div>
+        <div className={css.strips}>
+          {STRIPS.map((s) => (
+            <Link key={s.id} to={s.to} state={{ prevPath: '/slots/lobby' }} className={`${css.strip} ${css[`tone_${s.tone}`]}`}>
+              <Icon name={s.icon} size={28} />
+              <strong>{t(`home.${s.id}`)}</strong>
+              <small>{t('viewAll')}</small>
+            </Link>
+          ))}
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ACCOUNT_NS } from '../../../app/i18n';
+import { api } from '../../../api/api';
+import { DatePicker } from '../../../components/DatePicker';
+import { isoDay, monthAgo } from '../../../components/dates';
+import { Money } from '../../../components/Money';
+import { Paginator } from '../../../components/Paginator';
+import { Spinner } from '../../../components/Spinner';
+import { PageHead } from '../components/PageHead';
+import css from '../components/Profile.module.css';
+
+export const HISTORY_PAGE_SIZE = 10;
+
+const TYPE_KEYS: Record<number, string> = {
+  1: 'op.refill',
+  6: 'op.betWin',
+  10: 'op.withdrawal',
+  11: 'op.deposit',
+  16: 'op.paymentService',
+  114: 'op.cashier',
+  200: 'op.adjustment',
+  201: 'op.cashbackTransfer',
+  202: 'op.demoCredit',
+  203: 'op.betStake',
+  204: 'op.rollback',
+};
+
+export default function HistoryPage() {
+  const { t, i18n } = useTranslation(ACCOUNT_NS);
+  const [from, setFrom] = useState(() => monthAgo());
+  const [to, setTo] = useState(() => new Date());
+  const [page, setPage] = useState(1);
+  const query = useMemo(
+    () => ({ begin: isoDay(from), end: isoDay(to), limit: HISTORY_PAGE_SIZE + 1, offset: (page - 1) * HISTORY_PAGE_SIZE }),
+    [from, to, page],
+  );
+  const { data, isFetching, isError } = api.useHistoryQuery(query);
+  const rows = (data ?? []).slice(0, HISTORY_PAGE_SIZE);
+  const hasNext = (data?.length ?? 0) > HISTORY_PAGE_SIZE;
+  const dateFmt = new Intl.DateTimeFormat(`${i18n.language}-u-nu-latn`, { dateStyle: 'medium', timeStyle: 'short' });
+
+  return (
+    <>
+      <PageHead title={t('profile.history')} />
+      <div className={css.filters}>
+        <DatePicker label={t('from')} value={from} max={to} onChange={(d) => (setFrom(d), setPage(1))} />
+        <DatePicker label={t('to')} value={to} min={from} onChange={(d) => (setTo(d), setPage(1))} />
+      </div>
+      <div className={css.historyWrap} aria-busy={isFetching}>
+        {isFetching && (
+          <div className={css.center}>
+            <Spinner />
+          </div>
+        )}
+        {!isFetching && isError && <p className={css.empty}>{t('loadFailed')}</p>}
+        {!isFetching && !isError && rows.length === 0 && <p className={css.empty}>{t('noOperations')}</p>}
+        {!isFetching && rows.length > 0 && (
+          <ul className={css.ops} data-testid="operations">
+            {rows.map((r) => (
+              <li key={r.id} className={css.op}>
+                <span className={`${css.opIcon} ${r.value < 0 ? css.opOut : css.opIn}`} aria-hidden="true">
+                  {r.value < 0 ? '−' : '+'}
+                </span>
+                <span className={css.opMain}>
+                  <strong>{t(TYPE_KEYS[r.payment_mode] ?? 'op.other')}</strong>
+                  <small>
+                    {dateFmt.format(new Date(r.created_at))} · {t(`purse.${r.purse}`, { defaultValue: r.purse })}
+                  </small>
+                </span>
+                <span className={`${css.opAmount} ${r.value < 0 ? css.opOutText : css.opInText}`}>
+                  <Money amount={r.value} currency={r.currency} />
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <Paginator page={page} pages={null} hasNext={hasNext} onChange={setPage} />
+    </>
+  );
+}

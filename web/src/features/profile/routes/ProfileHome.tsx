@@ -1,0 +1,73 @@
+import { Link } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { ACCOUNT_NS } from '../../../app/i18n';
+import { logout } from '../../../app/session';
+import { useAppDispatch, useAppSelector } from '../../../app/store';
+import { Icon, type IconName } from '../../../components/Icon';
+import { Money } from '../../../components/Money';
+import css from '../components/Profile.module.css';
+
+const ITEMS: { to: string; icon: IconName; key: string }[] = [
+  { to: 'personal', icon: 'user', key: 'profile.personal' },
+  { to: 'balance', icon: 'wallet', key: 'profile.balance' },
+  { to: 'cashback', icon: 'percent', key: 'profile.cashback' },
+  { to: 'history', icon: 'history', key: 'profile.history' },
+  { to: 'password', icon: 'lock', key: 'profile.changePassword' },
+];
+
+export default function ProfileHome() {
+  const { t } = useTranslation(ACCOUNT_NS);
+  const dispatch = useAppDispatch();
+  const { user, balance } = useAppSelector((s) => s.auth);
+  if (!user) return null;
+  return (
+    <>
+      <section className={css.hero}>
+        <span className={css.heroAvatar} aria-hidden="true">
+          <Icon name="user" size={28} />
+        </span>
+        <div className={css.heroText}>
+          <h1 className={css.heroName}>{[user.firstName, user.lastName].filter(Boolean).join(' ') || user.login}</h1>
+          <p className={css.muted}>
+            {t('idLabel')} <bdi data-testid="profile-id">{user.id}</bdi> · <bdi>{user.login}</bdi>
+          </p>
+        </div>
+      </section>
+      <section className={css.balances} aria-label={t('profile.balance')}>
+        <div className={css.balanceMain}>
+          <span className={css.muted}>{t('profile.realBalance')}</span>
+          <strong>{balance ? <Money amount={balance.balance} currency={balance.currency} /> : '—'}</strong>
+        </div>
+        <div className={css.balanceSide}>
+          <span className={css.muted}>{t('profile.bonusBalance')}</span>
+          <strong>{balance ? <Money amount={balance.bonusBalance} currency={balance.currency} /> : '—'}</strong>
+        </div>
+      </section>
+      <nav aria-label={t('profile.title')}>
+        <ul className={css.menu}>
+          {ITEMS.map((i) => (
+            <li key={i.to}>
+              <Link to={i.to} className={css.menuItem}>
+                <span className={css.menuIcon}>
+                  <Icon name={i.icon} />
+                </span>
+                {t(i.key)}
+                <span className={css.chev} aria-hidden="true">
+                  <Icon name="chevron" size={18} />
+                </span>
+              </Link>
+            </li>
+          ))}
+          <li>
+            <button type="button" className={`${css.menuItem} ${css.danger}`} onClick={() => void logout(dispatch)}>
+              <span className={css.menuIcon}>
+                <Icon name="logout" />
+              </span>
+              {t('logout')}
+            </button>
+          </li>
+        </ul>
+      </nav>
+    </>
+  );
+}
