@@ -5,33 +5,10 @@ import { addNotification, deleteNotification } from './notificationsSlice';
 import { decodeCharCodes, normalizeLogin } from './session';
 import { makeStore } from './store';
 import { setSideMenu } from './uiSlice';
+import { testBalance, testUser } from '../test/render';
 
-const user = {
-  id: 7,
-  login: 'p@c.tn',
-  currency: 'TND',
-  firstName: '',
-  lastName: '',
-  role: 0,
-  isBannedOnBetroute: false,
-  isPartner: false,
-  isOnPaykassmaPayment: false,
-  emailVerified: true,
-  lang: 'en-US',
-};
-const balance = {
-  currency: 'TND',
-  balance: 500,
-  bonusBalance: 0,
-  cashbackBalance: 15,
-  freeBetBalance: 0,
-  pointBalance: 0,
-  weeklyCashback: 0,
-  isBanned: false,
-  freeBets: { active: [], inactive: [] },
-  jackpots: [],
-  wonJackpots: [],
-};
+const user = testUser;
+const balance = testBalance;
 
 function mockApi(routes: Record<string, unknown>) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL) => {

@@ -53,7 +53,6 @@ export function PopupModal({
   children: ReactNode;
   wide?: boolean;
 }) {
-  const { t } = useTranslation();
   const layer = useLayer();
   const ref = useDialog(onClose);
   const titleId = useId();
@@ -68,14 +67,7 @@ export function PopupModal({
         tabIndex={-1}
         data-layer={layer}
       >
-        <div className={css.popupHead}>
-          <h2 id={titleId} className={css.popupTitle}>
-            {title}
-          </h2>
-          <button type="button" data-close className={css.iconBtn} aria-label={t('close')} onClick={onClose}>
-            ×
-          </button>
-        </div>
+        <ModalHead titleId={titleId} title={title} onClose={onClose} />
         <div className={css.popupBody}>{children}</div>
       </div>
     </div>,
@@ -83,9 +75,22 @@ export function PopupModal({
   );
 }
 
+function ModalHead({ titleId, title, onClose }: { titleId: string; title: string; onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className={css.popupHead}>
+      <h2 id={titleId} className={css.popupTitle}>
+        {title}
+      </h2>
+      <button type="button" data-close className={css.iconBtn} aria-label={t('close')} onClick={onClose}>
+        ×
+      </button>
+    </div>
+  );
+}
+
 /** A bottom sheet for phones, closed by pressing the backdrop. */
 export function MobileModal({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
-  const { t } = useTranslation();
   const layer = useLayer();
   const ref = useDialog(onClose);
   const titleId = useId();
@@ -94,14 +99,7 @@ export function MobileModal({ title, onClose, children }: { title: string; onClo
       <div className={css.sheetBackdrop} data-testid="modal-backdrop" onClick={onClose} />
       <div ref={ref} className={css.sheet} role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1}>
         <div className={css.sheetGrip} aria-hidden="true" />
-        <div className={css.popupHead}>
-          <h2 id={titleId} className={css.popupTitle}>
-            {title}
-          </h2>
-          <button type="button" data-close className={css.iconBtn} aria-label={t('close')} onClick={onClose}>
-            ×
-          </button>
-        </div>
+        <ModalHead titleId={titleId} title={title} onClose={onClose} />
         <div className={css.popupBody}>{children}</div>
       </div>
     </div>,
