@@ -89,6 +89,8 @@ catalogue! {
     CashbackBelowMinimum = 25, 200, "The cashback balance is below the minimum transfer of 10.";
     /// A retried request reused an idempotency key with different parameters.
     IdempotencyConflict = 26, 409, "This idempotency key was already used for a different request.";
+    /// A provider transaction arrived after its own rollback (tombstone): refused.
+    TransactionRolledBack = 28, 200, "This transaction was already rolled back.";
     /// The terms must be accepted to sign up.
     TermsNotAccepted = 27, 200, "The terms and conditions must be accepted.";
     /// Malformed JSON, a missing or mistyped field, an invalid query parameter.

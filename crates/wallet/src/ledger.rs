@@ -1,5 +1,5 @@
 use crate::model::*;
-use crate::posting::{open_accounts_on, post_direct, spawn_batcher, Job};
+use crate::posting::{open_accounts_on, run_direct, spawn_batcher, Done, Job, Op};
 use kernel::clock::now_ms;
 use kernel::ids::next_id;
 use kernel::{Currency, Minor};
@@ -47,7 +47,7 @@ pub struct HistoryEntry {
     pub created_at: i64,
 }
 
-fn request_hash(req: &PostingRequest) -> String {
+pub(crate) fn request_hash(req: &PostingRequest) -> String {
     let mut h = Sha256::new();
     h.update(req.tx_type.code().to_le_bytes());
     h.update(req.user_id.unwrap_or(0).to_le_bytes());
@@ -156,6 +156,7 @@ impl Ledger {
             Ok(_) => "posted",
             Err(LedgerError::Insufficient(_)) => "insufficient",
             Err(LedgerError::IdempotencyConflict) => "conflict",
+            Err(LedgerError::Tombstoned) => "tombstoned",
             Err(_) => "error",
         };
         self.count(req.tx_type, outcome);
@@ -173,17 +174,48 @@ impl Ledger {
             }
         }
         let hash = request_hash(req);
+        match self.run(Op::Post { req: req.clone(), hash, house }).await? {
+            Done::Posted(receipt) => Ok(receipt),
+            Done::RolledBack(_) => Err(LedgerError::Invalid("unexpected rollback outcome".into())),
+        }
+    }
+
+    /// Runs an operation on the group-commit writer (SQLite) or in its own transaction.
+    async fn run(&self, op: Op) -> Result<Done, LedgerError> {
         match &self.batcher {
-            None => post_direct(&self.db, req, &hash, &house).await,
+            None => run_direct(&self.db, &op).await,
             Some(batcher) => {
                 let (reply, answer) = oneshot::channel();
                 batcher
-                    .send(Job { req: req.clone(), hash, house, reply })
+                    .send(Job { op, reply })
                     .await
                     .map_err(|_| LedgerError::Unavailable("the ledger writer stopped".into()))?;
                 answer.await.map_err(|_| LedgerError::Unavailable("the ledger writer stopped".into()))?
             }
         }
+    }
+
+    /// Cancels the posting stored under `original_key` (a provider's rollback): reverses
+    /// it, or — when it is unknown — leaves a tombstone that refuses it if it arrives
+    /// later (no money moves). Idempotent: a retry answers the same outcome.
+    pub async fn rollback(&self, req: RollbackRequest) -> Result<RollbackOutcome, LedgerError> {
+        if req.original_key.trim().is_empty() || req.rollback_key.trim().is_empty() || req.original_key == req.rollback_key {
+            return Err(LedgerError::Invalid("rollback needs two distinct keys".into()));
+        }
+        let result = match self.run(Op::Rollback(req)).await {
+            Ok(Done::RolledBack(outcome)) => Ok(outcome),
+            Ok(Done::Posted(_)) => Err(LedgerError::Invalid("unexpected posting outcome".into())),
+            Err(e) => Err(e),
+        };
+        let outcome = match &result {
+            Ok(RollbackOutcome::Tombstoned) => "tombstoned",
+            Ok(RollbackOutcome::Reversed(r)) if r.replayed => "replayed",
+            Ok(RollbackOutcome::Reversed(_)) => "posted",
+            Err(LedgerError::Insufficient(_)) => "insufficient",
+            Err(_) => "error",
+        };
+        self.count(TxType::Rollback, outcome);
+        result
     }
 
     /// A manual, audited adjustment: `amount` (signed, minor units) is credited to or

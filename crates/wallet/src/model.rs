@@ -93,6 +93,19 @@ impl HouseAccount {
             HouseAccount::DemoCredit => "house:demo_credit",
         }
     }
+
+    pub const ALL: [HouseAccount; 6] = [
+        HouseAccount::Adjustments,
+        HouseAccount::Cashback,
+        HouseAccount::Payments,
+        HouseAccount::Games,
+        HouseAccount::Bonuses,
+        HouseAccount::DemoCredit,
+    ];
+
+    pub fn parse(s: &str) -> Option<HouseAccount> {
+        HouseAccount::ALL.into_iter().find(|h| h.as_str() == s)
+    }
 }
 
 /// Transaction types: the spec's payment types (§3) and ours.
@@ -109,10 +122,13 @@ pub enum TxType {
     DemoCredit,
     BetStake,
     Rollback,
+    /// A rollback that arrived before the transaction it cancels: a row under the
+    /// original key with no entries, so the transaction is refused if it comes later.
+    Tombstone,
 }
 
 impl TxType {
-    pub const ALL: [TxType; 11] = [
+    pub const ALL: [TxType; 12] = [
         TxType::RefillBalance,
         TxType::BetWin,
         TxType::Withdrawal,
@@ -124,6 +140,7 @@ impl TxType {
         TxType::DemoCredit,
         TxType::BetStake,
         TxType::Rollback,
+        TxType::Tombstone,
     ];
 
     pub const fn code(self) -> i64 {
@@ -139,6 +156,7 @@ impl TxType {
             TxType::DemoCredit => 202,
             TxType::BetStake => 203,
             TxType::Rollback => 204,
+            TxType::Tombstone => 205,
         }
     }
 
@@ -155,6 +173,7 @@ impl TxType {
             TxType::DemoCredit => "demo_credit",
             TxType::BetStake => "bet_stake",
             TxType::Rollback => "rollback",
+            TxType::Tombstone => "tombstone",
         }
     }
 
@@ -290,6 +309,9 @@ pub enum LedgerError {
     Invalid(String),
     #[error("storage: {0}")]
     Store(#[from] store::sqlx::Error),
+    /// The key was tombstoned by a rollback that arrived first: the transaction is refused.
+    #[error("the transaction was rolled back before it arrived")]
+    Tombstoned,
     /// The outcome is not durable (the commit or the writer failed): retry with the key.
     #[error("ledger unavailable: {0}")]
     Unavailable(String),
@@ -300,9 +322,31 @@ impl From<LedgerError> for AppError {
         match e {
             LedgerError::Insufficient(kind) => AppError::new(kind.insufficient_code()),
             LedgerError::IdempotencyConflict => AppError::new(ErrorCode::IdempotencyConflict),
+            LedgerError::Tombstoned => AppError::new(ErrorCode::TransactionRolledBack),
             LedgerError::Invalid(msg) => AppError::with_detail(ErrorCode::TransactionFailed, msg),
             LedgerError::Store(e) => AppError::internal(e),
             LedgerError::Unavailable(e) => AppError::internal(e),
         }
     }
+}
+
+/// Cancels the posting stored under `original_key` (a provider's rollback).
+#[derive(Debug, Clone)]
+pub struct RollbackRequest {
+    /// The idempotency key of the posting to cancel.
+    pub original_key: String,
+    /// The idempotency key of the reversal (retries answer the same outcome).
+    pub rollback_key: String,
+    pub user_id: Option<i64>,
+    pub comment: String,
+    pub metadata: serde_json::Value,
+}
+
+/// What a rollback did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RollbackOutcome {
+    /// The posting existed: the reversal's receipt (replayed on a retry).
+    Reversed(Receipt),
+    /// The posting was unknown: a tombstone now refuses it; no money moved.
+    Tombstoned,
 }

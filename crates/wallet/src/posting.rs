@@ -24,11 +24,95 @@ pub const MAX_BATCH: usize = 256;
 
 pub(crate) type HouseIds = HashMap<(HouseAccount, Currency), i64>;
 
+/// What the writer does for a caller.
+pub(crate) enum Op {
+    Post { req: PostingRequest, hash: String, house: HouseIds },
+    Rollback(RollbackRequest),
+}
+
+pub(crate) enum Done {
+    Posted(Receipt),
+    RolledBack(RollbackOutcome),
+}
+
 pub(crate) struct Job {
-    pub req: PostingRequest,
-    pub hash: String,
-    pub house: HouseIds,
-    pub reply: oneshot::Sender<Result<Receipt, LedgerError>>,
+    pub op: Op,
+    pub reply: oneshot::Sender<Result<Done, LedgerError>>,
+}
+
+/// The request hash stored with a tombstone (no real posting hashes to it).
+pub(crate) const TOMBSTONE_HASH: &str = "tombstone";
+
+async fn run_op(conn: &mut AnyConnection, op: &Op) -> Result<Done, LedgerError> {
+    match op {
+        Op::Post { req, hash, house } => apply(conn, req, hash, house).await.map(Done::Posted),
+        Op::Rollback(req) => apply_rollback(conn, req).await.map(Done::RolledBack),
+    }
+}
+
+/// A rollback on `conn` (inside a transaction or savepoint). First it tries to claim the
+/// original key with a tombstone: the unique index decides the race with the original
+/// posting on both databases. If the original exists, its entries are reversed under the
+/// rollback key (so a retry replays the reversal).
+pub(crate) async fn apply_rollback(conn: &mut AnyConnection, req: &RollbackRequest) -> Result<RollbackOutcome, LedgerError> {
+    let tombstone = sqlx::query(
+        "INSERT INTO ledger_transactions (id, tx_type, idempotency_key, request_hash, user_id, comment, metadata, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
+    )
+    .bind(next_id())
+    .bind(TxType::Tombstone.code())
+    .bind(&req.original_key)
+    .bind(TOMBSTONE_HASH)
+    .bind(req.user_id)
+    .bind(&req.comment)
+    .bind(req.metadata.to_string())
+    .bind(now_ms())
+    .fetch_optional(&mut *conn)
+    .await?;
+    if tombstone.is_some() {
+        return Ok(RollbackOutcome::Tombstoned);
+    }
+    let original = sqlx::query("SELECT id, request_hash FROM ledger_transactions WHERE idempotency_key = $1")
+        .bind(&req.original_key)
+        .fetch_one(&mut *conn)
+        .await?;
+    let (original_id, original_hash): (i64, String) = (original.get(0), original.get(1));
+    if original_hash == TOMBSTONE_HASH {
+        return Ok(RollbackOutcome::Tombstoned);
+    }
+    let rows = sqlx::query(
+        "SELECT a.id, a.owner_id, a.kind, a.currency, a.is_house, e.amount FROM ledger_entries e \
+         JOIN ledger_accounts a ON a.id = e.account_id WHERE e.tx_id = $1 ORDER BY e.id",
+    )
+    .bind(original_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut legs = Vec::with_capacity(rows.len());
+    let mut house = HouseIds::new();
+    for r in rows {
+        let (account_id, owner, kind, currency, is_house, amount): (i64, i64, String, String, i64, i64) =
+            (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5));
+        let currency = Currency::from_str(&currency).map_err(|_| LedgerError::Invalid(format!("unknown currency {currency}")))?;
+        if is_house != 0 {
+            let h = HouseAccount::parse(&kind).ok_or_else(|| LedgerError::Invalid(format!("unknown house account {kind}")))?;
+            house.insert((h, currency), account_id);
+            legs.push(Leg::house(h, currency, -amount));
+        } else {
+            let k = BalanceKind::from_str(&kind).map_err(|_| LedgerError::Invalid(format!("unknown kind {kind}")))?;
+            legs.push(Leg::player(owner, k, currency, -amount));
+        }
+    }
+    let reversal = PostingRequest {
+        tx_type: TxType::Rollback,
+        idempotency_key: req.rollback_key.clone(),
+        user_id: req.user_id,
+        comment: req.comment.clone(),
+        metadata: serde_json::json!({ "rolls_back": req.original_key, "details": req.metadata }),
+        legs,
+        audit: None,
+    };
+    let hash = crate::ledger::request_hash(&reversal);
+    apply(conn, &reversal, &hash, &house).await.map(RollbackOutcome::Reversed)
 }
 
 /// Opens every balance of a player in a currency (idempotent), on `conn`.
@@ -167,6 +251,9 @@ async fn replay(conn: &mut AnyConnection, key: &str, hash: &str) -> Result<Recei
         .await?
         .ok_or_else(|| LedgerError::Invalid("idempotency key vanished".into()))?;
     let (tx_id, stored_hash, created_at): (i64, String, i64) = (row.get(0), row.get(1), row.get(2));
+    if stored_hash == TOMBSTONE_HASH {
+        return Err(LedgerError::Tombstoned);
+    }
     if stored_hash != hash {
         return Err(LedgerError::IdempotencyConflict);
     }
@@ -192,17 +279,17 @@ async fn replay(conn: &mut AnyConnection, key: &str, hash: &str) -> Result<Recei
     Ok(Receipt { tx_id, created_at, replayed: true, balances })
 }
 
-/// One posting in its own transaction (PostgreSQL).
-pub(crate) async fn post_direct(db: &Db, req: &PostingRequest, hash: &str, house: &HouseIds) -> Result<Receipt, LedgerError> {
+/// One operation in its own transaction (PostgreSQL).
+pub(crate) async fn run_direct(db: &Db, op: &Op) -> Result<Done, LedgerError> {
     let mut tx = db.writer().begin().await?;
-    match apply(&mut tx, req, hash, house).await {
-        Ok(receipt) => {
-            if receipt.replayed {
+    match run_op(&mut tx, op).await {
+        Ok(done) => {
+            if matches!(&done, Done::Posted(r) if r.replayed) {
                 tx.rollback().await?;
             } else {
                 tx.commit().await?;
             }
-            Ok(receipt)
+            Ok(done)
         }
         Err(e) => {
             tx.rollback().await?;
@@ -237,7 +324,7 @@ async fn savepoint(conn: &mut AnyConnection, sql: &str) -> Result<(), sqlx::Erro
     sqlx::query(sql).execute(&mut *conn).await.map(|_| ())
 }
 
-async fn commit_batch(db: &Db, jobs: &[Job]) -> Vec<Result<Receipt, LedgerError>> {
+async fn commit_batch(db: &Db, jobs: &[Job]) -> Vec<Result<Done, LedgerError>> {
     let unavailable = |e: &dyn std::fmt::Display| LedgerError::Unavailable(e.to_string());
     let mut tx = match db.writer().begin().await {
         Ok(tx) => tx,
@@ -248,7 +335,7 @@ async fn commit_batch(db: &Db, jobs: &[Job]) -> Vec<Result<Receipt, LedgerError>
         if let Err(e) = savepoint(&mut tx, "SAVEPOINT posting").await {
             return jobs.iter().map(|_| Err(unavailable(&e))).collect();
         }
-        let result = apply(&mut tx, &job.req, &job.hash, &job.house).await;
+        let result = run_op(&mut tx, &job.op).await;
         let closed = match &result {
             Ok(_) => savepoint(&mut tx, "RELEASE SAVEPOINT posting").await,
             Err(_) => match savepoint(&mut tx, "ROLLBACK TO SAVEPOINT posting").await {

@@ -16,7 +16,7 @@ pub struct VerifyReport {
     pub negative_balances: Vec<i64>,
     /// `(transaction id, currency, sum)` that are not zero.
     pub unbalanced_transactions: Vec<(i64, String, i64)>,
-    /// Transactions with fewer than two entries.
+    /// Transactions with fewer than two entries (tombstones have none by design).
     pub incomplete_transactions: Vec<i64>,
 }
 
@@ -61,8 +61,9 @@ pub async fn run(db: &Db) -> Result<VerifyReport, LedgerError> {
     report.unbalanced_transactions = rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect();
     let rows = sqlx::query(
         "SELECT t.id FROM ledger_transactions t LEFT JOIN ledger_entries e ON e.tx_id = t.id \
-         GROUP BY t.id HAVING COUNT(e.id) < 2",
+         WHERE t.tx_type <> $1 GROUP BY t.id HAVING COUNT(e.id) < 2",
     )
+    .bind(crate::TxType::Tombstone.code())
     .fetch_all(db.reader())
     .await?;
     report.incomplete_transactions = rows.iter().map(|r| r.get(0)).collect();

@@ -210,3 +210,84 @@ async fn invalid_postings_are_refused_before_touching_the_database() {
     })
     .await;
 }
+
+fn rollback_of(key: &str, rollback_key: &str) -> RollbackRequest {
+    RollbackRequest {
+        original_key: key.into(),
+        rollback_key: rollback_key.into(),
+        user_id: None,
+        comment: "provider rollback".into(),
+        metadata: serde_json::json!({}),
+    }
+}
+
+/// A rollback of a posting reverses it; a retry replays the reversal.
+#[tokio::test]
+async fn rollback_reverses_a_posting_once() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db);
+        ledger.post(credit(8, 10_000, "fund8")).await.unwrap();
+        ledger.post(debit(8, 2_500, "bet-1")).await.unwrap();
+        let first = ledger.rollback(rollback_of("bet-1", "rb-1")).await.unwrap();
+        let RollbackOutcome::Reversed(receipt) = &first else { panic!("expected a reversal, got {first:?}") };
+        assert_eq!(receipt.balance_after(8, BalanceKind::Real), Some(10_000));
+        let again = ledger.rollback(rollback_of("bet-1", "rb-1")).await.unwrap();
+        let RollbackOutcome::Reversed(replayed) = &again else { panic!("expected a replay, got {again:?}") };
+        assert!(replayed.replayed);
+        assert_eq!(replayed.tx_id, receipt.tx_id);
+        assert_eq!(ledger.balance(8, BalanceKind::Real, TND).await.unwrap(), 10_000);
+        // The bet itself, retried, is still the original bet (a replay), not a new debit.
+        assert!(ledger.post(debit(8, 2_500, "bet-1")).await.unwrap().replayed);
+        assert_eq!(ledger.balance(8, BalanceKind::Real, TND).await.unwrap(), 10_000);
+        assert_consistent(&ledger).await;
+    })
+    .await;
+}
+
+/// A rollback of an unknown transaction leaves a tombstone: no money moves, and the
+/// transaction is refused when it arrives later.
+#[tokio::test]
+async fn rollback_before_the_bet_tombstones_it() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db);
+        ledger.post(credit(9, 10_000, "fund9")).await.unwrap();
+        assert_eq!(ledger.rollback(rollback_of("bet-late", "rb-late")).await.unwrap(), RollbackOutcome::Tombstoned);
+        assert_eq!(ledger.rollback(rollback_of("bet-late", "rb-late")).await.unwrap(), RollbackOutcome::Tombstoned);
+        let err = ledger.post(debit(9, 1_000, "bet-late")).await.unwrap_err();
+        assert!(matches!(err, LedgerError::Tombstoned), "{err:?}");
+        assert_eq!(kernel::AppError::from(err).code, kernel::ErrorCode::TransactionRolledBack);
+        assert_eq!(ledger.balance(9, BalanceKind::Real, TND).await.unwrap(), 10_000);
+        assert_consistent(&ledger).await;
+    })
+    .await;
+}
+
+/// A bet and its rollback racing: whichever the unique index lets in first, the books end
+/// either with the bet reversed or with the bet refused — never with money taken and a
+/// tombstone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn bet_and_rollback_race_settles_consistently() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db);
+        ledger.post(credit(10, 1_000_000, "fund10")).await.unwrap();
+        let mut tombstoned = 0;
+        for i in 0..20 {
+            let key = format!("race-bet-{i}");
+            let (l1, l2) = (ledger.clone(), ledger.clone());
+            let (k1, k2) = (key.clone(), key.clone());
+            let bet = tokio::spawn(async move { l1.post(debit(10, 1_000, &k1)).await });
+            let rb = tokio::spawn(async move { l2.rollback(rollback_of(&k2, &format!("{k2}-rb"))).await });
+            let (bet, rb) = (bet.await.unwrap(), rb.await.unwrap().unwrap());
+            match (&bet, &rb) {
+                (Ok(_), RollbackOutcome::Reversed(_)) => {}
+                (Err(LedgerError::Tombstoned), RollbackOutcome::Tombstoned) => tombstoned += 1,
+                other => panic!("inconsistent outcome: {other:?}"),
+            }
+        }
+        // Every bet was either reversed or refused: the balance is untouched.
+        assert_eq!(ledger.balance(10, BalanceKind::Real, TND).await.unwrap(), 1_000_000);
+        eprintln!("{tombstoned} of 20 races tombstoned");
+        assert_consistent(&ledger).await;
+    })
+    .await;
+}
