@@ -25,3 +25,32 @@ export function Field({ label, value, onChange, hint, addon, id, ...rest }: Prop
     </div>
   );
 }
+
+/** A labelled native select (currency, gender…), styled like `Field`. */
+export function SelectField({
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: { value: string; label: string }[];
+}) {
+  const id = useId();
+  return (
+    <div className={`${css.field} ${css.selectField}`}>
+      <label htmlFor={id} className={css.label}>
+        {label}
+      </label>
+      <select id={id} className={css.select} value={value} onChange={(e) => onChange(e.target.value)}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

@@ -15,7 +15,7 @@ import {
   isValidField,
   phoneHash,
 } from '../../../app/validation';
-import { Field } from '../../../components/Field';
+import { Field, SelectField } from '../../../components/Field';
 import { MobileButton } from '../../../components/MobileButton';
 import { PasswordInput } from '../../../components/PasswordInput';
 import { COUNTRIES, fullPhone, isPhoneComplete, PhoneInput } from '../../../components/PhoneInput';
@@ -136,16 +136,12 @@ function Terms({ checked, onChange }: { checked: boolean; onChange: (v: boolean)
 function CurrencySelect({ value, onChange, currencies }: { value: string; onChange: (v: string) => void; currencies: string[] }) {
   const { t } = useTranslation(ACCOUNT_NS);
   return (
-    <div className={css.selectField}>
-      <label htmlFor="currency">{t('currency')}</label>
-      <select id="currency" value={value} onChange={(e) => onChange(e.target.value)}>
-        {currencies.map((c) => (
-          <option key={c} value={c}>
-            {c === 'FUN' ? 'RUB' : c}
-          </option>
-        ))}
-      </select>
-    </div>
+    <SelectField
+      label={t('currency')}
+      value={value}
+      onChange={onChange}
+      options={currencies.map((c) => ({ value: c, label: c === 'FUN' ? 'RUB' : c }))}
+    />
   );
 }
 

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ACCOUNT_NS } from '../../../app/i18n';
 import { api } from '../../../api/api';
 import { useNotify } from '../../../app/notify';
-import { Field } from '../../../components/Field';
+import { Field, SelectField } from '../../../components/Field';
 import { MobileButton } from '../../../components/MobileButton';
 import { SpinnerOverlay } from '../../../components/Spinner';
 import type { ApiError } from '../../../api/types';
@@ -81,14 +81,16 @@ export default function PersonalDataPage() {
         <Field label={t('middleName')} value={form.middleName} onChange={set('middleName')} autoComplete="additional-name" />
         <Field label={t('birthDate')} type="date" value={form.birthDate} onChange={set('birthDate')} autoComplete="bday" />
         <Field label={t('passport')} value={form.numberDocument} onChange={set('numberDocument')} />
-        <div className={css.selectField}>
-          <label htmlFor="gender">{t('gender')}</label>
-          <select id="gender" value={form.gender} onChange={(e) => set('gender')(e.target.value)}>
-            <option value="">—</option>
-            <option value="male">{t('male')}</option>
-            <option value="female">{t('female')}</option>
-          </select>
-        </div>
+        <SelectField
+          label={t('gender')}
+          value={form.gender}
+          onChange={set('gender')}
+          options={[
+            { value: '', label: '—' },
+            { value: 'male', label: t('male') },
+            { value: 'female', label: t('female') },
+          ]}
+        />
         <MobileButton type="submit" block disabled={saving}>
           {t('save')}
         </MobileButton>
