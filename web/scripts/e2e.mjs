@@ -17,7 +17,7 @@
  * Depends on playwright-core only, driving the system Chromium: never run
  * `playwright install`.
  */
-import { access, mkdir } from 'node:fs/promises';
+import { access, mkdir, readdir } from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -610,9 +610,32 @@ function appTests() {
  * @property {(line: string) => void} note diagnostic line printed under the result
  */
 
+/**
+ * The helpers a suite module under web/e2e/ receives: each such module exports
+ * `tests(helpers)` returning more `{ name, run }` tests (one module per feature, so
+ * features add browser tests without editing this runner).
+ */
+const helpers = {
+  BASE, urlOf, assert, http, parseJson, api, collectErrors, assertNoPageErrors, freshPhone, outbox,
+  phoneAccount, swipe, expectToast, shot, signIn, openHome,
+};
+
+async function suiteTests() {
+  const dir = new URL('../e2e/', import.meta.url);
+  const files = (await readdir(dir).catch(() => [])).filter((f) => f.endsWith('.mjs')).sort();
+  /** @type {{ name: string, run: (t: TestContext) => Promise<void> }[]} */
+  const out = [];
+  for (const file of files) {
+    const mod = await import(new URL(file, dir).href);
+    out.push(...mod.tests(helpers));
+  }
+  return out;
+}
+
 /** @type {{ name: string, run: (t: TestContext) => Promise<void> }[]} */
 const tests = [
   ...appTests(),
+  ...(await suiteTests()),
   {
     name: `deep link ${DEEP_LINK} serves the app (SPA fallback)`,
     async run({ context, signal }) {

@@ -111,6 +111,33 @@ catalogue! {
     InvalidField = 47, 200, "A field is invalid.";
     /// The language id is not supported.
     UnsupportedLanguage = 48, 200, "This language is not supported.";
+    // ---- casino, studio and the provider wallet (60–79) ----
+    /// Game list or launch for a provider the platform does not know (spec §4).
+    ProviderNotConfigured = 60, 200, "Provider not found in the configuration.";
+    /// A guest or an account other than a player (role 0) asked for a game session (spec §4).
+    BetsNotAllowed = 61, 200, "This account is not allowed to place bets.";
+    /// No such game for this provider, or the game is disabled.
+    GameNotFound = 62, 200, "This game is not available.";
+    /// The game session token is unknown or has expired.
+    GameSessionInvalid = 63, 200, "The game session is unknown or has expired.";
+    /// Provider wallet call: the X-Signature does not match the body.
+    SignatureInvalid = 64, 401, "The request signature is invalid.";
+    /// Provider wallet call: X-Timestamp is missing or more than 300 s away from our clock.
+    TimestampStale = 65, 401, "The request timestamp is outside the allowed window.";
+    /// Provider wallet call: X-Provider names no provider we know.
+    ProviderUnknown = 66, 401, "Unknown provider.";
+    /// The currency of a wallet call is not the currency of the player's wallet.
+    CurrencyMismatch = 67, 200, "The currency does not match the player's wallet.";
+    /// A bet the game rules refuse (amount outside the limits, impossible selection).
+    InvalidBet = 68, 200, "The bet is invalid.";
+    /// Crash: bets are taken only while the round is in its betting window.
+    BettingClosed = 69, 200, "Betting is closed for this round.";
+    /// Crash: no running bet of this player to cash out.
+    NothingToCashOut = 70, 200, "There is no active bet to cash out.";
+    /// The operator has blocked this provider for this account.
+    ProviderBlocked = 71, 200, "This provider is not available for your account.";
+    /// A win or rollback names a transaction or round that does not belong to this session's player.
+    TransactionMismatch = 72, 200, "The referenced transaction does not match this player or round.";
     /// Something failed on our side; the request may be retried.
     Internal = 1000, 503, "Request execution failed. Please try again.";
 }
