@@ -9,6 +9,7 @@
 //!
 //! Every formula is published in docs/FAIRNESS.md; its test vectors are checked by this crate's tests.
 
+pub mod crash;
 pub mod fair;
 
 mod error;
