@@ -10,7 +10,9 @@
 //! Every formula is published in docs/FAIRNESS.md; its test vectors are checked by this crate's tests.
 
 pub mod crash;
+pub mod dice;
 pub mod fair;
+pub mod roulette;
 
 mod error;
 pub use error::BetError;
