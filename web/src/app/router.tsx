@@ -38,7 +38,31 @@ export const routes: RouteObject[] = [
       { path: 'promotions', ...page(() => import('../features/content/routes/PromotionsPage')) },
       { path: 'promotions/cashback-percent', ...page(() => import('../features/content/routes/CashbackPercentPage')) },
       { path: 'partner', ...page(() => import('../features/content/routes/PartnerPage')) },
-      ...['slots/*', 'casinolive/*', 'virtual-games/*', 'digsport/*', 'betting/*', 'payment-frame', 'promotions/coupon-machine'].map((path) => ({
+      {
+        path: 'slots',
+        ...page(() => import('../features/casino/routes/SlotsLayout')),
+        children: [
+          { index: true, element: <Navigate to="/slots/lobby" replace /> },
+          { path: 'main', ...page(() => import('../features/casino/routes/SlotsMainPage')) },
+          { path: 'lobby', ...page(() => import('../features/casino/routes/SlotsLobbyPage')) },
+          { path: 'favorites', ...page(() => import('../features/casino/routes/FavoritesPage')) },
+          { path: 'crash-games', ...page(() => import('../features/casino/routes/CrashGamesPage')) },
+          { path: 'providers', ...page(() => import('../features/casino/routes/ProvidersPage')) },
+          { path: '*', ...page(() => import('../features/casino/routes/SlotsLobbyPage')) },
+        ],
+      },
+      { path: 'slots/:provider/:gameId', ...page(() => import('../features/casino/routes/GamePage')) },
+      {
+        path: 'casinolive',
+        ...page(() => import('../features/casino/routes/LiveLayout')),
+        // main, lobby and any other sub-path: the live lobby (spec §2).
+        children: [
+          { index: true, ...page(() => import('../features/casino/routes/LiveCasinoPage')) },
+          { path: '*', ...page(() => import('../features/casino/routes/LiveCasinoPage')) },
+        ],
+      },
+      { path: 'casinolive/:provider/:gameId', ...page(() => import('../features/casino/routes/GamePage')) },
+      ...['virtual-games/*', 'digsport/*', 'betting/*', 'payment-frame', 'promotions/coupon-machine'].map((path) => ({
         path,
         ...comingSoon,
       })),

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/api';
@@ -10,6 +10,8 @@ import { Slider } from '../components/Slider';
 import css from '../components/Home.module.css';
 
 // Only needed once the attention modal opens.
+// Game strips and providers: fetched after the first paint, outside /home's initial chunk.
+const HomeCasino = lazy(() => import('../components/HomeCasino'));
 const PopupModal = lazy(() => import('../../../components/PopupModal').then((m) => ({ default: m.PopupModal })));
 
 
@@ -84,9 +86,19 @@ function SportBlock({ banned }: { banned: string[] }) {
   );
 }
 
+function useAfterFirstPaint() {
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setTimeout(() => setReady(true), 0));
+    return () => cancelAnimationFrame(frame);
+  }, []);
+  return ready;
+}
+
 export default function HomePage() {
   const { t } = useTranslation();
   const banned = api.useBlocklistQuery().data ?? [];
+  const casino = useAfterFirstPaint();
   return (
     <div className={css.home}>
       <h1 className={css.srOnly}>{t('home.title')}</h1>
@@ -127,6 +139,11 @@ export default function HomePage() {
           ))}
         </div>
       </section>
+      {casino && (
+        <Suspense fallback={<div className={css.casinoFallback} />}>
+          <HomeCasino />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,0 +1,103 @@
+import { api, envelopeBaseQuery } from '../../api/api';
+import type { ApiError } from '../../api/types';
+import type { Game, GameSession, Provider, SessionRequest } from './types';
+
+/** Defensive normalisation: the lists drive layout, a missing field must not break a tile. */
+export function normalizeGame(raw: unknown): Game | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const g = raw as Partial<Game> & Record<string, unknown>;
+  if (typeof g.gameId !== 'string' || typeof g.provider !== 'string') return null;
+  const name = typeof g.name === 'string' && g.name ? g.name : typeof g.gameName === 'string' ? g.gameName : g.gameId;
+  return {
+    ...g,
+    id: typeof g.id === 'number' ? g.id : Number(g.id ?? 0),
+    gameId: g.gameId,
+    gameName: typeof g.gameName === 'string' ? g.gameName : name,
+    name,
+    tab: Array.isArray(g.tab) ? g.tab.filter((t): t is string => typeof t === 'string') : ['slotMachines'],
+    provider: g.provider,
+    routeProvider: typeof g.routeProvider === 'string' && g.routeProvider ? g.routeProvider : g.provider,
+    imageUrl: typeof g.imageUrl === 'string' ? g.imageUrl : '',
+    rtp: typeof g.rtp === 'number' ? g.rtp : null,
+    volatility: g.volatility === 'low' || g.volatility === 'medium' || g.volatility === 'high' ? g.volatility : null,
+  };
+}
+
+export const normalizeGames = (raw: unknown): Game[] =>
+  Array.isArray(raw) ? raw.map(normalizeGame).filter((g): g is Game => g !== null) : [];
+
+const normalizeProviders = (raw: unknown): Provider[] =>
+  Array.isArray(raw)
+    ? raw
+        .filter((p): p is Provider => typeof p === 'object' && p !== null && typeof (p as Provider).name === 'string')
+        .map((p) => ({
+          ...p,
+          displayName: p.displayName || p.name,
+          gameCount: typeof p.gameCount === 'number' ? p.gameCount : 0,
+          authRequired: Boolean(p.authRequired),
+        }))
+    : [];
+
+const casinoApi = api.enhanceEndpoints({ addTagTypes: ['CasinoGames', 'Favorites'] }).injectEndpoints({
+  endpoints: (build) => ({
+    casinoProviders: build.query<Provider[], string>({
+      query: (casinoType) => ({ url: `/api/casino/providers?casinoType=${encodeURIComponent(casinoType)}` }),
+      transformResponse: normalizeProviders,
+      providesTags: ['CasinoGames'],
+    }),
+    gameList: build.query<Game[], string>({
+      query: (provider) => ({ url: `/api/casino/game_list?provider=${encodeURIComponent(provider)}` }),
+      transformResponse: normalizeGames,
+      providesTags: ['CasinoGames'],
+    }),
+    /** Every provider's games of one casino type ("an array of providers: each one loads"). */
+    allGames: build.query<Game[], string>({
+      async queryFn(casinoType, baseApi, extra) {
+        const providers = await envelopeBaseQuery(
+          { url: `/api/casino/providers?casinoType=${encodeURIComponent(casinoType)}` },
+          baseApi,
+          extra,
+        );
+        if (providers.error) return { error: providers.error };
+        const lists = await Promise.all(
+          normalizeProviders(providers.data).map(async (p) => {
+            const res = await envelopeBaseQuery(
+              { url: `/api/casino/game_list?provider=${encodeURIComponent(p.name)}` },
+              baseApi,
+              extra,
+            );
+            return res.error ? [] : normalizeGames(res.data);
+          }),
+        );
+        return { data: lists.flat() };
+      },
+      providesTags: ['CasinoGames'],
+    }),
+    searchGames: build.query<Game[], { q: string; limit?: number }>({
+      query: ({ q, limit = 50 }) => ({
+        url: `/api/casino/search?${new URLSearchParams({ q, limit: String(limit) }).toString()}`,
+      }),
+      transformResponse: normalizeGames,
+      providesTags: ['CasinoGames'],
+    }),
+    favorites: build.query<Game[], void>({
+      query: () => ({ url: '/api/favorite_slots/get_list' }),
+      transformResponse: normalizeGames,
+      providesTags: ['Favorites'],
+    }),
+    addFavorite: build.mutation<unknown, number>({
+      query: (slot) => ({ url: '/api/favorite_slots/add', method: 'POST', body: { slot } }),
+      invalidatesTags: ['Favorites'],
+    }),
+    removeFavorite: build.mutation<unknown, number>({
+      query: (id) => ({ url: '/api/favorite_slots/remove', method: 'POST', body: { id } }),
+      invalidatesTags: ['Favorites'],
+    }),
+    startSession: build.mutation<GameSession, SessionRequest>({
+      query: (body) => ({ url: '/api/casino/session', method: 'POST', body }),
+    }),
+  }),
+});
+
+export { casinoApi };
+export type { ApiError };

@@ -1,0 +1,168 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation, useParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../../api/api';
+import type { ApiError } from '../../../api/types';
+import { openAuthModal } from '../../../app/authSlice';
+import { errorText, isApiError } from '../../../app/errors';
+import { languageOf } from '../../../app/i18n';
+import { useNotify } from '../../../app/notify';
+import { useAppDispatch, useAppSelector } from '../../../app/store';
+import { BackButton } from '../../../components/BackButton';
+import { Money } from '../../../components/Money';
+import { MobileButton } from '../../../components/MobileButton';
+import { Spinner } from '../../../components/Spinner';
+import { casinoApi } from '../api';
+import { EmptyState } from '../components/EmptyState';
+import type { GameSession } from '../types';
+import css from '../components/Casino.module.css';
+
+export const BALANCE_MESSAGE = 'carthage:balance';
+
+/** Whether a `message` event is the game frame's balance notice (its origin, its window). */
+export function isBalanceMessage(e: Pick<MessageEvent, 'origin' | 'data' | 'source'>, frameOrigin: string, frameWindow: MessageEventSource | null | undefined): boolean {
+  if (e.origin !== frameOrigin) return false;
+  if (frameWindow && e.source && e.source !== frameWindow) return false;
+  const data = e.data as { type?: unknown } | null;
+  return typeof data === 'object' && data !== null && data.type === BALANCE_MESSAGE;
+}
+
+const prettify = (gameId: string) => gameId.replace(/[-_]+/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
+
+type State = { kind: 'idle' } | { kind: 'loading' } | { kind: 'ready'; session: GameSession } | { kind: 'error'; error: ApiError };
+
+/** /slots/:provider/:gameId (and /casinolive/:provider/:gameId): the provider's client in a full-screen frame. */
+export default function GamePage() {
+  const { provider = '', gameId = '' } = useParams();
+  const { t, i18n } = useTranslation(['casino', 'errors']);
+  const location = useLocation();
+  const dispatch = useAppDispatch();
+  const notify = useNotify();
+  const { isAuth, checked, balance } = useAppSelector((s) => s.auth);
+  const casinoType = location.pathname.startsWith('/casinolive') ? 'casinolive' : 'slots';
+  const lang = languageOf(i18n.language)?.code ?? 'en';
+  const [startSession] = casinoApi.useStartSessionMutation();
+  const [state, setState] = useState<State>({ kind: 'idle' });
+  const [frameLoaded, setFrameLoaded] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  const frame = useRef<HTMLIFrameElement>(null);
+  const list = casinoApi.useGameListQuery(provider, { skip: !isAuth });
+  const game = list.data?.find((g) => g.gameId === gameId);
+  const name = game?.name ?? prettify(gameId);
+
+  // Guests are blocked (spec §4, §6): told to sign in once the auth check has answered.
+  const told = useRef(false);
+  useEffect(() => {
+    if (checked && !isAuth && !told.current) {
+      told.current = true;
+      notify.errorKey('pleaseAuth');
+    }
+  }, [checked, isAuth, notify]);
+
+  useEffect(() => {
+    if (!isAuth) return;
+    let live = true;
+    setState({ kind: 'loading' });
+    setFrameLoaded(false);
+    const request = startSession({ provider, gameId, lang, platform: 'mobile' });
+    request.then(
+      (res) => {
+        if (!live) return;
+        if ('data' in res && res.data) setState({ kind: 'ready', session: res.data });
+        else setState({ kind: 'error', error: isApiError(res.error) ? res.error : { code: -1, message: 'error' } });
+      },
+      () => live && setState({ kind: 'error', error: { code: -1, message: 'error' } }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [isAuth, provider, gameId, lang, attempt, startSession]);
+
+  const url = state.kind === 'ready' ? state.session.url : null;
+  const frameOrigin = useMemo(() => (url ? new URL(url, window.location.href).origin : null), [url]);
+
+  // The frame reports a settled round: refresh the player's balance (the polled query).
+  useEffect(() => {
+    if (!frameOrigin) return;
+    const onMessage = (e: MessageEvent) => {
+      if (isBalanceMessage(e, frameOrigin, frame.current?.contentWindow)) dispatch(api.util.invalidateTags(['Balance']));
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  }, [frameOrigin, dispatch]);
+
+  // The page is the game: no page scrolling behind it.
+  useEffect(() => {
+    const previous = document.body.style.overflow;
+    document.body.style.overflow = 'hidden';
+    return () => {
+      document.body.style.overflow = previous;
+    };
+  }, []);
+
+  const lobby = `/${casinoType}/lobby`;
+  let body: React.ReactNode;
+  if (!isAuth) {
+    body = checked ? (
+      <EmptyState icon="lock" title={t('pleaseAuthTitle')} text={t('common:pleaseAuth')} testId="game-guest">
+        <MobileButton onClick={() => dispatch(openAuthModal('login'))}>{t('logIn')}</MobileButton>
+      </EmptyState>
+    ) : (
+      <div className={css.gameLoading}>
+        <Spinner size={40} />
+      </div>
+    );
+  } else if (state.kind === 'error') {
+    void i18n.loadNamespaces('errors');
+    const { key, params } = errorText(state.error);
+    body = (
+      <EmptyState icon="slots" title={t('gameErrorTitle')} text={t(key, params ?? {})} testId="game-error">
+        <div className={css.emptyActions}>
+          <MobileButton onClick={() => setAttempt((n) => n + 1)}>{t('retry')}</MobileButton>
+          <MobileButton color="secondary" to={lobby}>
+            {t('toLobby')}
+          </MobileButton>
+        </div>
+      </EmptyState>
+    );
+  } else if (url) {
+    body = (
+      <>
+        <iframe
+          ref={frame}
+          src={url}
+          title={t('gameFrameTitle', { name })}
+          className={css.gameFrame}
+          allow="autoplay; fullscreen"
+          allowFullScreen
+          onLoad={() => setFrameLoaded(true)}
+          data-testid="game-frame"
+        />
+        {!frameLoaded && (
+          <div className={css.gameLoading} role="status">
+            <Spinner size={40} />
+            <span>{t('loadingGame', { name })}</span>
+          </div>
+        )}
+      </>
+    );
+  } else {
+    body = (
+      <div className={css.gameLoading} role="status">
+        <Spinner size={40} />
+        <span>{t('loadingGame', { name })}</span>
+      </div>
+    );
+  }
+
+  return (
+    <div className={css.gameLayer} data-testid="game-page">
+      <div className={css.gameBar}>
+        <BackButton fallback={lobby} />
+        <h1 className={css.gameTitle}>{name}</h1>
+        {isAuth && balance && <Money amount={balance.balance} currency={balance.currency} className={css.gameBalance} />}
+      </div>
+      <div className={css.gameBody}>{body}</div>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { useLocation, useSearchParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../../api/api';
+import { useAppSelector } from '../../../app/store';
+import { MobileButton } from '../../../components/MobileButton';
+import { casinoApi } from '../api';
+import { EmptyState } from '../components/EmptyState';
+import { ProviderList } from '../components/ProviderList';
+import { isProviderBanned } from '../logic';
+import { MainView } from './SlotsMainPage';
+import css from '../components/Casino.module.css';
+
+/** /casinolive/main, /casinolive/lobby and any other sub-path: live providers, or an honest empty state. */
+export default function LiveCasinoPage() {
+  const { t } = useTranslation('casino');
+  const { pathname } = useLocation();
+  const [params] = useSearchParams();
+  const isAuth = useAppSelector((s) => s.auth.isAuth);
+  const banned = api.useBlocklistQuery().data ?? [];
+  const { data, isLoading, isError } = casinoApi.useCasinoProvidersQuery('casinolive');
+  const providers = (data ?? []).filter((p) => !isProviderBanned(p.name, banned));
+  if (isLoading) return <div className={css.skeletonList} aria-busy="true" />;
+  if (providers.length === 0) {
+    return (
+      <EmptyState icon="live" title={isError ? t('loadFailed') : t('liveEmptyTitle')} text={isError ? undefined : t('liveEmptyText')} testId="live-empty">
+        <MobileButton to="/slots/lobby">{t('toSlots')}</MobileButton>
+      </EmptyState>
+    );
+  }
+  if (pathname === '/casinolive/main' && params.get('sP')) return <MainView casinoType="casinolive" />;
+  return <ProviderList casinoType="casinolive" isAuth={isAuth} providers={providers} />;
+}

@@ -1,0 +1,5 @@
+import { CasinoLayout } from '../components/CasinoLayout';
+
+export default function LiveLayout() {
+  return <CasinoLayout casinoType="casinolive" />;
+}

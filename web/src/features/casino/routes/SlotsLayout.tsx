@@ -1,0 +1,5 @@
+import { CasinoLayout } from '../components/CasinoLayout';
+
+export default function SlotsLayout() {
+  return <CasinoLayout casinoType="slots" />;
+}
