@@ -13,6 +13,7 @@ pub mod crash;
 pub mod dice;
 pub mod fair;
 pub mod roulette;
+pub mod report;
 pub mod slots;
 
 mod error;

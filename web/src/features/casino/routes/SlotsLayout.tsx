@@ -1,5 +1,0 @@
-import { CasinoLayout } from '../components/CasinoLayout';
-
-export default function SlotsLayout() {
-  return <CasinoLayout casinoType="slots" />;
-}
