@@ -9,6 +9,7 @@ const page = (load: Loader): Pick<RouteObject, 'lazy'> => ({
 });
 
 const comingSoon = page(() => import('../features/content/routes/ComingSoonPage'));
+const casino = page(() => import('../features/casino/routes/CasinoRoutes'));
 
 export const routes: RouteObject[] = [
   {
@@ -38,30 +39,9 @@ export const routes: RouteObject[] = [
       { path: 'promotions', ...page(() => import('../features/content/routes/PromotionsPage')) },
       { path: 'promotions/cashback-percent', ...page(() => import('../features/content/routes/CashbackPercentPage')) },
       { path: 'partner', ...page(() => import('../features/content/routes/PartnerPage')) },
-      {
-        path: 'slots',
-        ...page(() => import('../features/casino/routes/SlotsLayout')),
-        children: [
-          { index: true, element: <Navigate to="/slots/lobby" replace /> },
-          { path: 'main', ...page(() => import('../features/casino/routes/SlotsMainPage')) },
-          { path: 'lobby', ...page(() => import('../features/casino/routes/SlotsLobbyPage')) },
-          { path: 'favorites', ...page(() => import('../features/casino/routes/FavoritesPage')) },
-          { path: 'crash-games', ...page(() => import('../features/casino/routes/CrashGamesPage')) },
-          { path: 'providers', ...page(() => import('../features/casino/routes/ProvidersPage')) },
-          { path: '*', ...page(() => import('../features/casino/routes/SlotsLobbyPage')) },
-        ],
-      },
-      { path: 'slots/:provider/:gameId', ...page(() => import('../features/casino/routes/GamePage')) },
-      {
-        path: 'casinolive',
-        ...page(() => import('../features/casino/routes/LiveLayout')),
-        // main, lobby and any other sub-path: the live lobby (spec §2).
-        children: [
-          { index: true, ...page(() => import('../features/casino/routes/LiveCasinoPage')) },
-          { path: '*', ...page(() => import('../features/casino/routes/LiveCasinoPage')) },
-        ],
-      },
-      { path: 'casinolive/:provider/:gameId', ...page(() => import('../features/casino/routes/GamePage')) },
+      // The casino's own routes (features/casino/routes/CasinoRoutes.tsx).
+      { path: 'slots/*', ...casino },
+      { path: 'casinolive/*', ...casino },
       ...['virtual-games/*', 'digsport/*', 'betting/*', 'payment-frame', 'promotions/coupon-machine'].map((path) => ({
         path,
         ...comingSoon,

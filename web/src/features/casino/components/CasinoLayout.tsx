@@ -1,28 +1,16 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/api';
-import { useAppDispatch, useAppSelector } from '../../../app/store';
 import { casinoApi } from '../api';
 import { isProviderBanned } from '../logic';
 import { openGamePopup } from '../popup';
+import { useCasinoAuthRefresh } from '../useCasinoAuthRefresh';
 import { EmptyState } from './EmptyState';
 import { GamePopupHost } from './GamePopupHost';
 import { SearchBox, SEARCH_MIN } from './SearchBox';
 import { VirtualGrid } from './VirtualGrid';
 import css from './Casino.module.css';
-
-/** Game lists depend on who asks (authRequired providers, bans): reload them when that changes. */
-export function useCasinoAuthRefresh() {
-  const dispatch = useAppDispatch();
-  const isAuth = useAppSelector((s) => s.auth.isAuth);
-  const was = useRef(isAuth);
-  useEffect(() => {
-    if (was.current !== isAuth) dispatch(casinoApi.util.invalidateTags(['CasinoGames']));
-    was.current = isAuth;
-  }, [isAuth, dispatch]);
-  return isAuth;
-}
 
 const SLOT_TABS = [
   { to: '/slots/lobby', key: 'lobby' },

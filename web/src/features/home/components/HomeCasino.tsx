@@ -5,12 +5,12 @@ import { api } from '../../../api/api';
 import { Icon } from '../../../components/Icon';
 // The casino feature's tiles, rows and pop-up: this module is loaded after /home's first paint.
 import { casinoApi } from '../../casino/api';
-import { useCasinoAuthRefresh } from '../../casino/components/CasinoLayout';
+import { useCasinoAuthRefresh } from '../../casino/useCasinoAuthRefresh';
 import { GamePopupHost } from '../../casino/components/GamePopupHost';
 import { ProviderList } from '../../casino/components/ProviderList';
 import { ProviderRow } from '../../casino/components/ProviderRow';
 import { isCrashGame, isProviderBanned } from '../../casino/logic';
-import css from './Home.module.css';
+import css from './HomeCasino.module.css';
 
 /** /home game strips (top games, casino, live casino) and the provider list (spec §2). */
 export default function HomeCasino() {
