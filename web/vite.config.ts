@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
@@ -10,8 +12,41 @@ const proxy = Object.fromEntries(
   ['/api', '/healthz', '/metrics'].map((prefix) => [prefix, { target: backend, changeOrigin: false }]),
 );
 
+const output = {
+  entryFileNames: 'assets/[name]-[hash].js',
+  chunkFileNames: 'assets/[name]-[hash].js',
+  assetFileNames: 'assets/[name]-[hash][extname]',
+};
+
+/** Second entry: web/studio.html -> dist/studio.html + its own hashed assets, after the app's build. */
+function studioEntry(): Plugin {
+  return {
+    name: 'carthage-studio-entry',
+    apply: 'build',
+    async closeBundle() {
+      await build({
+        configFile: false,
+        root: fileURLToPath(new URL('.', import.meta.url)),
+        base: '/',
+        logLevel: 'warn',
+        plugins: [react()],
+        build: {
+          outDir: 'dist',
+          emptyOutDir: false,
+          assetsDir: 'assets',
+          sourcemap: false,
+          target: 'es2022',
+          modulePreload: { polyfill: false },
+          manifest: false,
+          rollupOptions: { input: { studio: fileURLToPath(new URL('./studio.html', import.meta.url)) }, output },
+        },
+      });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), studioEntry()],
   base: '/',
   server: {
     host: '127.0.0.1',
@@ -38,11 +73,11 @@ export default defineConfig({
     // dist/.vite/manifest.json: scripts/size-check.mjs follows the chunks /home loads.
     manifest: true,
     rollupOptions: {
-      output: {
-        entryFileNames: 'assets/[name]-[hash].js',
-        chunkFileNames: 'assets/[name]-[hash].js',
-        assetFileNames: 'assets/[name]-[hash][extname]',
-      },
+      // The player app. The studio game client (studio.html, served for every /studio/* path) is the
+      // second entry: built by studioEntry() above in its own pass, so that it shares no chunk with
+      // the app and /home loads exactly what it loaded before (scripts/size-check.mjs).
+      input: { index: fileURLToPath(new URL('./index.html', import.meta.url)) },
+      output,
     },
   },
   test: {

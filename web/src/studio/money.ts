@@ -1,0 +1,69 @@
+/**
+ * Money of the studio: integer minor units with the currency's exponent (TND: 3, 1500 = 1.500 TND).
+ * Never floats: formatting and parsing work on digit strings and BigInt.
+ */
+
+function separators(locale: string) {
+  const parts = new Intl.NumberFormat(`${locale}-u-nu-latn`).formatToParts(1234.5);
+  return {
+    group: parts.find((p) => p.type === 'group')?.value ?? ',',
+    decimal: parts.find((p) => p.type === 'decimal')?.value ?? '.',
+  };
+}
+
+/** `minor` as a plain decimal string in major units, e.g. (1500, 3) → "1.500", (-5, 2) → "-0.05". */
+export function minorToDecimal(minor: number | bigint, exponent: number): string {
+  const v = BigInt(minor);
+  const neg = v < 0n;
+  const digits = (neg ? -v : v).toString().padStart(exponent + 1, '0');
+  const int = digits.slice(0, digits.length - exponent);
+  const frac = exponent > 0 ? `.${digits.slice(digits.length - exponent)}` : '';
+  return `${neg ? '-' : ''}${int}${frac}`;
+}
+
+/** Localised amount without the currency, grouped: (1234500, 3, 'fr') → "1 234,500". */
+export function formatMinor(minor: number | bigint, exponent: number, locale = 'en'): string {
+  const { group, decimal } = separators(locale);
+  const plain = minorToDecimal(minor, exponent);
+  const neg = plain.startsWith('-');
+  const [int = '0', frac] = (neg ? plain.slice(1) : plain).split('.');
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, group);
+  return `${neg ? '-' : ''}${grouped}${frac !== undefined ? decimal + frac : ''}`;
+}
+
+export function formatMoney(minor: number | bigint, exponent: number, currency: string, locale = 'en'): string {
+  return `${formatMinor(minor, exponent, locale)} ${currency}`;
+}
+
+/** Compact for chips and buttons: trailing fraction zeros dropped (1500, 3) → "1.5", (100000, 3) → "100". */
+export function formatShort(minor: number | bigint, exponent: number, locale = 'en'): string {
+  const { decimal } = separators(locale);
+  const plain = minorToDecimal(minor, exponent);
+  const [int = '0', frac = ''] = plain.split('.');
+  const trimmed = frac.replace(/0+$/, '');
+  return trimmed ? `${int}${decimal}${trimmed}` : int;
+}
+
+/**
+ * Parses an amount typed in major units ("1.5", "1,5", "  2 ") into minor units; null if it is not a
+ * non-negative amount with at most `exponent` decimals.
+ */
+export function parseMajor(text: string, exponent: number): number | null {
+  const t = text.trim().replace(',', '.');
+  const m = /^(\d{1,12})(?:\.(\d*))?$/.exec(t);
+  if (!m) return null;
+  const frac = m[2] ?? '';
+  if (frac.length > exponent) return null;
+  const minor = BigInt(m[1]!) * 10n ** BigInt(exponent) + BigInt(frac.padEnd(exponent, '0') || '0');
+  return minor > BigInt(Number.MAX_SAFE_INTEGER) ? null : Number(minor);
+}
+
+/** bet × multiplier (hundredths) in minor units, rounded down: integer arithmetic only. */
+export function payoutOf(bet: number, multiplierHundredths: number): number {
+  return Number((BigInt(bet) * BigInt(multiplierHundredths)) / 100n);
+}
+
+/** A multiplier in hundredths as text: 237 → "2.37×". */
+export function formatMultiplier(hundredths: number, locale = 'en'): string {
+  return `${formatMinor(hundredths, 2, locale)}×`;
+}
