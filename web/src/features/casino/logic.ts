@@ -140,9 +140,10 @@ export function categoryOf(name: string): string {
 }
 
 /** The tabs a game is filed under: its own, plus the category its name gives (unless 'other'). */
-export function gameCategories(g: Pick<Game, 'tab' | 'name'>): string[] {
+export function gameCategories(g: Pick<Game, 'tab' | 'name' | 'isNew'>): string[] {
   const derived = categoryOf(g.name);
-  return derived === 'otherGames' || g.tab.includes(derived) ? g.tab : [...g.tab, derived];
+  const tabs = g.isNew && !g.tab.includes('new') ? [...g.tab, 'new'] : g.tab;
+  return derived === 'otherGames' || tabs.includes(derived) ? tabs : [...tabs, derived];
 }
 
 /** Chip order; tabs not listed here are not offered as filters. */
