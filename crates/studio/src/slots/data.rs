@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-use super::{Col, FeatureRules, Multiplier, ReelSet, SlotGame, Symbol, SymbolKind, REELS, ROWS};
+use super::{Col, FeatureRules, Multiplier, ReelSet, SlotGame, Symbol, SymbolKind, PREFIX_MAX, REELS, ROWS};
 use crate::fair::Range32;
 
 #[derive(Deserialize)]
@@ -170,12 +170,15 @@ fn build(raw: RawGame) -> Result<SlotGame, String> {
         }
         *slot = line_code(&t, &symbols, wild, scatter, &kind_of);
     }
-    // "A line wins iff its first three positions win" (needed by the hit-frequency enumeration).
+    // "A line wins iff its first three positions win" (the prefix table and the hit-frequency
+    // enumeration rely on it): a scatter on reels 4-5 blocks nothing that the prefix did not decide.
     let pow = |r: usize| n.pow((REELS - 1 - r) as u32);
+    let mut prefix = Box::new([false; PREFIX_MAX]);
+    for (p, slot) in prefix.iter_mut().enumerate().take(n * n * n) {
+        *slot = table[p * n * n + scatter as usize * (n + 1)] != 0;
+    }
     for (idx, &code) in table.iter().enumerate() {
-        let prefix = idx / pow(2) * pow(2);
-        let blocked = prefix + scatter as usize * (pow(3) + pow(4));
-        if (code != 0) != (table[blocked] != 0) {
+        if (code != 0) != prefix[idx / pow(2)] {
             return Err(err("a line's win must be decided by its first three positions".into()));
         }
     }
@@ -199,7 +202,7 @@ fn build(raw: RawGame) -> Result<SlotGame, String> {
         symbols,
         wild,
         scatter,
-        lines: raw.lines,
+        lines: raw.lines.clone(),
         base,
         free,
         feature: FeatureRules {
@@ -212,6 +215,8 @@ fn build(raw: RawGame) -> Result<SlotGame, String> {
             multiplier_range,
         },
         table,
+        prefix,
+        line_prefix: raw.lines.iter().map(|l| (l[0] * 4 + l[1], l[2])).collect(),
         kinds,
         kind_units,
         scatter_units,
@@ -284,11 +289,14 @@ fn reel_set(
             }
             let expanded = expanding[r] && window.contains(&wild);
             let e: [u16; ROWS] = if expanded { [wild; ROWS] } else { window };
+            let pweight = if r < 3 { n.pow(2 - r as u32) as u16 } else { 0 };
             let mut code = [0u32; 4];
+            let mut pcode = [0u16; 4];
             for row in 0..ROWS {
                 code[row] = e[row] as u32 * weight;
+                pcode[row] = e[row] * pweight;
             }
-            cols[r].push(Col { code, scatters: scatters as u8, expanded });
+            cols[r].push(Col { code, pcode, scatters: scatters as u8, expanded });
             eff[r].push(e);
         }
     }

@@ -198,7 +198,6 @@ fn scatter_distribution(set: &ReelSet, reels: std::ops::Range<usize>) -> Vec<u12
 /// Combinations whose spin wins anything (lines or scatters).
 fn hit_count(game: &SlotGame, set: &ReelSet) -> u128 {
     let n = game.symbols.len();
-    let sc = game.scatter as usize;
     let tail = scatter_distribution(set, 3..REELS);
     let tail_total: u128 = tail.iter().sum();
     // For each scatter count on reels 0-2, the number of reel 3-4 combinations making the scatters pay.
@@ -207,8 +206,7 @@ fn hit_count(game: &SlotGame, set: &ReelSet) -> u128 {
         *slot = tail.iter().enumerate().filter(|(c34, _)| game.scatter_units[c012 + c34] > 0).map(|(_, &k)| k).sum();
     }
     // prefix_win[(s0 * n + s1) * n + s2]: a line starting with these symbols wins.
-    let blocker = sc * n + sc;
-    let prefix_win: Vec<bool> = (0..n * n * n).map(|p| game.table[p * n * n + blocker] != 0).collect();
+    let prefix_win = &game.prefix[..];
     let mut hits = 0u128;
     let (l0, l1, l2) = (set.len(0), set.len(1), set.len(2));
     for a in 0..l0 {

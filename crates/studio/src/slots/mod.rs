@@ -38,6 +38,8 @@ pub use sim::{simulate, simulate_seeded, SimReport};
 /// RTP (which assumes no cap) is unaffected at any printed precision.
 pub const MAX_FEATURE_SPINS: u32 = 1000;
 pub const REELS: usize = 5;
+/// Size of the prefix table: S^3 for up to 16 symbols.
+pub(crate) const PREFIX_MAX: usize = 4096;
 pub const ROWS: usize = 3;
 
 static SOURCES: [&str; 3] = [
@@ -81,10 +83,12 @@ pub(crate) struct Symbol {
 
 /// One reel-stop's precomputed column.
 #[derive(Debug, Clone, Copy, Default)]
-#[repr(C, align(16))]
+#[repr(C, align(32))]
 pub(crate) struct Col {
-    /// Effective symbol of rows 0..2 (after expansion) times the reel's radix weight; [3] unused.
+    /// Effective symbol of rows 0..2 (after expansion) times the reel's radix weight S^(4-reel); [3] unused.
     pub code: [u32; 4],
+    /// The same with the weights of the three-reel prefix table (S^(2-reel); 0 for reels 3-4).
+    pub pcode: [u16; 4],
     /// Scatters in the window (before expansion).
     pub scatters: u8,
     /// The reel is expanded (all wild) at this stop.
@@ -156,6 +160,12 @@ pub struct SlotGame {
     pub(crate) feature: FeatureRules,
     /// Line-win code of every 5-symbol combination (mixed radix, reel 0 most significant).
     pub(crate) table: Vec<u8>,
+    /// Whether a line starting with these three symbols wins (S^3 entries); a line's win is decided
+    /// by its first three positions (checked when the game is built), so the big table is only read
+    /// for winning lines.
+    pub(crate) prefix: Box<[bool; PREFIX_MAX]>,
+    /// Per line: (4 x row on reel 0 + row on reel 1, row on reel 2), for `eval_stops`.
+    pub(crate) line_prefix: Vec<(u8, u8)>,
     /// Per code: (symbol, count, pay in line-bet units); code 0 = no win.
     pub(crate) kinds: Vec<(u16, u8, u32)>,
     /// Per code: pay in line-bet units (a copy of kinds[..].2 for the hot path).
@@ -236,11 +246,23 @@ impl SlotGame {
     /// The line-win code of line `line` at the given columns.
     #[inline(always)]
     pub(crate) fn line_code(&self, cols: &[&Col; REELS], line: &[u8; REELS]) -> u8 {
-        let idx = cols[0].code[(line[0] & 3) as usize]
-            + cols[1].code[(line[1] & 3) as usize]
-            + cols[2].code[(line[2] & 3) as usize]
-            + cols[3].code[(line[3] & 3) as usize]
-            + cols[4].code[(line[4] & 3) as usize];
+        let row = |r: usize| (line[r] & 3) as usize;
+        let p = cols[0].pcode[row(0)] as usize + cols[1].pcode[row(1)] as usize + cols[2].pcode[row(2)] as usize;
+        if !self.prefix[p & (PREFIX_MAX - 1)] {
+            return 0;
+        }
+        self.full_code(cols, line)
+    }
+
+    /// The table entry of a line whose prefix wins.
+    #[inline(always)]
+    fn full_code(&self, cols: &[&Col; REELS], line: &[u8; REELS]) -> u8 {
+        let row = |r: usize| (line[r] & 3) as usize;
+        let idx = cols[0].code[row(0)]
+            + cols[1].code[row(1)]
+            + cols[2].code[row(2)]
+            + cols[3].code[row(3)]
+            + cols[4].code[row(4)];
         self.table[idx as usize]
     }
 
@@ -256,13 +278,24 @@ impl SlotGame {
     }
 
     /// Evaluates one window given its stops (the single copy of the line and scatter rules).
+    /// Same result as summing `line_code` over the lines, with the reel 0-1 part of the prefix
+    /// index shared between lines (nine row pairs instead of one per line).
     #[inline(always)]
     pub(crate) fn eval_stops(&self, set: &ReelSet, stops: [u32; REELS]) -> SpinEval {
         let cols = self.cols(set, &stops);
         let scatters = cols.iter().map(|c| c.scatters as u32).sum();
+        let mut a01 = [0u16; 16];
+        for (i, slot) in a01.iter_mut().enumerate().take(12) {
+            *slot = cols[0].pcode[i >> 2] + cols[1].pcode[i & 3];
+        }
+        let p2 = &cols[2].pcode;
+        let prefix: &[bool; PREFIX_MAX] = &self.prefix;
         let mut line_units = 0u64;
-        for line in &self.lines {
-            line_units += self.kind_units[self.line_code(&cols, line) as usize];
+        for (line, &(i01, r2)) in self.lines.iter().zip(&self.line_prefix) {
+            let p = a01[i01 as usize & 15] as usize + p2[r2 as usize & 3] as usize;
+            if prefix[p & (PREFIX_MAX - 1)] {
+                line_units += self.kind_units[self.full_code(&cols, line) as usize];
+            }
         }
         SpinEval { stops, line_units, scatters }
     }
