@@ -292,12 +292,20 @@ describe('game page', () => {
     expect(isBalanceMessage({ origin: window.location.origin, data: 'carthage:balance', source: null }, window.location.origin, null)).toBe(false);
   });
 
-  it('shows the translated error of a refused session and retries', async () => {
-    const { fetchMock } = renderGame(signedIn, { 'POST /api/casino/session': { status: 62, result: null, error_message: 'unknown game' } });
+  it('shows the translated error of a refused session; a passing failure can be retried', async () => {
+    const { fetchMock } = renderGame(signedIn, { 'POST /api/casino/session': { status: 63, result: null, error_message: 'expired' } });
     const error = await screen.findByTestId('game-error');
-    expect(error.textContent).toContain('This game is not available.');
+    expect(error.textContent).toContain('The game session has expired. Please reopen the game.');
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Try again' })));
     await waitFor(() => expect(fetchMock.mock.calls.filter(([u]) => String(u) === '/api/casino/session')).toHaveLength(2));
+  });
+
+  it('offers no retry for an unknown game (62), only the way back', async () => {
+    renderGame(signedIn, { 'POST /api/casino/session': { status: 62, result: null, error_message: 'unknown game' } });
+    const error = await screen.findByTestId('game-error');
+    expect(error.textContent).toContain('This game is not available.');
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Back to the lobby' }).getAttribute('href')).toBe('/slots/lobby');
   });
 
   it('blocks guests with the "please auth" notice and never asks for a session', async () => {

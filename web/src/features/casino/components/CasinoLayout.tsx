@@ -1,5 +1,5 @@
-import { useCallback, useState } from 'react';
-import { NavLink, Outlet } from 'react-router-dom';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/api';
 import { casinoApi } from '../api';
@@ -45,12 +45,18 @@ export function CasinoLayout({ casinoType }: { casinoType: 'slots' | 'casinolive
   const isAuth = useCasinoAuthRefresh();
   const [q, setQ] = useState('');
   const onSearch = useCallback((text: string) => setQ(text.length >= SEARCH_MIN ? text : ''), []);
+  const tabs = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
+  // Keep the current section's tab in view on narrow screens.
+  useEffect(() => {
+    tabs.current?.querySelector<HTMLElement>('[aria-current="page"]')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [pathname]);
   return (
     <div className={css.page} data-testid={`casino-${casinoType}`}>
       <div className={css.pageHead}>
         <h1>{t(casinoType === 'slots' ? 'slotsTitle' : 'liveTitle')}</h1>
         {casinoType === 'slots' && (
-          <nav className={css.tabs} aria-label={t('sections')}>
+          <nav className={css.tabs} aria-label={t('sections')} ref={tabs}>
             {SLOT_TABS.map((tab) => (
               <NavLink key={tab.to} to={tab.to} className={({ isActive }) => `${css.tab} ${isActive ? css.tabOn : ''}`}>
                 {t(`tabs.${tab.key}`)}

@@ -27,6 +27,9 @@ export function isBalanceMessage(e: Pick<MessageEvent, 'origin' | 'data' | 'sour
   return typeof data === 'object' && data !== null && data.type === BALANCE_MESSAGE;
 }
 
+/** Refusals a retry cannot change: unknown provider or game, not a player, banned provider. */
+const PERMANENT = new Set([60, 61, 62, 66, 71]);
+
 const prettify = (gameId: string) => gameId.replace(/[-_]+/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
 
 type State = { kind: 'idle' } | { kind: 'loading' } | { kind: 'ready'; session: GameSession } | { kind: 'error'; error: ApiError };
@@ -118,8 +121,8 @@ export default function GamePage() {
     body = (
       <EmptyState icon="slots" title={t('gameErrorTitle')} text={t(key, params ?? {})} testId="game-error">
         <div className={css.emptyActions}>
-          <MobileButton onClick={() => setAttempt((n) => n + 1)}>{t('retry')}</MobileButton>
-          <MobileButton color="secondary" to={lobby}>
+          {!PERMANENT.has(state.error.code) && <MobileButton onClick={() => setAttempt((n) => n + 1)}>{t('retry')}</MobileButton>}
+          <MobileButton color={PERMANENT.has(state.error.code) ? 'primary' : 'secondary'} to={lobby}>
             {t('toLobby')}
           </MobileButton>
         </div>
