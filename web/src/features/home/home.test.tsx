@@ -17,7 +17,7 @@ const provider = (name: string, displayName: string) => ({ name, displayName, ca
 
 describe('home casino', () => {
   it('shows the top games and casino strips, the live teaser and the provider rows without banned providers', async () => {
-    mockApi({
+    const fetchMock = mockApi({
       '/api/user/blocklist': ok(['netent']),
       '/api/casino/providers?casinoType=slots': ok([provider('studio', 'Carthage Studio'), provider('netent', 'NetEnt')]),
       '/api/casino/providers?casinoType=casinolive': ok([]),
@@ -39,6 +39,9 @@ describe('home casino', () => {
     await waitFor(() => expect(within(list).getAllByTestId('provider-row').map((r) => r.dataset.provider)).toEqual(['studio']));
     expect(within(list).getByTestId('view-all').getAttribute('href')).toBe('/slots/main?sP=studio');
     expect(screen.queryByText('Starburst')).toBeNull();
+    // The strips are built from the providers' lists: no list is asked for a strip's name.
+    const lists = fetchMock.mock.calls.map(([u]) => String(u)).filter((u) => u.startsWith('/api/casino/game_list'));
+    expect(lists.every((u) => /provider=(studio|netent)$/.test(u))).toBe(true);
   });
 
   it('mounts the casino part after the first paint, not with the page', async () => {

@@ -17,9 +17,10 @@ export interface RowProvider {
 }
 
 /** The provider's own list when `games` is not given. */
-function useRowGames(provider: string, games: readonly Game[] | undefined) {
-  const query = casinoApi.useGameListQuery(provider, { skip: games !== undefined });
-  return { list: games ?? query.data, loading: games === undefined && query.isLoading };
+function useRowGames(provider: string, games: readonly Game[] | undefined, loading: boolean) {
+  const own = games === undefined && !loading;
+  const query = casinoApi.useGameListQuery(provider, { skip: !own });
+  return { list: own ? query.data : games, loading: loading || (own && query.isLoading) };
 }
 
 /**
@@ -34,9 +35,13 @@ export function ProviderRow({
   href,
   title,
   icon,
+  loading: loadingGiven = false,
 }: {
   provider: RowProvider;
+  /** The row's games; without them (and not `loading`) the provider's own list is fetched. */
   games?: readonly Game[];
+  /** The given games are still loading: skeleton tiles. */
+  loading?: boolean;
   isAuth: boolean;
   /** Overrides "view all" (e.g. the favourites row goes to /slots/favorites). */
   href?: string;
@@ -46,7 +51,7 @@ export function ProviderRow({
 }) {
   const { t } = useTranslation('casino');
   const location = useLocation();
-  const { list, loading } = useRowGames(provider.name, games);
+  const { list, loading } = useRowGames(provider.name, games, loadingGiven);
   const tiles = useMemo(() => rowGames(provider.name, list ?? [], ROW_SIZE), [provider.name, list]);
   const name = title ?? providerDisplayName(provider.name, provider.displayName);
   if (!loading && tiles.length === 0) return null;

@@ -33,7 +33,8 @@ export default function HomeCasino() {
         provider={{ name: 'top', gameCount: top.length }}
         title={t('homeTopGames')}
         icon={<Icon name="star" size={18} />}
-        games={slots.isLoading ? undefined : top}
+        games={top}
+        loading={slots.isLoading}
         isAuth={isAuth}
         href="/slots/lobby"
       />
@@ -41,7 +42,8 @@ export default function HomeCasino() {
         provider={{ name: 'casino', gameCount: casino.length }}
         title={t('homeCasino')}
         icon={<Icon name="slots" size={18} />}
-        games={slots.isLoading ? undefined : casino}
+        games={casino}
+        loading={slots.isLoading}
         isAuth={isAuth}
         href="/slots/main"
       />
