@@ -15,6 +15,7 @@ pub mod fair;
 pub mod roulette;
 pub mod report;
 pub mod slots;
+pub mod vectors;
 
 mod error;
 pub use error::BetError;
