@@ -199,7 +199,7 @@ pub fn validate(bet: &Bet) -> Result<(), BetError> {
             }
         }
         BetKind::Street => v[0] % 3 == 1 && v[1] == v[0] + 1 && v[2] == v[0] + 2,
-        BetKind::Corner => v[0] != 0 && v[0] % 3 != 0 && v == [v[0], v[0] + 1, v[0] + 3, v[0] + 4],
+        BetKind::Corner => v[0] != 0 && !v[0].is_multiple_of(3) && v == [v[0], v[0] + 1, v[0] + 3, v[0] + 4],
         BetKind::SixLine => v[0] % 3 == 1 && v[0] <= 31 && v.iter().enumerate().all(|(i, &n)| n == v[0] + i as u8),
         BetKind::Trio => v == [0, 1, 2] || v == [0, 2, 3],
         BetKind::FirstFour => v == [0, 1, 2, 3],
@@ -236,7 +236,7 @@ pub fn covers(bet: &Bet, number: u8) -> bool {
         BetKind::Red => n != 0 && is_red(n),
         BetKind::Black => n != 0 && !is_red(n),
         BetKind::Odd => n != 0 && n % 2 == 1,
-        BetKind::Even => n != 0 && n % 2 == 0,
+        BetKind::Even => n != 0 && n.is_multiple_of(2),
         BetKind::Low => (1..=18).contains(&n),
         BetKind::High => (19..=36).contains(&n),
     }

@@ -152,10 +152,10 @@ fn build(raw: RawGame) -> Result<SlotGame, String> {
         if s.kind == SymbolKind::Scatter {
             continue;
         }
-        for k in 0..3 {
-            if s.pays[k] > 0 {
+        for (k, &pay) in s.pays.iter().enumerate() {
+            if pay > 0 {
                 kind_of[i][k] = kinds.len() as u8;
-                kinds.push((i as u16, k as u8 + 3, s.pays[k]));
+                kinds.push((i as u16, k as u8 + 3, pay));
             }
         }
     }

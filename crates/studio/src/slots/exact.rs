@@ -114,10 +114,10 @@ fn line_sum(game: &SlotGame, set: &ReelSet) -> u128 {
     let n = game.symbols.len();
     // weights[r][row][s] = number of stops of reel r whose effective symbol on `row` is s.
     let mut weights = vec![vec![vec![0u64; n]; ROWS]; REELS];
-    for r in 0..REELS {
-        for e in &set.eff[r] {
-            for row in 0..ROWS {
-                weights[r][row][e[row] as usize] += 1;
+    for (w, eff) in weights.iter_mut().zip(&set.eff) {
+        for e in eff {
+            for (row, &s) in e.iter().enumerate() {
+                w[row][s as usize] += 1;
             }
         }
     }
@@ -160,10 +160,10 @@ fn line_value(game: &SlotGame, w: [&[u64]; REELS]) -> u128 {
                         continue;
                     }
                     let i3 = i2 + s3 * n;
-                    for s4 in 0..n {
+                    for (s4, &w4) in w[4].iter().enumerate() {
                         let code = game.table[i3 + s4];
                         if code != 0 {
-                            total += p3 * w[4][s4] as u128 * game.kind_units[code as usize] as u128;
+                            total += p3 * w4 as u128 * game.kind_units[code as usize] as u128;
                         }
                     }
                 }
@@ -177,7 +177,7 @@ fn line_value(game: &SlotGame, w: [&[u64]; REELS]) -> u128 {
 fn scatter_distribution(set: &ReelSet, reels: std::ops::Range<usize>) -> Vec<u128> {
     let mut dist = vec![1u128];
     for r in reels {
-        let mut per = vec![0u128; ROWS + 1];
+        let mut per = [0u128; ROWS + 1];
         for c in &set.cols[r] {
             per[c.scatters as usize] += 1;
         }
