@@ -150,29 +150,25 @@ export function StudioApp({ token, lang }: { token: string; lang: string }) {
     <StudioContext.Provider value={value}>
       <div className={css.app} data-theme={themeOf(session)} data-kind={session.kind}>
         <header className={css.top}>
-          <div className={css.brand}>
-            <span className={css.brandMark} aria-hidden="true">C</span>
-            <span className={css.gameName}>{session.name}</span>
-          </div>
           <div className={css.balance} data-testid="studio-balance" aria-label={t('balance')}>
             <span className={css.balanceLabel}>{t('balance')}</span>
             <bdi className={css.balanceValue}>{value.money(balance)}</bdi>
           </div>
+          <nav className={css.tools} aria-label={t('tools')}>
+            <ToolButton label={sound ? t('soundOff') : t('soundOn')} pressed={sound} onClick={toggleSound} testId="studio-sound">
+              <Ico name={sound ? 'soundOn' : 'soundOff'} size={19} />
+            </ToolButton>
+            <ToolButton label={t('rules.title')} onClick={() => setPanel('rules')} testId="studio-rules">
+              <Ico name="info" size={19} />
+            </ToolButton>
+            <ToolButton label={t('history.title')} onClick={() => setPanel('history')} testId="studio-history">
+              <Ico name="history" size={19} />
+            </ToolButton>
+            <ToolButton label={t('fair.title')} onClick={() => setPanel('fair')} testId="studio-fair">
+              <Ico name="shield" size={19} />
+            </ToolButton>
+          </nav>
         </header>
-        <nav className={css.tools} aria-label={t('tools')}>
-          <ToolButton label={sound ? t('soundOff') : t('soundOn')} pressed={sound} onClick={toggleSound} testId="studio-sound">
-            <Ico name={sound ? 'soundOn' : 'soundOff'} size={20} />
-          </ToolButton>
-          <ToolButton label={t('rules.title')} onClick={() => setPanel('rules')} testId="studio-rules">
-            <Ico name="info" size={20} />
-          </ToolButton>
-          <ToolButton label={t('history.title')} onClick={() => setPanel('history')} testId="studio-history">
-            <Ico name="history" size={20} />
-          </ToolButton>
-          <ToolButton label={t('fair.title')} onClick={() => setPanel('fair')} testId="studio-fair">
-            <Ico name="shield" size={20} />
-          </ToolButton>
-        </nav>
         <main className={css.stage}>
           <GameFor kind={session.kind} />
         </main>

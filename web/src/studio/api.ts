@@ -49,13 +49,21 @@ export function createApi(token: string, onExpired: () => void) {
     rotate: () => call<RotateReply>('/api/studio/seeds/rotate', {}),
     rounds: (limit = 10) => call<HistoryRound[]>(`/api/studio/rounds?limit=${limit}`),
     slotInfo: () => call<SlotInfo>('/api/studio/slots/info'),
-    slotSpin: (bet: number) => call<RoundReply<SlotRound>>('/api/studio/slots/spin', { bet }),
-    rouletteSpin: (bets: RouletteBet[]) => call<RoundReply<RouletteResult>>('/api/studio/roulette/spin', { bets }),
+    slotSpin: (bet: number) =>
+      call<RoundReply<SlotRound>>('/api/studio/slots/spin', { bet }).then((r) => ({ ...r, round: r.round ?? (r.outcome as SlotRound) })),
+    rouletteSpin: (bets: RouletteBet[]) =>
+      call<RoundReply<RouletteResult>>('/api/studio/roulette/spin', { bets }).then(withResult),
     diceRoll: (amount: number, target: number, over: boolean) =>
-      call<RoundReply<DiceResult>>('/api/studio/dice/roll', { amount, target, over }),
+      call<RoundReply<DiceResult>>('/api/studio/dice/roll', { amount, target, over }).then(withResult),
     crashFairness: () => call<CrashFairness>('/api/studio/crash/fairness'),
     crashRounds: (limit = 20) => call<CrashRoundSummary[]>(`/api/studio/crash/rounds?limit=${limit}`),
   };
+}
+
+/** CASINO.md names the settled result `result` (slots: `round`); the server may send it as `outcome` ({bet(s), result}). */
+function withResult<R>(r: RoundReply<R>): RoundReply<R> {
+  const outcome = r.outcome as { result?: R } | undefined;
+  return { ...r, result: r.result ?? outcome?.result };
 }
 
 export type StudioApi = ReturnType<typeof createApi>;

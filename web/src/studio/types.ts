@@ -37,6 +37,8 @@ export interface RoundReply<R> {
   seed: Seed;
   round?: R;
   result?: R;
+  /** The server's name for the game-specific part (the slot round, or `{bet(s), result}`). */
+  outcome?: unknown;
 }
 
 export interface RouletteBet {

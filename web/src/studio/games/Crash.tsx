@@ -42,7 +42,7 @@ export function CrashGame() {
   const [mine, setMine] = useState<MyBet | null>(null);
   const [queued, setQueued] = useState(false);
   const [players, setPlayers] = useState<{ list: CrashPlayer[]; count: number }>({ list: [], count: 0 });
-  const [recent, setRecent] = useState<number[]>([]);
+  const [recent, setRecent] = useState<{ id: number; m: number }[]>([]);
   const [pendingReq, setPendingReq] = useState<string | null>(null);
   const [, setFrame] = useState(0);
   const offset = useRef(0);
@@ -64,7 +64,7 @@ export function CrashGame() {
   // Recent crash points (public list), then live.
   useEffect(() => {
     api.crashRounds(20).then(
-      (list) => setRecent(list.map((r) => Math.round(r.crashPoint * 100))),
+      (list) => setRecent((cur) => merge(cur, list.map((r) => ({ id: r.id, m: Math.round(r.crashPoint * 100) })))),
       () => {},
     );
   }, [api]);
@@ -110,11 +110,10 @@ export function CrashGame() {
           break;
         case 'crash': {
           setRound((r) => ({ id: m.id, phase: 'crashed', bettingEndsAt: r?.bettingEndsAt ?? 0, startedAt: r?.startedAt ?? 0, crashPoint: m.crashPoint, lastM: m.crashPoint }));
-          setRecent((list) => [m.crashPoint, ...list].slice(0, 30));
+          setRecent((cur) => merge(cur, [{ id: m.id, m: m.crashPoint }]));
           const my = mineRef.current;
           if (my && my.roundId === m.id && my.cashedOutAt === null) {
             play('crash');
-            toast(t('crash.lost', { m: formatMultiplier(m.crashPoint, lang) }), 'error');
             settle(balanceRef.current);
           } else play('stop');
           break;
@@ -135,7 +134,6 @@ export function CrashGame() {
           balanceRef.current = m.balance;
           settle(m.balance);
           play('cashout');
-          toast(t('crash.cashedOut', { m: formatMultiplier(m.multiplier, lang), amount: money(m.win) }), 'win');
           break;
         case 'error':
           setPendingReq(null);
@@ -206,8 +204,8 @@ export function CrashGame() {
   return (
     <div className={g.game}>
       <div className={g.recent} aria-label={t('crash.recent')} data-testid="crash-recent">
-        {recent.map((m, i) => (
-          <span key={`${i}-${m}`} className={`${g.recentChip} ${m >= 200 ? (m >= 1000 ? g.hot : g.good) : g.bad}`}>
+        {recent.map(({ id, m }) => (
+          <span key={id} dir="ltr" className={`${g.recentChip} ${m >= 200 ? (m >= 1000 ? g.hot : g.good) : g.bad}`}>
             {formatMultiplier(m, lang)}
           </span>
         ))}
@@ -234,7 +232,7 @@ export function CrashGame() {
           )}
           {(phase === 'running' || phase === 'crashed') && (
             <div className={css.multiplier} data-crashed={phase === 'crashed'} data-testid="crash-multiplier">
-              <bdi>{formatMultiplier(liveM, lang)}</bdi>
+              <bdi dir="ltr">{formatMultiplier(liveM, lang)}</bdi>
               {phase === 'crashed' && <span className={css.crashedLabel}>{t('crash.crashed')}</span>}
             </div>
           )}
@@ -246,14 +244,14 @@ export function CrashGame() {
         </div>
       </div>
 
-      <div className={g.controls}>
+      <div className={`${g.controls} ${css.controls}`}>
         <div className={css.autoRow}>
           <label className={css.switch}>
             <input type="checkbox" checked={autoOn} onChange={(e) => setAutoOn(e.target.checked)} disabled={!!activeBet} data-testid="crash-auto-toggle" />
             <span className={css.switchTrack} aria-hidden="true" />
             <span>{t('crash.autoCashOut')}</span>
           </label>
-          <div className={css.autoInput} data-invalid={!autoValid}>
+          <div className={css.autoInput} data-invalid={!autoValid} dir="ltr">
             <input
               inputMode="decimal"
               value={autoText}
@@ -265,12 +263,10 @@ export function CrashGame() {
             <span>×</span>
           </div>
         </div>
-        <div className={g.controlRow}>
-          <BetControl value={bet} onChange={setBet} disabled={!!activeBet || queued} />
-          <button type="button" className={`${g.action} ${css.action} ${actionClass}`} onClick={onAction} disabled={actionDisabled} data-testid="crash-action">
-            {actionLabel}
-          </button>
-        </div>
+        <BetControl value={bet} onChange={setBet} disabled={!!activeBet || queued} />
+        <button type="button" className={`${g.action} ${css.action} ${actionClass}`} onClick={onAction} disabled={actionDisabled} data-testid="crash-action">
+          {actionLabel}
+        </button>
       </div>
 
       <section className={css.players} aria-label={t('crash.players')}>
@@ -426,6 +422,13 @@ function drawCurve(ctx: CanvasRenderingContext2D, w: number, h: number, elapsed:
       ctx.stroke();
     }
   }
+}
+
+/** Recent crash points by round id, newest first, without duplicates. */
+function merge(cur: { id: number; m: number }[], add: { id: number; m: number }[]) {
+  const byId = new Map(cur.map((r) => [r.id, r]));
+  for (const r of add) byId.set(r.id, r);
+  return [...byId.values()].sort((a, b) => b.id - a.id).slice(0, 30);
 }
 
 function niceStep(raw: number): number {

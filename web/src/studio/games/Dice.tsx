@@ -12,13 +12,14 @@ import g from './games.module.css';
 interface Rolled {
   roll: number;
   win: boolean;
+  amount: number;
   key: number;
 }
 
 
 export function DiceGame() {
   const { t } = useTranslation('studio');
-  const { api, money, settle, fail, lang, toast, balance } = useStudio();
+  const { api, money, settle, fail, lang, balance } = useStudio();
   const levels = useBetLevels();
   const [bet, setBet] = useState(levels[Math.min(2, levels.length - 1)] ?? 100);
   const [target, setTarget] = useState(5000);
@@ -63,12 +64,11 @@ export function DiceGame() {
         if (p < 1) anim.current = requestAnimationFrame(ease);
         else {
           setShown(res.roll);
-          const rolled = { roll: res.roll, win: res.win, key: Date.now() };
+          const rolled = { roll: res.roll, win: res.win, amount: r.win, key: Date.now() };
           setLast(rolled);
           setRecent((list) => [rolled, ...list].slice(0, 12));
           settle(r.balance);
           play(res.win ? 'win' : 'lose');
-          if (res.win) toast(t('youWin', { amount: money(r.win) }), 'win');
           setBusy(false);
         }
       };
@@ -100,7 +100,7 @@ export function DiceGame() {
         <div className={css.result} data-testid="dice-result" aria-live="polite">
           <span className={css.resultValue}>{display === null ? '—' : formatMinor(display, 2, lang)}</span>
           <span className={css.resultLabel}>
-            {status === 'win' ? t('dice.won', { amount: money(payout) }) : status === 'lose' ? t('dice.lost') : t('dice.rollLabel')}
+            {status === 'win' ? t('dice.won', { amount: money(last?.amount ?? 0) }) : status === 'lose' ? t('dice.lost') : t('dice.rollLabel')}
           </span>
         </div>
 

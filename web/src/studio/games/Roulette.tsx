@@ -93,7 +93,6 @@ export function RouletteGame() {
       setLastBets(list);
       settle(r.balance);
       play(r.win > 0 ? 'win' : 'lose');
-      if (r.win > 0) toast(t('youWin', { amount: money(r.win) }), 'win');
     } catch (e) {
       fail(e);
     } finally {
@@ -175,7 +174,7 @@ export function RouletteGame() {
         {[1, 2, 3].map((d) => (
           <button key={`d${d}`} type="button" className={`${css.cell} ${css.dozen}`} style={{ gridRow: `${2 + (d - 1) * 4} / span 4` }}
             onClick={() => place('dozen', [d])} aria-label={t('roulette.dozenN', { n: d })}>
-            <span className={css.vertical}>{t('roulette.dozenShort', { n: d })}</span>
+            <span className={css.vertical}>{`${(d - 1) * 12 + 1}–${d * 12}`}</span>
             {chipOn(spotKey('dozen', [d]))}
           </button>
         ))}

@@ -34,7 +34,7 @@ export function SlotGame() {
 
 function Machine({ info }: { info: SlotInfo }) {
   const { t } = useTranslation('studio');
-  const { api, session, money, settle, setBalance, fail, toast, balance } = useStudio();
+  const { api, session, money, settle, setBalance, fail, balance } = useStudio();
   const levels = slotLevels(useBetLevels(), info.betMultiple);
   const [bet, setBet] = useState(levels[Math.min(2, levels.length - 1)] ?? session.minBet);
   const [busy, setBusy] = useState(false);
@@ -112,7 +112,6 @@ function Machine({ info }: { info: SlotInfo }) {
         const big = total >= bet * 15;
         setBanner({ kind: big ? 'big' : 'win', text: big ? t('slots.bigWin') : t('win'), sub: money(total) });
         if (!round.feature) play(big ? 'bigWin' : 'win');
-        toast(t('youWin', { amount: money(total) }), 'win');
       } else play('stop');
       settle(r.balance);
     } catch (e) {
@@ -166,6 +165,8 @@ function Machine({ info }: { info: SlotInfo }) {
   return (
     <div className={`${g.game} ${css.game}`} data-theme={info.id}>
       <SymbolDefs />
+      <Backdrop theme={info.id} />
+      <div className={css.machine}>
       <div className={css.marquee}>
         {feature ? (
           <div className={css.featureBar} data-testid="slot-feature">
@@ -209,6 +210,7 @@ function Machine({ info }: { info: SlotInfo }) {
             {banner.sub && <bdi className={css.bannerSub}>{banner.sub}</bdi>}
           </div>
         )}
+      </div>
       </div>
 
       <div className={g.controls}>
@@ -281,7 +283,7 @@ function Reel({
     const full = [...symbols, ...filler, ...prev.current];
     const shift = full.length - symbols.length;
     setList(full);
-    setStyle({ transform: `translateY(calc(var(--cell) * ${-shift}))`, transition: 'none' });
+    setStyle({ transform: `translateY(calc(var(--cell-h) * ${-shift}))`, transition: 'none' });
     const duration = fast ? 380 + reel * 90 : 650 + reel * 190;
     let done = false;
     const finish = () => {
@@ -329,6 +331,55 @@ function Reel({
       )}
     </div>
   );
+}
+
+/** Scenery behind the machine, per theme. */
+function Backdrop({ theme }: { theme: string }) {
+  if (theme === 'neon-fruits') {
+    return (
+      <svg className={css.backdrop} viewBox="0 0 390 300" preserveAspectRatio="xMidYMax slice" aria-hidden="true">
+        <defs>
+          <linearGradient id="bd-sun" x1="0" y1="0" x2="0" y2="1">
+            <stop offset="0" stopColor="#ffb1f1" />
+            <stop offset="1" stopColor="#ff2fd0" stopOpacity="0.2" />
+          </linearGradient>
+        </defs>
+        <circle cx="195" cy="160" r="80" fill="url(#bd-sun)" opacity="0.22" />
+        {[0, 1, 2, 3, 4, 5].map((i) => (
+          <line key={`h${i}`} x1="0" x2="390" y1={170 + i * i * 6} y2={170 + i * i * 6} stroke="#ff3fd8" strokeOpacity="0.35" />
+        ))}
+        {Array.from({ length: 13 }, (_, i) => (
+          <line key={`v${i}`} x1={195 + (i - 6) * 14} y1="170" x2={195 + (i - 6) * 90} y2="300" stroke="#3ff4ff" strokeOpacity="0.3" />
+        ))}
+      </svg>
+    );
+  }
+  if (theme === 'desert-gold') {
+    return (
+      <svg className={css.backdrop} viewBox="0 0 390 300" preserveAspectRatio="xMidYMax slice" aria-hidden="true">
+        <circle cx="300" cy="120" r="46" fill="#ffd66b" opacity="0.25" />
+        <path d="M20 250 110 130 200 250z" fill="#7a4d16" opacity="0.55" />
+        <path d="M150 250 230 150 310 250z" fill="#8d5a1b" opacity="0.5" />
+        <path d="M260 250 320 180 380 250z" fill="#6b4211" opacity="0.55" />
+        <path d="M0 240c80-30 160-10 230-20s120-20 160-10v90H0z" fill="#4a2f0d" opacity="0.8" />
+      </svg>
+    );
+  }
+  if (theme === 'atlantis-pearls') {
+    return (
+      <svg className={css.backdrop} viewBox="0 0 390 300" preserveAspectRatio="xMidYMax slice" aria-hidden="true">
+        {[60, 140, 230, 320].map((x, i) => (
+          <path key={x} d={`M${x} 0 L${x - 30 + i * 8} 300 L${x + 10 + i * 8} 300 L${x + 24} 0z`} fill="#bff7ff" opacity="0.05" />
+        ))}
+        <path d="M40 300V190h24v-30h20v30h24v110zM280 300V200h18v-40l14-20 14 20v40h18v100z" fill="#0b4d66" opacity="0.6" />
+        <path d="M0 270c60-20 120 0 190-10s140-10 200 0v40H0z" fill="#06283f" />
+        {[[70, 120, 4], [90, 80, 3], [320, 110, 5], [300, 60, 3], [200, 40, 2]].map(([x, y, r]) => (
+          <circle key={`${x}${y}`} cx={x} cy={y} r={r} fill="none" stroke="#bff7ff" strokeOpacity="0.45" className={css.bubble} />
+        ))}
+      </svg>
+    );
+  }
+  return null;
 }
 
 const LINE_COLORS = ['#ffd66b', '#3ff4ff', '#ff3fd8', '#7dffc9', '#ff8a5c', '#a78bff', '#ffffff', '#5fb3ff'];
