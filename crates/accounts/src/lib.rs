@@ -46,6 +46,9 @@ pub struct AccountsConfig {
     pub special_user_id: Option<i64>,
     /// Domain of generated one-click e-mail logins.
     pub one_click_domain: String,
+    /// Demo mode only (the server never sets it in production): major units credited to
+    /// every self-service sign-up, posted as its own transaction type (202 demo credit).
+    pub demo_credit_major: Option<i64>,
 }
 
 impl Default for AccountsConfig {
@@ -64,6 +67,7 @@ impl Default for AccountsConfig {
             limits: LimitsConfig::default(),
             special_user_id: None,
             one_click_domain: "player.carthage.local".into(),
+            demo_credit_major: None,
         }
     }
 }
@@ -281,6 +285,19 @@ impl Accounts {
             match res {
                 Ok(_) => {
                     self.ledger.open_accounts(id, new.currency).await.map_err(AppError::from)?;
+                    if let Some(major) = self.cfg.demo_credit_major.filter(|m| *m > 0 && new.registered_via != "seed" && new.role == Role::Player) {
+                        let posting = wallet::PostingRequest::transfer(
+                            wallet::TxType::DemoCredit,
+                            format!("demo-credit:{id}"),
+                            Some(id),
+                            new.currency,
+                            wallet::AccountRef::House(wallet::HouseAccount::DemoCredit),
+                            wallet::AccountRef::Player { user_id: id, kind: wallet::BalanceKind::Real },
+                            new.currency.major(major),
+                        )
+                        .comment("Demo credit");
+                        self.ledger.post(posting).await.map_err(AppError::from)?;
+                    }
                     return self.user_by_id(id).await?.ok_or_else(|| AppError::internal("user vanished"));
                 }
                 Err(e) if store::is_unique_violation(&e) => {

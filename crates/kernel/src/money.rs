@@ -180,9 +180,56 @@ impl utoipa::PartialSchema for MajorUnits {
 }
 impl utoipa::ToSchema for MajorUnits {}
 
+/// A fixed-point number written as an exact JSON number with `decimals` digits after the
+/// point (an RTP of 9612 hundredths of a percent → `96.12`, a crash point of 237 → `2.37`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fixed {
+    pub value: i64,
+    pub decimals: u32,
+}
+
+impl Fixed {
+    pub fn new(value: i64, decimals: u32) -> Self {
+        Self { value, decimals }
+    }
+}
+
+impl Serialize for Fixed {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let scale = 10i128.pow(self.decimals);
+        let v = self.value as i128;
+        let sign = if v < 0 { "-" } else { "" };
+        let text = if self.decimals == 0 {
+            format!("{v}")
+        } else {
+            format!("{sign}{}.{:0width$}", v.abs() / scale, v.abs() % scale, width = self.decimals as usize)
+        };
+        let raw = serde_json::value::RawValue::from_string(text).map_err(serde::ser::Error::custom)?;
+        raw.serialize(serializer)
+    }
+}
+
+impl utoipa::PartialSchema for Fixed {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::Number)
+            .description(Some("An exact decimal number"))
+            .into()
+    }
+}
+impl utoipa::ToSchema for Fixed {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fixed_is_exact() {
+        assert_eq!(serde_json::to_string(&Fixed::new(9612, 2)).unwrap(), "96.12");
+        assert_eq!(serde_json::to_string(&Fixed::new(100, 2)).unwrap(), "1.00");
+        assert_eq!(serde_json::to_string(&Fixed::new(-5, 2)).unwrap(), "-0.05");
+        assert_eq!(serde_json::to_string(&Fixed::new(7, 0)).unwrap(), "7");
+    }
 
     #[test]
     fn exponents() {

@@ -28,6 +28,8 @@ pub struct AppState {
     pub ledger: Ledger,
     pub accounts: Accounts,
     pub content: Content,
+    pub casino: casino::Casino,
+    pub single: games::single::Single,
     pub metrics: Arc<Metrics>,
 }
 
@@ -41,11 +43,19 @@ impl AppState {
         };
         let accounts = Accounts::new(db.clone(), ledger.clone(), notifier, config.accounts.clone());
         let content = Content::new(db.clone());
-        Ok(AppState { config: Arc::new(config), db, ledger, accounts, content, metrics: Arc::new(Metrics::default()) })
+        let casino = casino::Casino::new(db.clone(), ledger.clone());
+        let single = games::single::Single::new(db.clone(), casino.wallet().clone(), casino.sessions().clone());
+        Ok(AppState { config: Arc::new(config), db, ledger, accounts, content, casino, single, metrics: Arc::new(Metrics::default()) })
     }
 
     pub fn is_demo(&self) -> bool {
         self.config.mode == Mode::Demo
+    }
+
+    /// The player's last crash rounds (the studio's round history for game `crash`).
+    pub async fn crash_rounds(&self, _user_id: i64, _limit: i64) -> Result<Vec<serde_json::Value>, AppError> {
+        // Wired to the crash engine's history when it lands (games::crash).
+        Err(AppError::with_detail(ErrorCode::NotFound, "crash history is not available yet"))
     }
 }
 
@@ -135,11 +145,16 @@ fn same_origin(state: &AppState, req: &Request) -> bool {
 }
 
 async fn security_headers(req: Request, next: Next) -> Response {
+    // Game clients are framed by the game page; nothing else may be framed.
+    let framable = req.uri().path().starts_with("/studio");
     let mut resp = next.run(req).await;
     let h = resp.headers_mut();
     h.entry(header::X_CONTENT_TYPE_OPTIONS).or_insert(HeaderValue::from_static("nosniff"));
     h.entry(header::REFERRER_POLICY).or_insert(HeaderValue::from_static("strict-origin-when-cross-origin"));
-    h.entry(header::X_FRAME_OPTIONS).or_insert(HeaderValue::from_static("DENY"));
+    h.entry(header::X_FRAME_OPTIONS).or_insert(HeaderValue::from_static(if framable { "SAMEORIGIN" } else { "DENY" }));
+    if framable {
+        h.entry(header::CONTENT_SECURITY_POLICY).or_insert(HeaderValue::from_static("frame-ancestors 'self'"));
+    }
     resp
 }
 
@@ -152,7 +167,11 @@ fn static_app(dir: &std::path::Path) -> Router {
         return Router::new().fallback(not_built);
     }
     let spa = ServeDir::new(dir).fallback(ServeFile::new(index));
+    // The studio game client: its own page, framed by the game page (same origin only).
+    let studio_page = ServeFile::new(dir.join("studio.html"));
     Router::new()
+        .nest_service("/studio", studio_page.clone())
+        .route_service("/studio", studio_page)
         // A missing hashed asset is a 404, never index.html served as JavaScript.
         .nest_service("/assets", ServeDir::new(dir.join("assets")))
         .fallback_service(spa)

@@ -62,6 +62,16 @@ impl Config {
         if let Some(n) = parse_var("SMS_DAILY_LIMIT")? {
             accounts.sms_daily_limit_per_phone = n;
         }
+        // A demo credit for every sign-up exists only in demo mode; production refuses the setting.
+        accounts.demo_credit_major = match mode {
+            Mode::Demo => Some(parse_var("DEMO_CREDIT")?.unwrap_or(500)),
+            Mode::Production => {
+                if var("DEMO_CREDIT").is_some() {
+                    anyhow::bail!("DEMO_CREDIT is a demo-mode setting; production never credits sign-ups");
+                }
+                None
+            }
+        };
         accounts.hash = HashParams {
             memory_kib: parse_var("ARGON2_MEMORY_KIB")?.unwrap_or(accounts.hash.memory_kib),
             iterations: parse_var("ARGON2_ITERATIONS")?.unwrap_or(accounts.hash.iterations),

@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod app;
+pub mod catalogue;
 pub mod cli;
 pub mod config;
 pub mod metrics;
@@ -18,7 +19,9 @@ pub async fn prepare(config: Config) -> anyhow::Result<AppState> {
     let pool = store::PoolConfig { max_connections: config.db_max_connections, ..Default::default() };
     let db = Db::connect_with(&config.database_url, pool).await?;
     db.migrate().await?;
-    AppState::new(config, db)
+    let state = AppState::new(config, db)?;
+    catalogue::install(&state).await?;
+    Ok(state)
 }
 
 /// Serves on a bound listener until `shutdown` resolves.
@@ -28,11 +31,18 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let accounts = state.accounts.clone();
+    let single = state.single.clone();
     let housekeeping = tokio::spawn(async move {
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(60));
         loop {
             tick.tick().await;
             accounts.limits().housekeeping();
+            // Studio rounds interrupted (crash, restart) more than 30 s ago are finished.
+            match single.recover(30_000).await {
+                Ok(r) if r.settled + r.voided > 0 => tracing::warn!(settled = r.settled, voided = r.voided, "studio: interrupted rounds recovered"),
+                Ok(_) => {}
+                Err(e) => tracing::error!(error = %e.text(), "studio: round recovery failed"),
+            }
         }
     });
     let app = app::router(state).into_make_service_with_connect_info::<SocketAddr>();

@@ -16,6 +16,9 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 2, name: "wallet", sql: include_str!("../migrations/0002_wallet.sql") },
     Migration { version: 3, name: "content", sql: include_str!("../migrations/0003_content.sql") },
     Migration { version: 4, name: "sms_quota", sql: include_str!("../migrations/0004_sms_quota.sql") },
+    Migration { version: 5, name: "casino", sql: include_str!("../migrations/0005_casino.sql") },
+    Migration { version: 6, name: "studio", sql: include_str!("../migrations/0006_studio.sql") },
+    Migration { version: 7, name: "crash", sql: include_str!("../migrations/0007_crash.sql") },
 ];
 
 /// Splits a migration file into statements: they end with `;` at the end of a line.

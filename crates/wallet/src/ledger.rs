@@ -67,6 +67,10 @@ pub(crate) fn request_hash(req: &PostingRequest) -> String {
         h.update(leg.currency.code().as_bytes());
         h.update(leg.amount.to_le_bytes());
     }
+    if let Some(f) = &req.fingerprint {
+        h.update(b"#");
+        h.update(f.as_bytes());
+    }
     hex::encode(h.finalize())
 }
 
@@ -325,6 +329,28 @@ impl Ledger {
         Ok(out)
     }
 
+    /// The posting (or tombstone) stored under an idempotency key, if any.
+    pub async fn lookup(&self, key: &str) -> Result<Option<PostedTx>, LedgerError> {
+        let row = sqlx::query(
+            "SELECT id, tx_type, user_id, metadata, created_at, request_hash FROM ledger_transactions WHERE idempotency_key = $1",
+        )
+        .bind(key)
+        .fetch_optional(self.db.writer())
+        .await?;
+        Ok(row.map(|r| {
+            let metadata: String = r.get(3);
+            let hash: String = r.get(5);
+            PostedTx {
+                tx_id: r.get(0),
+                tx_type: r.get(1),
+                user_id: r.get(2),
+                metadata: serde_json::from_str(&metadata).unwrap_or(serde_json::Value::Null),
+                created_at: r.get(4),
+                tombstone: hash == crate::posting::TOMBSTONE_HASH,
+            }
+        }))
+    }
+
     /// Recomputes every balance and checks every transaction (see [`crate::VerifyReport`]).
     pub async fn verify(&self) -> Result<crate::VerifyReport, LedgerError> {
         crate::verify::run(&self.db).await
@@ -344,6 +370,7 @@ mod tests {
             metadata: serde_json::json!({}),
             legs,
             audit: None,
+            fingerprint: None,
         }
     }
 
@@ -388,5 +415,9 @@ mod tests {
         let mut c = a.clone();
         c.comment = "other comment".into();
         assert_eq!(request_hash(&a), request_hash(&c));
+        // A fingerprint (a provider's round) takes part; its absence keeps old hashes.
+        let d = a.clone().fingerprint("round-1");
+        assert_ne!(request_hash(&a), request_hash(&d));
+        assert_ne!(request_hash(&d), request_hash(&a.clone().fingerprint("round-2")));
     }
 }

@@ -224,6 +224,9 @@ pub struct PostingRequest {
     pub metadata: serde_json::Value,
     pub legs: Vec<Leg>,
     pub audit: Option<Audit>,
+    /// Extra parameters that make a repeat of the key a conflict when they differ (e.g. a
+    /// provider's round and game): hashed with the legs when present.
+    pub fingerprint: Option<String>,
 }
 
 impl PostingRequest {
@@ -248,7 +251,13 @@ impl PostingRequest {
                 Leg { account: to, currency, amount },
             ],
             audit: None,
+            fingerprint: None,
         }
+    }
+
+    pub fn fingerprint(mut self, fingerprint: impl Into<String>) -> Self {
+        self.fingerprint = Some(fingerprint.into());
+        self
     }
 
     pub fn comment(mut self, comment: impl Into<String>) -> Self {
@@ -340,6 +349,18 @@ pub struct RollbackRequest {
     pub user_id: Option<i64>,
     pub comment: String,
     pub metadata: serde_json::Value,
+}
+
+/// A posting found by its idempotency key ([`crate::Ledger::lookup`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PostedTx {
+    pub tx_id: i64,
+    pub tx_type: i64,
+    pub user_id: Option<i64>,
+    pub metadata: serde_json::Value,
+    pub created_at: i64,
+    /// A rollback's tombstone, not a posting.
+    pub tombstone: bool,
 }
 
 /// What a rollback did.

@@ -110,6 +110,7 @@ pub(crate) async fn apply_rollback(conn: &mut AnyConnection, req: &RollbackReque
         metadata: serde_json::json!({ "rolls_back": req.original_key, "details": req.metadata }),
         legs,
         audit: None,
+        fingerprint: None,
     };
     let hash = crate::ledger::request_hash(&reversal);
     apply(conn, &reversal, &hash, &house).await.map(RollbackOutcome::Reversed)

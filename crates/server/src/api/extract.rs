@@ -164,3 +164,60 @@ where
         Ok(ClientInfo(Client { ip, user_agent }))
     }
 }
+
+/// The signed-in user when there is one (catalogue reads work for guests too). An absent,
+/// expired or revoked session reads as a guest.
+pub struct MaybeSession(pub Option<User>);
+
+impl<S> FromRequestParts<S> for MaybeSession
+where
+    AppState: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let state = AppState::from_ref(state);
+        let Some(token) = session_token(parts) else { return Ok(MaybeSession(None)) };
+        match state.accounts.authenticate(&token).await {
+            Ok(user) => Ok(MaybeSession(Some(user))),
+            Err(e) if e.code == ErrorCode::Internal => Err(ApiError(e)),
+            Err(_) => Ok(MaybeSession(None)),
+        }
+    }
+}
+
+/// The raw body (signed provider calls): over the limit → 42, unreadable → 40.
+pub struct RawBody(pub axum::body::Bytes);
+
+impl<S> FromRequest<S> for RawBody
+where
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::body::Bytes::from_request(req, state).await {
+            Ok(b) => Ok(RawBody(b)),
+            Err(e) if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE => Err(ApiError(AppError::new(ErrorCode::PayloadTooLarge))),
+            Err(_) => Err(bad_request("the body could not be read")),
+        }
+    }
+}
+
+/// The game session named by `X-Game-Session` (studio game clients): live, else 63.
+pub struct GameSessionHeader(pub casino::GameSession);
+
+impl<S> FromRequestParts<S> for GameSessionHeader
+where
+    AppState: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let state = AppState::from_ref(state);
+        let token = parts.headers.get("x-game-session").and_then(|v| v.to_str().ok()).unwrap_or("").trim().to_string();
+        Ok(GameSessionHeader(state.casino.sessions().live(&token).await?))
+    }
+}

@@ -2,10 +2,13 @@
 //! document and the error catalogue export.
 
 pub mod admin;
+pub mod casino;
 pub mod dev;
 pub mod envelope;
 pub mod extract;
+pub mod provider_wallet;
 pub mod site;
+pub mod studio;
 pub mod types;
 pub mod user;
 pub mod wallet;
@@ -17,7 +20,10 @@ use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::OpenApi;
 
 pub fn routes(state: &AppState) -> Router<AppState> {
-    let mut r = Router::new().merge(user::routes()).merge(wallet::routes()).merge(site::routes()).merge(admin::routes());
+    let mut r = Router::new().merge(user::routes()).merge(wallet::routes()).merge(site::routes()).merge(admin::routes())
+        .merge(casino::routes())
+        .merge(provider_wallet::routes())
+        .merge(studio::routes());
     if state.is_demo() {
         r = r.merge(dev::routes());
     }
@@ -34,11 +40,16 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         wallet::balance, wallet::move_cashback_to_real, wallet::history,
         site::settings, site::flat_pages, site::slides, site::ads, site::set_language,
         admin::adjust,
+        casino::providers, casino::game_list, casino::search, casino::session, casino::blocklist,
+        casino::favourite_add, casino::favourite_remove, casino::favourite_list,
+        provider_wallet::balance, provider_wallet::bet, provider_wallet::win, provider_wallet::rollback,
+        studio::session, studio::slot_info, studio::slot_spin, studio::roulette_spin, studio::dice_roll,
+        studio::seeds, studio::set_client_seed, studio::rotate, studio::rounds,
         dev::outbox,
     ),
     components(schemas(envelope::ErrorEnvelope)),
     modifiers(&ErrorCatalogue),
-    tags((name = "user"), (name = "wallet"), (name = "site"), (name = "admin", description = "Back office"), (name = "dev", description = "Demo mode only"))
+    tags((name = "user"), (name = "wallet"), (name = "site"), (name = "admin", description = "Back office"), (name = "casino", description = "Catalogue, favourites and game launch"), (name = "provider wallet", description = "Seamless wallet for game providers (signed)"), (name = "studio", description = "The in-house studio's game client"), (name = "dev", description = "Demo mode only"))
 )]
 pub struct ApiDoc;
 

@@ -4,6 +4,11 @@
 
 mod common;
 
+mod casino;
+mod crash;
+mod provider_wallet;
+mod studio;
+
 use common::*;
 use reqwest::Method;
 use serde_json::{json, Value};

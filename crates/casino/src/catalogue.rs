@@ -1,0 +1,555 @@
+//! Providers and games, normalised to the spec's Game shape (§3), with the category
+//! rules of §2/§3 and the provider aliases and ban rules of §9.
+
+use kernel::clock::now_ms;
+use kernel::ids::next_id;
+use kernel::{AppError, ErrorCode};
+use serde::Serialize;
+use std::collections::HashSet;
+use store::sqlx::{self, Row};
+use store::Db;
+use utoipa::ToSchema;
+
+/// A provider as the lobby shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Provider {
+    /// Lower-case code (the name used in routes, blocklists and the wallet API).
+    pub name: String,
+    pub display_name: String,
+    /// `slots` or `casinolive`.
+    pub casino_type: String,
+    /// Guests see no games of this provider (spec §6).
+    pub auth_required: bool,
+    pub game_count: i64,
+    pub logo_url: Option<String>,
+}
+
+/// A game normalised to the spec's Game shape (§3).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Game {
+    /// Catalogue id.
+    pub id: i64,
+    pub game_id: String,
+    pub game_name: String,
+    pub name: String,
+    pub description: String,
+    /// Category tabs (spec §3), including the name-derived category (§2).
+    pub tab: Vec<String>,
+    pub provider: String,
+    /// The provider after the §9 aliases (pragmaticf → pragmatic, …).
+    pub route_provider: String,
+    pub image_url: String,
+    pub casino_type: String,
+    pub is_new: bool,
+    /// Declared RTP in percent (two decimals), or null when the provider publishes none.
+    #[schema(value_type = Option<f64>)]
+    pub rtp: Option<kernel::money::Fixed>,
+    /// `low`, `medium`, `high`, or null when unknown.
+    pub volatility: Option<String>,
+    pub auth_required: bool,
+}
+
+/// A provider to create or update at startup (the studio; the demo provider).
+#[derive(Debug, Clone)]
+pub struct NewProvider {
+    pub name: String,
+    pub display_name: String,
+    pub casino_type: String,
+    pub auth_required: bool,
+    pub listed: bool,
+    pub priority: i64,
+    /// HMAC secret of the provider wallet API; `None` = in-process only.
+    pub wallet_secret: Option<String>,
+    /// Launch URL template: `{gameId}`, `{token}` and `{lang}` are replaced.
+    pub launch_url: String,
+    pub logo_url: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct NewGame {
+    pub game_id: String,
+    pub name: String,
+    pub description: String,
+    pub tabs: Vec<String>,
+    pub image_url: String,
+    pub casino_type: String,
+    /// What plays it (`slot`, `roulette`, `dice`, `crash`, `table`).
+    pub kind: String,
+    pub is_new: bool,
+    pub featured: i64,
+    pub rtp_bp: Option<i64>,
+    pub volatility: Option<String>,
+    pub sort: i64,
+}
+
+/// What a launch needs to know about a provider.
+#[derive(Debug, Clone)]
+pub struct ProviderConfig {
+    pub name: String,
+    pub enabled: bool,
+    pub launch_url: String,
+    pub wallet_secret: Option<String>,
+}
+
+/// Spec §9 aliases.
+pub fn route_provider(provider: &str) -> &str {
+    match provider {
+        "pragmaticlive" | "pragmaticf" => "pragmatic",
+        "evolutionlive" => "evolution",
+        "outcome_amatic" => "amatic",
+        other => other,
+    }
+}
+
+/// Spec §3: display names of the providers that differ from their code.
+pub fn display_name(provider: &str) -> String {
+    match provider {
+        "pragmaticf" => "Pragmatic".into(),
+        "outcome_amatic" => "Amatic".into(),
+        "bsw" => "BSW".into(),
+        "egt" => "EGT".into(),
+        "netent" => "NetEnt".into(),
+        "igt" => "IGT".into(),
+        "relaxgaming" => "Relax Gaming".into(),
+        "playngo" => "Play'n GO".into(),
+        other => {
+            let mut c = other.chars();
+            c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
+        }
+    }
+}
+
+/// Spec §6/§9: is `provider` hidden by the player's banned list (lower-case names)?
+/// `outcome_amatic` exists only while neither outcome nor amatic is banned.
+pub fn is_banned(provider: &str, banned: &HashSet<String>) -> bool {
+    let p = provider.to_ascii_lowercase();
+    if banned.contains(&p) || banned.contains(route_provider(&p)) {
+        return true;
+    }
+    p == "outcome_amatic" && (banned.contains("outcome") || banned.contains("amatic"))
+}
+
+/// Spec §2: the category a game's name implies (`otherGames` by default).
+pub fn name_category(name: &str) -> &'static str {
+    let n = name.to_ascii_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| n.contains(w));
+    if has(&["blackjack", "black jack"]) {
+        "blackJack"
+    } else if has(&["baccarat"]) {
+        "baccarat"
+    } else if has(&["roulette"]) {
+        "roulette"
+    } else if has(&["casino hold", "holdem", "hold'em"]) {
+        "casinoHoldem"
+    } else if has(&["poker"]) {
+        "poker"
+    } else if has(&["live"]) {
+        "liveCasino"
+    } else if has(&["sic bo", "sicbo", "sik bo"]) {
+        "sikBo"
+    } else if has(&["dragon tiger", "dragontiger"]) {
+        "dragonTiger"
+    } else if has(&["dice"]) {
+        "dice"
+    } else if has(&["card"]) {
+        "card"
+    } else if has(&["table"]) {
+        "tableGames"
+    } else {
+        "otherGames"
+    }
+}
+
+/// Spec §3: for amatic the tab derives from the name.
+pub fn amatic_tab(name: &str) -> &'static str {
+    let n = name.to_ascii_lowercase();
+    if n.contains("roulette") {
+        "roulette"
+    } else if n.contains("card") {
+        "cardGames"
+    } else if n.contains("lotto") {
+        "lotto"
+    } else {
+        "slotMachines"
+    }
+}
+
+/// The normalised tab list: stored tabs, the amatic rule, `slotMachines` for every slot
+/// (§3 "always present"), the name category unless it is the default, `new` for new games.
+pub fn normalise_tabs(provider: &str, name: &str, casino_type: &str, stored: &[String], is_new: bool) -> Vec<String> {
+    let mut tabs: Vec<String> = Vec::with_capacity(stored.len() + 3);
+    let mut push = |t: &str| {
+        if !tabs.iter().any(|x| x == t) {
+            tabs.push(t.to_string());
+        }
+    };
+    if route_provider(provider) == "amatic" {
+        push(amatic_tab(name));
+    }
+    if casino_type == "slots" {
+        push("slotMachines");
+    }
+    for t in stored {
+        push(t);
+    }
+    let category = name_category(name);
+    if category != "otherGames" {
+        push(category);
+    }
+    if is_new {
+        push("new");
+    }
+    tabs
+}
+
+const GAME_COLUMNS: &str = "g.id, g.provider, g.game_id, g.name, g.description, g.tabs, g.image_url, g.casino_type, \
+     g.is_new, g.rtp_bp, g.volatility, p.auth_required";
+
+fn game_from_row(r: &store::sqlx::any::AnyRow) -> Game {
+    let provider: String = r.get(1);
+    let name: String = r.get(3);
+    let casino_type: String = r.get(7);
+    let stored: Vec<String> = serde_json::from_str(&r.get::<String, _>(5)).unwrap_or_default();
+    let is_new = store::flag(r.get(8));
+    let rtp_bp: Option<i64> = r.get(9);
+    Game {
+        id: r.get(0),
+        game_id: r.get(2),
+        game_name: name.clone(),
+        tab: normalise_tabs(&provider, &name, &casino_type, &stored, is_new),
+        route_provider: route_provider(&provider).to_string(),
+        provider,
+        name,
+        description: r.get(4),
+        image_url: r.get(6),
+        casino_type,
+        is_new,
+        rtp: rtp_bp.map(|bp| kernel::money::Fixed::new(bp, 2)),
+        volatility: r.get(10),
+        auth_required: store::flag(r.get(11)),
+    }
+}
+
+#[derive(Clone)]
+pub struct Catalogue {
+    db: Db,
+}
+
+impl Catalogue {
+    pub fn new(db: Db) -> Catalogue {
+        Catalogue { db }
+    }
+
+    /// Creates or updates a provider and its games (startup; idempotent). Games of the
+    /// provider that are not in `games` are disabled, never deleted (history refers to them).
+    pub async fn upsert_provider(&self, p: &NewProvider, games: &[NewGame]) -> Result<(), AppError> {
+        let now = now_ms();
+        let mut tx = self.db.writer().begin().await.map_err(AppError::internal)?;
+        sqlx::query(
+            "INSERT INTO casino_providers (name, display_name, casino_type, auth_required, listed, enabled, priority, wallet_secret, launch_url, logo_url, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8, $9, $10, $10) \
+             ON CONFLICT (name) DO UPDATE SET display_name = excluded.display_name, casino_type = excluded.casino_type, \
+             auth_required = excluded.auth_required, listed = excluded.listed, priority = excluded.priority, \
+             wallet_secret = excluded.wallet_secret, launch_url = excluded.launch_url, logo_url = excluded.logo_url, updated_at = excluded.updated_at",
+        )
+        .bind(&p.name)
+        .bind(&p.display_name)
+        .bind(&p.casino_type)
+        .bind(p.auth_required as i64)
+        .bind(p.listed as i64)
+        .bind(p.priority)
+        .bind(p.wallet_secret.clone())
+        .bind(&p.launch_url)
+        .bind(p.logo_url.clone())
+        .bind(now)
+        .execute(&mut *tx)
+        .await
+        .map_err(AppError::internal)?;
+        sqlx::query("UPDATE casino_games SET enabled = 0, updated_at = $2 WHERE provider = $1")
+            .bind(&p.name)
+            .bind(now)
+            .execute(&mut *tx)
+            .await
+            .map_err(AppError::internal)?;
+        for g in games {
+            sqlx::query(
+                "INSERT INTO casino_games (id, provider, game_id, name, description, tabs, image_url, casino_type, kind, is_new, featured, rtp_bp, volatility, enabled, sort, created_at, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 1, $14, $15, $15) \
+                 ON CONFLICT (provider, game_id) DO UPDATE SET name = excluded.name, description = excluded.description, \
+                 tabs = excluded.tabs, image_url = excluded.image_url, casino_type = excluded.casino_type, kind = excluded.kind, \
+                 is_new = excluded.is_new, featured = excluded.featured, rtp_bp = excluded.rtp_bp, volatility = excluded.volatility, \
+                 enabled = 1, sort = excluded.sort, updated_at = excluded.updated_at",
+            )
+            .bind(next_id())
+            .bind(&p.name)
+            .bind(&g.game_id)
+            .bind(&g.name)
+            .bind(&g.description)
+            .bind(serde_json::to_string(&g.tabs).unwrap_or_else(|_| "[]".into()))
+            .bind(&g.image_url)
+            .bind(&g.casino_type)
+            .bind(&g.kind)
+            .bind(g.is_new as i64)
+            .bind(g.featured)
+            .bind(g.rtp_bp)
+            .bind(g.volatility.clone())
+            .bind(g.sort)
+            .bind(now)
+            .execute(&mut *tx)
+            .await
+            .map_err(AppError::internal)?;
+        }
+        tx.commit().await.map_err(AppError::internal)?;
+        Ok(())
+    }
+
+    /// The provider's launch and wallet configuration (`None`: unknown provider).
+    pub async fn provider_config(&self, name: &str) -> Result<Option<ProviderConfig>, AppError> {
+        let row = sqlx::query("SELECT name, enabled, launch_url, wallet_secret FROM casino_providers WHERE name = $1")
+            .bind(name)
+            .fetch_optional(self.db.reader())
+            .await
+            .map_err(AppError::internal)?;
+        Ok(row.map(|r| ProviderConfig {
+            name: r.get(0),
+            enabled: store::flag(r.get(1)),
+            launch_url: r.get(2),
+            wallet_secret: r.get(3),
+        }))
+    }
+
+    /// Listed providers of a casino type with their enabled game counts, in display order,
+    /// without those banned for the viewer.
+    pub async fn providers(&self, casino_type: Option<&str>, banned: &HashSet<String>) -> Result<Vec<Provider>, AppError> {
+        let rows = sqlx::query(
+            "SELECT p.name, p.display_name, p.casino_type, p.auth_required, p.logo_url, \
+             (SELECT COUNT(*) FROM casino_games g WHERE g.provider = p.name AND g.enabled = 1) \
+             FROM casino_providers p WHERE p.listed = 1 AND p.enabled = 1 AND ($1 = '' OR p.casino_type = $1) \
+             ORDER BY p.priority DESC, p.name",
+        )
+        .bind(casino_type.unwrap_or(""))
+        .fetch_all(self.db.reader())
+        .await
+        .map_err(AppError::internal)?;
+        Ok(rows
+            .iter()
+            .map(|r| Provider {
+                name: r.get(0),
+                display_name: r.get(1),
+                casino_type: r.get(2),
+                auth_required: store::flag(r.get(3)),
+                logo_url: r.get(4),
+                game_count: r.get(5),
+            })
+            .filter(|p| !is_banned(&p.name, banned))
+            .collect())
+    }
+
+    /// Spec §4 "game list loading": the enabled games of a provider, featured first.
+    /// Unknown provider → 60. The caller applies the guest/role/auth rules.
+    pub async fn games(&self, provider: &str) -> Result<Vec<Game>, AppError> {
+        let known = sqlx::query("SELECT enabled FROM casino_providers WHERE name = $1")
+            .bind(provider)
+            .fetch_optional(self.db.reader())
+            .await
+            .map_err(AppError::internal)?;
+        match known {
+            None => return Err(AppError::new(ErrorCode::ProviderNotConfigured)),
+            Some(r) if !store::flag(r.get(0)) => return Ok(Vec::new()),
+            Some(_) => {}
+        }
+        let rows = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM casino_games g JOIN casino_providers p ON p.name = g.provider \
+             WHERE g.provider = $1 AND g.enabled = 1 ORDER BY g.featured DESC, g.sort, g.name"
+        ))
+        .bind(provider)
+        .fetch_all(self.db.reader())
+        .await
+        .map_err(AppError::internal)?;
+        Ok(rows.iter().map(game_from_row).collect())
+    }
+
+    /// Games whose name contains `q` (case-insensitive) across listed, enabled providers.
+    pub async fn search(&self, q: &str, limit: i64, guest: bool, banned: &HashSet<String>) -> Result<Vec<Game>, AppError> {
+        let pattern = format!("%{}%", q.to_lowercase().replace('\\', "").replace('%', "").replace('_', ""));
+        let rows = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM casino_games g JOIN casino_providers p ON p.name = g.provider \
+             WHERE g.enabled = 1 AND p.enabled = 1 AND p.listed = 1 AND LOWER(g.name) LIKE $1 \
+             ORDER BY g.featured DESC, g.name LIMIT $2"
+        ))
+        .bind(pattern)
+        .bind(limit.clamp(1, 200))
+        .fetch_all(self.db.reader())
+        .await
+        .map_err(AppError::internal)?;
+        Ok(rows
+            .iter()
+            .map(game_from_row)
+            .filter(|g| !(guest && g.auth_required) && !is_banned(&g.provider, banned))
+            .collect())
+    }
+
+    /// One enabled game by provider and game id.
+    pub async fn game(&self, provider: &str, game_id: &str) -> Result<Option<(Game, String)>, AppError> {
+        let row = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS}, g.kind FROM casino_games g JOIN casino_providers p ON p.name = g.provider \
+             WHERE g.provider = $1 AND g.game_id = $2 AND g.enabled = 1"
+        ))
+        .bind(provider)
+        .bind(game_id)
+        .fetch_optional(self.db.reader())
+        .await
+        .map_err(AppError::internal)?;
+        Ok(row.map(|r| (game_from_row(&r), r.get(12))))
+    }
+
+    async fn game_by_pk(&self, pk: i64) -> Result<Option<Game>, AppError> {
+        let row = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM casino_games g JOIN casino_providers p ON p.name = g.provider WHERE g.id = $1 AND g.enabled = 1"
+        ))
+        .bind(pk)
+        .fetch_optional(self.db.reader())
+        .await
+        .map_err(AppError::internal)?;
+        Ok(row.as_ref().map(game_from_row))
+    }
+
+    // ---- favourites ----
+
+    /// Adds a game to the player's favourites (idempotent); unknown game → 62.
+    pub async fn add_favourite(&self, user_id: i64, game_pk: i64) -> Result<Game, AppError> {
+        let mut game = self.game_by_pk(game_pk).await?.ok_or_else(|| AppError::new(ErrorCode::GameNotFound))?;
+        sqlx::query("INSERT INTO casino_favourites (user_id, game_pk, created_at) VALUES ($1, $2, $3) ON CONFLICT (user_id, game_pk) DO NOTHING")
+            .bind(user_id)
+            .bind(game_pk)
+            .bind(now_ms())
+            .execute(self.db.writer())
+            .await
+            .map_err(AppError::internal)?;
+        game.tab.push("favorite".into());
+        Ok(game)
+    }
+
+    /// Removes a favourite (idempotent).
+    pub async fn remove_favourite(&self, user_id: i64, game_pk: i64) -> Result<(), AppError> {
+        sqlx::query("DELETE FROM casino_favourites WHERE user_id = $1 AND game_pk = $2")
+            .bind(user_id)
+            .bind(game_pk)
+            .execute(self.db.writer())
+            .await
+            .map_err(AppError::internal)?;
+        Ok(())
+    }
+
+    /// The player's favourite games, newest first, each with the `favorite` tab.
+    pub async fn favourites(&self, user_id: i64, banned: &HashSet<String>) -> Result<Vec<Game>, AppError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM casino_favourites f JOIN casino_games g ON g.id = f.game_pk \
+             JOIN casino_providers p ON p.name = g.provider \
+             WHERE f.user_id = $1 AND g.enabled = 1 AND p.enabled = 1 ORDER BY f.created_at DESC, g.name"
+        ))
+        .bind(user_id)
+        .fetch_all(self.db.reader())
+        .await
+        .map_err(AppError::internal)?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                let mut g = game_from_row(r);
+                g.tab.push("favorite".into());
+                g
+            })
+            .filter(|g| !is_banned(&g.provider, banned))
+            .collect())
+    }
+
+    // ---- per-player provider blocks (spec §3 bannedProviders) ----
+
+    /// Lower-case provider names banned for the player.
+    pub async fn blocklist(&self, user_id: i64) -> Result<Vec<String>, AppError> {
+        let rows = sqlx::query("SELECT provider FROM casino_provider_blocks WHERE user_id = $1 ORDER BY provider")
+            .bind(user_id)
+            .fetch_all(self.db.reader())
+            .await
+            .map_err(AppError::internal)?;
+        Ok(rows.iter().map(|r| r.get::<String, _>(0)).collect())
+    }
+
+    pub async fn banned_set(&self, user_id: Option<i64>) -> Result<HashSet<String>, AppError> {
+        match user_id {
+            None => Ok(HashSet::new()),
+            Some(id) => Ok(self.blocklist(id).await?.into_iter().collect()),
+        }
+    }
+
+    /// Blocks or unblocks a provider for a player (back office).
+    pub async fn set_blocked(&self, user_id: i64, provider: &str, blocked: bool) -> Result<(), AppError> {
+        let provider = provider.trim().to_ascii_lowercase();
+        if provider.is_empty() || provider.len() > 64 {
+            return Err(AppError::with_detail(ErrorCode::InvalidField, "provider"));
+        }
+        let q = if blocked {
+            "INSERT INTO casino_provider_blocks (user_id, provider, created_at) VALUES ($1, $2, $3) ON CONFLICT (user_id, provider) DO NOTHING"
+        } else {
+            "DELETE FROM casino_provider_blocks WHERE user_id = $1 AND provider = $2 AND $3 >= 0"
+        };
+        sqlx::query(q).bind(user_id).bind(provider).bind(now_ms()).execute(self.db.writer()).await.map_err(AppError::internal)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aliases_and_display_names() {
+        assert_eq!(route_provider("pragmaticf"), "pragmatic");
+        assert_eq!(route_provider("pragmaticlive"), "pragmatic");
+        assert_eq!(route_provider("evolutionlive"), "evolution");
+        assert_eq!(route_provider("outcome_amatic"), "amatic");
+        assert_eq!(route_provider("studio"), "studio");
+        assert_eq!(display_name("pragmaticf"), "Pragmatic");
+        assert_eq!(display_name("outcome_amatic"), "Amatic");
+        assert_eq!(display_name("studio"), "Studio");
+    }
+
+    #[test]
+    fn outcome_amatic_needs_both_unbanned() {
+        let set = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<HashSet<_>>();
+        assert!(!is_banned("outcome_amatic", &set(&[])));
+        assert!(is_banned("outcome_amatic", &set(&["outcome"])));
+        assert!(is_banned("outcome_amatic", &set(&["amatic"])));
+        assert!(is_banned("pragmaticf", &set(&["pragmatic"])));
+        assert!(is_banned("Studio", &set(&["studio"])));
+        assert!(!is_banned("studio", &set(&["amatic"])));
+    }
+
+    #[test]
+    fn categories_from_names() {
+        assert_eq!(name_category("Lightning Roulette"), "roulette");
+        assert_eq!(name_category("Speed Baccarat A"), "baccarat");
+        assert_eq!(name_category("Infinite Blackjack"), "blackJack");
+        assert_eq!(name_category("Casino Hold'em"), "casinoHoldem");
+        assert_eq!(name_category("Dragon Tiger"), "dragonTiger");
+        assert_eq!(name_category("Super Sic Bo"), "sikBo");
+        assert_eq!(name_category("Neon Dice"), "dice");
+        assert_eq!(name_category("Desert Gold"), "otherGames");
+        assert_eq!(amatic_tab("Roulette Royal"), "roulette");
+        assert_eq!(amatic_tab("Lucky Card"), "cardGames");
+        assert_eq!(amatic_tab("Lotto Madness"), "lotto");
+        assert_eq!(amatic_tab("Book of Fortune"), "slotMachines");
+    }
+
+    #[test]
+    fn tabs_are_normalised_without_repeats() {
+        let t = normalise_tabs("studio", "Desert Gold", "slots", &["top".into(), "slotMachines".into()], true);
+        assert_eq!(t, vec!["slotMachines", "top", "new"]);
+        let t = normalise_tabs("outcome_amatic", "Roulette", "slots", &[], false);
+        assert_eq!(t, vec!["roulette", "slotMachines"]);
+        let t = normalise_tabs("studio", "Crash", "slots", &["crashGames".into()], false);
+        assert_eq!(t, vec!["slotMachines", "crashGames"]);
+    }
+}

@@ -1,0 +1,308 @@
+//! The seamless wallet (ARCHITECTURE §3): `Balance`, `Bet`, `Win`, `Rollback` for every
+//! provider — third-party adapters over HTTP and the studio in-process — and the only way
+//! casino money moves. Each command is one ledger posting under the key
+//! `prov:{provider}:{transaction id}`, so the ledger's unique index makes it idempotent
+//! in the same database transaction as the balance change:
+//! * a replay answers the original reply (the stored receipt);
+//! * the same transaction id with another amount, player, round or game is a conflicting
+//!   duplicate (26);
+//! * a rollback of an unknown transaction leaves a tombstone; the bet arriving after it is
+//!   refused (28);
+//! * stakes need a live session and a player allowed to play; wins and rollbacks are
+//!   honoured with an expired session or a banned player (money owed is paid).
+
+use crate::sessions::{GameSession, Sessions};
+use kernel::clock::now_ms;
+use kernel::{AppError, Currency, ErrorCode};
+use serde::{Deserialize, Serialize};
+use std::str::FromStr;
+use utoipa::ToSchema;
+use ::wallet::{AccountRef, BalanceKind, HouseAccount, Ledger, LedgerError, PostingRequest, RollbackOutcome, RollbackRequest, TxType};
+
+/// Largest amount one call may move (10^15 minor units).
+pub const MAX_AMOUNT: i64 = 1_000_000_000_000_000;
+
+/// `balance` request body.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BalanceCall {
+    pub session_token: String,
+}
+
+/// `bet` / `win` request body.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WalletCall {
+    pub session_token: String,
+    /// The provider's id of this transaction (unique per provider).
+    pub transaction_id: String,
+    pub round_id: String,
+    pub game_id: String,
+    /// Integer minor units of `currency`.
+    pub amount: i64,
+    pub currency: String,
+}
+
+/// `rollback` request body.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RollbackCall {
+    pub session_token: String,
+    /// The provider's id of the rollback itself.
+    pub transaction_id: String,
+    /// The transaction to cancel.
+    pub reference_transaction_id: String,
+    #[serde(default)]
+    pub round_id: String,
+    #[serde(default)]
+    pub game_id: String,
+}
+
+/// Every wallet reply: the player's real balance after the operation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WalletReply {
+    /// Integer minor units.
+    pub balance: i64,
+    pub currency: String,
+    pub player_id: i64,
+    /// The provider's transaction id (null for `balance`).
+    pub transaction_id: Option<String>,
+    /// Our ledger transaction (null for `balance` and for a rollback that left a tombstone).
+    pub ledger_tx_id: Option<i64>,
+    /// Set when this answer replays an earlier identical call (not part of the HTTP reply).
+    #[serde(skip)]
+    pub replayed: bool,
+}
+
+fn check_id(name: &str, v: &str) -> Result<(), AppError> {
+    if v.trim().is_empty() || v.len() > 100 || v.chars().any(|c| c.is_control()) {
+        return Err(AppError::with_detail(ErrorCode::BadRequest, format!("{name} must be 1 to 100 printable characters")));
+    }
+    Ok(())
+}
+
+/// The ledger key of a provider transaction.
+pub fn ledger_key(provider: &str, transaction_id: &str) -> String {
+    format!("prov:{provider}:{transaction_id}")
+}
+
+#[derive(Clone)]
+pub struct ProviderWallet {
+    ledger: Ledger,
+    sessions: Sessions,
+}
+
+impl ProviderWallet {
+    pub fn new(ledger: Ledger, sessions: Sessions) -> ProviderWallet {
+        ProviderWallet { ledger, sessions }
+    }
+
+    pub fn ledger(&self) -> &Ledger {
+        &self.ledger
+    }
+
+    /// The session of a call, which must belong to `provider`.
+    async fn session(&self, provider: &str, token: &str) -> Result<GameSession, AppError> {
+        let s = self.sessions.find(token).await?;
+        if s.provider != provider {
+            return Err(AppError::new(ErrorCode::GameSessionInvalid));
+        }
+        Ok(s)
+    }
+
+    async fn real_balance(&self, s: &GameSession) -> Result<i64, AppError> {
+        Ok(self.ledger.balance(s.user_id, BalanceKind::Real, s.currency).await?)
+    }
+
+    pub async fn balance(&self, provider: &str, call: &BalanceCall) -> Result<WalletReply, AppError> {
+        let s = self.session(provider, &call.session_token).await?;
+        Ok(WalletReply {
+            balance: self.real_balance(&s).await?,
+            currency: s.currency.code().into(),
+            player_id: s.user_id,
+            transaction_id: None,
+            ledger_tx_id: None,
+            replayed: false,
+        })
+    }
+
+    fn validate(call: &WalletCall, s: &GameSession) -> Result<(), AppError> {
+        check_id("transactionId", &call.transaction_id)?;
+        check_id("roundId", &call.round_id)?;
+        check_id("gameId", &call.game_id)?;
+        if call.amount < 0 || call.amount > MAX_AMOUNT {
+            return Err(AppError::with_detail(ErrorCode::InvalidBet, "amount must be between 0 and 10^15 minor units"));
+        }
+        if Currency::from_str(&call.currency).ok() != Some(s.currency) {
+            return Err(AppError::new(ErrorCode::CurrencyMismatch));
+        }
+        Ok(())
+    }
+
+    fn posting(kind: &str, provider: &str, call: &WalletCall, s: &GameSession) -> PostingRequest {
+        let player = AccountRef::Player { user_id: s.user_id, kind: BalanceKind::Real };
+        let house = AccountRef::House(HouseAccount::Games);
+        let (tx_type, from, to, comment) = match kind {
+            "bet" => (TxType::BetStake, player, house, format!("Casino bet: {provider} {}", call.game_id)),
+            _ => (TxType::BetWin, house, player, format!("Casino win: {provider} {}", call.game_id)),
+        };
+        PostingRequest::transfer(tx_type, ledger_key(provider, &call.transaction_id), Some(s.user_id), s.currency, from, to, call.amount)
+            .comment(comment)
+            .metadata(serde_json::json!({
+                "provider": provider, "kind": kind, "transactionId": call.transaction_id,
+                "roundId": call.round_id, "gameId": call.game_id, "sessionId": s.id,
+            }))
+            .fingerprint(format!("{kind}|{}|{}", call.round_id, call.game_id))
+    }
+
+    fn reply(s: &GameSession, call_tx: &str, receipt: &::wallet::Receipt) -> WalletReply {
+        WalletReply {
+            balance: receipt.balance_after(s.user_id, BalanceKind::Real).unwrap_or(0),
+            currency: s.currency.code().into(),
+            player_id: s.user_id,
+            transaction_id: Some(call_tx.into()),
+            ledger_tx_id: Some(receipt.tx_id),
+            replayed: receipt.replayed,
+        }
+    }
+
+    /// A stake: needs a live session of a player allowed to play.
+    pub async fn bet(&self, provider: &str, call: &WalletCall) -> Result<WalletReply, AppError> {
+        let s = self.session(provider, &call.session_token).await?;
+        self.bet_with(provider, s, call).await
+    }
+
+    /// [`Self::bet`] for a session the caller already resolved (in-process games);
+    /// `call.session_token` is not read.
+    pub async fn bet_with(&self, provider: &str, mut s: GameSession, call: &WalletCall) -> Result<WalletReply, AppError> {
+        if s.provider != provider {
+            return Err(AppError::new(ErrorCode::GameSessionInvalid));
+        }
+        Self::validate(call, &s)?;
+        let now = now_ms();
+        if call.amount == 0 {
+            s.may_stake(now)?;
+            return self.zero_amount(&s, call).await;
+        }
+        if let Err(e) = s.may_stake(now) {
+            // A retry of a bet that was accepted while the session was live answers as before.
+            if let Some(reply) = self.replay_of(provider, "bet", call, &s).await? {
+                return Ok(reply);
+            }
+            return Err(e);
+        }
+        self.sessions.touch(&mut s, now).await?;
+        let receipt = self.ledger.post(Self::posting("bet", provider, call, &s)).await?;
+        Ok(Self::reply(&s, &call.transaction_id, &receipt))
+    }
+
+    /// A win: honoured with an expired session or a banned player.
+    pub async fn win(&self, provider: &str, call: &WalletCall) -> Result<WalletReply, AppError> {
+        let s = self.session(provider, &call.session_token).await?;
+        self.win_with(provider, &s, call).await
+    }
+
+    /// [`Self::win`] for a session the caller already resolved (in-process games, recovery).
+    pub async fn win_with(&self, provider: &str, s: &GameSession, call: &WalletCall) -> Result<WalletReply, AppError> {
+        let s = s.clone();
+        if s.provider != provider {
+            return Err(AppError::new(ErrorCode::GameSessionInvalid));
+        }
+        Self::validate(call, &s)?;
+        if call.amount == 0 {
+            return self.zero_amount(&s, call).await;
+        }
+        let receipt = self.ledger.post(Self::posting("win", provider, call, &s)).await?;
+        Ok(Self::reply(&s, &call.transaction_id, &receipt))
+    }
+
+    /// Replays an identical earlier call (same key and parameters), if there was one.
+    async fn replay_of(&self, provider: &str, kind: &str, call: &WalletCall, s: &GameSession) -> Result<Option<WalletReply>, AppError> {
+        let Some(found) = self.ledger.lookup(&ledger_key(provider, &call.transaction_id)).await? else {
+            return Ok(None);
+        };
+        if found.tombstone {
+            return Err(AppError::new(ErrorCode::TransactionRolledBack));
+        }
+        // Posting it again is the ledger's replay check: identical → the stored receipt,
+        // different → 26. It cannot move money: the key exists.
+        match self.ledger.post(Self::posting(kind, provider, call, s)).await {
+            Ok(receipt) => Ok(Some(Self::reply(s, &call.transaction_id, &receipt))),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// A zero amount (a round closed without a win, a free round's stake) moves nothing.
+    async fn zero_amount(&self, s: &GameSession, call: &WalletCall) -> Result<WalletReply, AppError> {
+        Ok(WalletReply {
+            balance: self.real_balance(s).await?,
+            currency: s.currency.code().into(),
+            player_id: s.user_id,
+            transaction_id: Some(call.transaction_id.clone()),
+            ledger_tx_id: None,
+            replayed: false,
+        })
+    }
+
+    /// Cancels a bet or win: reverses it, or tombstones it when it has not arrived (the
+    /// late transaction is then refused). Honoured with an expired session.
+    pub async fn rollback(&self, provider: &str, call: &RollbackCall) -> Result<WalletReply, AppError> {
+        let s = self.session(provider, &call.session_token).await?;
+        self.rollback_with(provider, &s, call).await
+    }
+
+    /// [`Self::rollback`] for a session the caller already resolved (in-process games, recovery).
+    pub async fn rollback_with(&self, provider: &str, s: &GameSession, call: &RollbackCall) -> Result<WalletReply, AppError> {
+        let s = s.clone();
+        if s.provider != provider {
+            return Err(AppError::new(ErrorCode::GameSessionInvalid));
+        }
+        check_id("transactionId", &call.transaction_id)?;
+        check_id("referenceTransactionId", &call.reference_transaction_id)?;
+        if call.transaction_id == call.reference_transaction_id {
+            return Err(AppError::with_detail(ErrorCode::BadRequest, "a rollback needs its own transactionId"));
+        }
+        let original_key = ledger_key(provider, &call.reference_transaction_id);
+        if let Some(found) = self.ledger.lookup(&original_key).await? {
+            if !found.tombstone && found.user_id != Some(s.user_id) {
+                return Err(AppError::new(ErrorCode::TransactionMismatch));
+            }
+        }
+        let outcome = self
+            .ledger
+            .rollback(RollbackRequest {
+                original_key,
+                rollback_key: ledger_key(provider, &call.transaction_id),
+                user_id: Some(s.user_id),
+                comment: format!("Casino rollback: {provider} {}", call.reference_transaction_id),
+                metadata: serde_json::json!({
+                    "provider": provider, "kind": "rollback", "transactionId": call.transaction_id,
+                    "referenceTransactionId": call.reference_transaction_id, "roundId": call.round_id,
+                    "gameId": call.game_id, "sessionId": s.id,
+                }),
+            })
+            .await
+            .map_err(|e| match e {
+                LedgerError::IdempotencyConflict => AppError::new(ErrorCode::IdempotencyConflict),
+                other => other.into(),
+            })?;
+        match outcome {
+            RollbackOutcome::Reversed(receipt) => {
+                let mut reply = Self::reply(&s, &call.transaction_id, &receipt);
+                if receipt.balance_after(s.user_id, BalanceKind::Real).is_none() {
+                    reply.balance = self.real_balance(&s).await?;
+                }
+                Ok(reply)
+            }
+            RollbackOutcome::Tombstoned => Ok(WalletReply {
+                balance: self.real_balance(&s).await?,
+                currency: s.currency.code().into(),
+                player_id: s.user_id,
+                transaction_id: Some(call.transaction_id.clone()),
+                ledger_tx_id: None,
+                replayed: false,
+            }),
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! The games the platform hosts itself, written to the catalogue at startup: the studio
+//! (always — it is the embedded default provider) and, in demo mode only, the `demo`
+//! provider whose one game `demo-table` is played from outside through the signed wallet
+//! API (secret `demo-secret`), so the protocol can be exercised.
+
+use crate::app::AppState;
+use casino::{NewGame, NewProvider, STUDIO};
+
+/// Secret of the demo provider (demo mode only).
+pub const DEMO_PROVIDER_SECRET: &str = "demo-secret";
+
+fn game(game_id: &str, name: &str, description: &str, kind: &str, tabs: &[&str], rtp_bp: u32, volatility: &str, featured: i64, sort: i64) -> NewGame {
+    NewGame {
+        game_id: game_id.into(),
+        name: name.into(),
+        description: description.into(),
+        tabs: tabs.iter().map(|t| t.to_string()).collect(),
+        image_url: format!("/games/{STUDIO}/{game_id}.svg"),
+        casino_type: "slots".into(),
+        kind: kind.into(),
+        is_new: true,
+        featured,
+        rtp_bp: Some(rtp_bp as i64),
+        volatility: Some(volatility.into()),
+        sort,
+    }
+}
+
+/// The studio's games with their declared RTP (slots: from the reel data; crash 99 %,
+/// European roulette 97.30 %, dice 99 %).
+pub fn studio_games() -> Vec<NewGame> {
+    let mut games: Vec<NewGame> = studio::slots::catalogue()
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            game(g.id(), g.name(), &format!("5-reel video slot, {} volatility, with a bonus feature.", g.volatility()), "slot",
+                &["popular", "top"], g.declared_rtp_bp(), g.volatility(), 10 - i as i64, i as i64)
+        })
+        .collect();
+    games.push(game("crash", "Crash", "Multiplayer: cash out before the rocket crashes.", "crash", &["crashGames", "popular", "top"], 9900, "high", 20, 10));
+    games.push(game("roulette", "European Roulette", "Single-zero roulette with the full betting layout.", "roulette", &["roulette", "popular"], 9730, "medium", 5, 11));
+    games.push(game("dice", "Dice", "Roll over or under your target, from 0.00 to 100.00.", "dice", &["popular"], 9900, "medium", 4, 12));
+    games
+}
+
+/// Writes the hosted providers and games (idempotent; run at every start).
+pub async fn install(state: &AppState) -> anyhow::Result<()> {
+    let studio = NewProvider {
+        name: STUDIO.into(),
+        display_name: "Carthage Studio".into(),
+        casino_type: "slots".into(),
+        auth_required: false,
+        listed: true,
+        priority: 100,
+        wallet_secret: None,
+        launch_url: "/studio/{gameId}?token={token}&lang={lang}".into(),
+        logo_url: Some(format!("/games/{STUDIO}/logo.svg")),
+    };
+    state.casino.catalogue().upsert_provider(&studio, &studio_games()).await.map_err(|e| anyhow::anyhow!(e.text()))?;
+    if state.is_demo() {
+        let demo = NewProvider {
+            name: "demo".into(),
+            display_name: "Demo provider".into(),
+            casino_type: "slots".into(),
+            auth_required: true,
+            listed: false,
+            priority: 0,
+            wallet_secret: Some(DEMO_PROVIDER_SECRET.into()),
+            launch_url: "/studio/{gameId}?token={token}&lang={lang}".into(),
+            logo_url: None,
+        };
+        let table = NewGame {
+            game_id: "demo-table".into(),
+            name: "Demo Table".into(),
+            description: "A table driven from outside through the signed provider wallet API.".into(),
+            tabs: vec!["tableGames".into()],
+            image_url: String::new(),
+            casino_type: "slots".into(),
+            kind: "table".into(),
+            is_new: false,
+            featured: 0,
+            rtp_bp: None,
+            volatility: None,
+            sort: 0,
+        };
+        state.casino.catalogue().upsert_provider(&demo, &[table]).await.map_err(|e| anyhow::anyhow!(e.text()))?;
+    }
+    Ok(())
+}
