@@ -144,7 +144,18 @@ export function CrashGame() {
           break;
       }
     };
-    sock.current = connectCrash(api.token, { message: onMessage, status: setStatus });
+    // A socket that keeps closing before its hello may mean the session is gone: the session call
+    // answers 63 then, and the studio shows its "reopen the game" state.
+    let failures = 0;
+    const onStatus = (st: 'connecting' | 'open' | 'closed') => {
+      setStatus(st);
+      if (st === 'open') failures = 0;
+      if (st === 'closed') {
+        failures += 1;
+        if (failures === 2 || failures % 5 === 0) api.session().catch(() => {});
+      }
+    };
+    sock.current = connectCrash(api.token, { message: onMessage, status: onStatus });
     return () => {
       sock.current?.close();
       sock.current = null;

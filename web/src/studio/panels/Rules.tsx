@@ -148,10 +148,15 @@ function SlotRules() {
         )}
         <div className={css.kv}>
           <span className={css.v}>{t(`slots.featureName.${info.id}`, { defaultValue: info.feature.name })}</span>
-          <span className={css.text}>{t(`slots.featureDesc.${info.id}`, { defaultValue: info.feature.description })}</span>
-          <span className={css.k}>
+          <span className={css.text}>
             {t('slots.featureText', { spins: info.feature.spins, retrigger: info.feature.retrigger })}
-            {info.feature.multipliers.length > 0 ? ` ${t('slots.multipliers', { list: mults })}` : ''}
+            {info.feature.multipliers.length > 1 ? ` ${t('slots.multipliers', { list: mults })}` : ''}
+            {info.feature.multipliers.length === 1 && (info.feature.multipliers[0]?.value ?? 1) > 1
+              ? ` ${t('slots.allWinsTimes', { x: info.feature.multipliers[0]!.value })}`
+              : ''}
+            {info.feature.expandingWildReels.length > 0
+              ? ` ${t('slots.expanding', { reels: info.feature.expandingWildReels.map((r) => r + 1).join(', ') })}`
+              : ''}
           </span>
         </div>
       </section>
