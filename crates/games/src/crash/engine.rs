@@ -1,0 +1,596 @@
+//! The round loop: one task, one command channel, the state machine
+//! betting → (closing: stakes in flight) → running → ended → settled → next round.
+
+use super::db::{self, BetRow, Op, Persister};
+use super::{chain, error_msg, lock, recovery, target, tx_id, win_at, Cmd, CrashEngine, Fairness, PlayerCtx, RoundStats, GAME_ID};
+use casino::{RollbackCall, WalletCall, WalletReply, STUDIO};
+use kernel::clock::now_ms;
+use kernel::ids::next_id;
+use kernel::{AppError, ErrorCode};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+use studio::crash::{crash_point, multiplier_at, time_to_reach};
+use studio::fair::hex32;
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
+use tokio::time::Instant;
+
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+pub(super) async fn run(engine: CrashEngine, mut rx: mpsc::Receiver<Cmd>) {
+    let inner = engine.inner.clone();
+    let (persister, handle) = Persister::spawn(inner.db.clone());
+    let _persister = AbortOnDrop(handle);
+    let config = engine.config();
+    // Recovery first: nothing new starts before every interrupted round is settled.
+    loop {
+        match recovery::recover(&inner.db, &inner.ledger, &inner.casino, &config).await {
+            Ok(n) => {
+                lock(&inner.stats).recovered_rounds += n as u64;
+                break;
+            }
+            Err(e) => {
+                tracing::error!(error = %e.text(), "crash: recovery failed; retrying in 1 s");
+                refuse_all(&mut rx, Duration::from_secs(1)).await;
+            }
+        }
+    }
+    let mut game = Game {
+        engine: engine.clone(),
+        config,
+        persister,
+        tasks: JoinSet::new(),
+        bets: HashMap::new(),
+        pending_bets: 0,
+        pending_wins: 0,
+        failed_wins: 0,
+        players_dirty: false,
+        round: None,
+    };
+    loop {
+        if let Err(e) = game.play_round(&mut rx).await {
+            tracing::error!(error = %e.text(), "crash: round failed; the next start recovers it");
+            // Stop taking bets on a round we could not persist; try again shortly.
+            game.bets.clear();
+            refuse_all(&mut rx, Duration::from_secs(1)).await;
+            // Settle what the failed round left through the recovery rule.
+            while let Some(_) = game.tasks.join_next().await {}
+            game.pending_bets = 0;
+            game.pending_wins = 0;
+            if let Err(e) = recovery::recover(&inner.db, &inner.ledger, &inner.casino, &game.config).await {
+                tracing::error!(error = %e.text(), "crash: recovery after a failed round failed");
+            }
+        }
+    }
+}
+
+/// Answers every command with an error for `d` (the engine cannot take bets now).
+async fn refuse_all(rx: &mut mpsc::Receiver<Cmd>, d: Duration) {
+    let until = Instant::now() + d;
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep_until(until) => return,
+            Some(cmd) = rx.recv() => {
+                let (p, rid) = match cmd { Cmd::Bet { player, request_id, .. } | Cmd::Cashout { player, request_id } => (player, request_id) };
+                let _ = p.out.send(error_msg(&rid, &AppError::with_detail(ErrorCode::BettingClosed, "the game is restarting")));
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Betting,
+    Closing,
+    Running,
+    Ended,
+}
+
+struct Round {
+    id: i64,
+    crash_point: u64,
+    hash: String,
+    phase: Phase,
+    betting_ends: Instant,
+    started: Instant,
+    /// Real ms from the start to the crash.
+    crash_after: Duration,
+    stats: RoundStats,
+    lateness_us: Vec<u64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BetState {
+    Placing,
+    Open,
+    Cashed { m: u64, win: i64 },
+}
+
+struct Bet {
+    player: Arc<PlayerCtx>,
+    amount: i64,
+    auto: Option<u64>,
+    state: BetState,
+}
+
+enum Done {
+    Bet { user_id: i64, request_id: Value, result: Result<WalletReply, AppError> },
+    Win { paid: bool },
+}
+
+struct Game {
+    engine: CrashEngine,
+    config: super::CrashConfig,
+    persister: Persister,
+    tasks: JoinSet<Done>,
+    bets: HashMap<i64, Bet>,
+    pending_bets: usize,
+    pending_wins: usize,
+    failed_wins: usize,
+    players_dirty: bool,
+    round: Option<Round>,
+}
+
+impl Game {
+    fn broadcast(&self, msg: &Value) {
+        let text: Arc<str> = msg.to_string().into();
+        let _ = self.engine.inner.events.send(text);
+    }
+
+    fn set_phase(&self, msg: &Value) {
+        *lock(&self.engine.inner.phase) = Some(msg.clone());
+        self.broadcast(msg);
+    }
+
+    async fn chain(&self) -> Result<(chain::Chain, i64), AppError> {
+        let db = &self.engine.inner.db;
+        let chain = match chain::load_active(db).await? {
+            Some(c) => c,
+            None => chain::create(db, self.config.chain_length, self.config.checkpoint_every, self.config.salt.clone()).await?,
+        };
+        let next = db::last_number(db, chain.id).await? + 1;
+        if next as u64 > chain.length {
+            let c = chain::create(db, self.config.chain_length, self.config.checkpoint_every, self.config.salt.clone()).await?;
+            return Ok((c, 1));
+        }
+        Ok((chain, next))
+    }
+
+    async fn play_round(&mut self, rx: &mut mpsc::Receiver<Cmd>) -> Result<(), AppError> {
+        let (chain, number) = self.chain().await?;
+        *lock(&self.engine.inner.fairness) =
+            Some(Fairness { terminating_hash: hex32(&chain.terminating_hash), salt: chain.salt.clone() });
+        let hash = chain.round_hash(number as u64).ok_or_else(|| AppError::internal("crash: round outside the chain"))?;
+        let cp = crash_point(&hash, &chain.salt);
+        let id = next_id();
+        let betting_ends_at = now_ms() + self.config.betting_ms as i64;
+        // Persist before reveal: the round, its hash and its crash point exist before it opens.
+        self.persister
+            .write(Op::NewRound { id, chain_id: chain.id, number, hash: hex32(&hash), crash_point: cp as i64, betting_ends_at })
+            .await?;
+        let now = Instant::now();
+        self.bets.clear();
+        self.round = Some(Round {
+            id,
+            crash_point: cp,
+            hash: hex32(&hash),
+            phase: Phase::Betting,
+            betting_ends: now + Duration::from_millis(self.config.betting_ms),
+            started: now,
+            crash_after: Duration::ZERO,
+            stats: RoundStats { round_id: id, crash_point: cp, ..Default::default() },
+            lateness_us: Vec::new(),
+        });
+        self.set_phase(&json!({ "type": "round", "id": id, "phase": "betting", "bettingEndsAt": betting_ends_at, "serverTime": now_ms() }));
+        *lock(&self.engine.inner.players) = None;
+        self.players_dirty = true;
+
+        // ---- betting window, then closing (stakes in flight finish)
+        let mut next_players = Instant::now();
+        loop {
+            let r = self.round.as_ref().unwrap();
+            if r.phase == Phase::Betting && Instant::now() >= r.betting_ends {
+                self.round.as_mut().unwrap().phase = Phase::Closing;
+            }
+            let r = self.round.as_ref().unwrap();
+            if r.phase == Phase::Closing && self.pending_bets == 0 {
+                break;
+            }
+            let deadline = if r.phase == Phase::Betting { r.betting_ends } else { Instant::now() + Duration::from_millis(50) };
+            let deadline = deadline.min(next_players);
+            self.step(rx, deadline).await;
+            if Instant::now() >= next_players {
+                self.send_players();
+                next_players = Instant::now() + Duration::from_millis(self.config.players_every_ms);
+            }
+        }
+
+        // ---- start: persisted before the curve is shown
+        let started_at = now_ms();
+        let started = Instant::now();
+        self.persister.write(Op::Started { round_id: id, started_at }).await?;
+        let speed = self.config.speed.max(1);
+        let crash_curve_ms = time_to_reach(cp);
+        let crash_after = Duration::from_millis(crash_curve_ms.div_ceil(speed));
+        // Auto and forced cash-outs, lowest first.
+        let mut targets: Vec<(u64, bool, i64)> = self
+            .bets
+            .iter()
+            .filter(|(_, b)| b.state == BetState::Open)
+            .filter_map(|(u, b)| target(b.amount, b.auto, b.player.max_win).map(|(m, f)| (m, f, *u)))
+            .collect();
+        targets.sort_unstable_by(|a, b| b.cmp(a)); // pop() gives the lowest
+        {
+            let r = self.round.as_mut().unwrap();
+            r.phase = Phase::Running;
+            r.started = started;
+            r.crash_after = crash_after;
+            r.stats.start_delay_ms = started.saturating_duration_since(r.betting_ends).as_millis() as u64;
+            r.stats.bets = self.bets.values().filter(|b| b.state == BetState::Open).count();
+        }
+        self.set_phase(&json!({ "type": "start", "id": id, "startedAt": started_at, "serverTime": now_ms() }));
+
+        // ---- running: ticks, auto/forced cash-outs, manual cash-outs, until the crash
+        let tick = Duration::from_millis(self.config.tick_ms.max(1));
+        let crash_at = started + crash_after;
+        let mut k: u32 = 1;
+        loop {
+            let next_tick = started + tick * k;
+            if next_tick >= crash_at {
+                // the crash comes first
+                self.step(rx, crash_at.min(next_players)).await;
+                let now = Instant::now();
+                if now >= next_players {
+                    self.send_players();
+                    next_players = now + Duration::from_millis(self.config.players_every_ms);
+                }
+                if now >= crash_at {
+                    break;
+                }
+                continue;
+            }
+            self.step(rx, next_tick.min(next_players)).await;
+            let now = Instant::now();
+            if now >= next_tick {
+                let r = self.round.as_mut().unwrap();
+                r.lateness_us.push(now.saturating_duration_since(next_tick).as_micros() as u64);
+                let curve = (now.saturating_duration_since(started).as_millis() as u64).saturating_mul(speed);
+                let m = multiplier_at(curve);
+                self.fire_targets(&mut targets, m.min(cp.saturating_sub(1)), cp);
+                if m < cp {
+                    self.broadcast(&json!({ "type": "tick", "id": id, "m": m, "serverTime": now_ms() }));
+                }
+                // Skip ticks the loop was too late for (never a burst of stale ticks).
+                let behind = now.saturating_duration_since(started).as_nanos() / tick.as_nanos().max(1);
+                k = (behind as u32 + 1).max(k + 1);
+            }
+            if now >= next_players {
+                self.send_players();
+                next_players = now + Duration::from_millis(self.config.players_every_ms);
+            }
+        }
+        // Every target below the crash point was reached before it.
+        self.fire_targets(&mut targets, cp.saturating_sub(1), cp);
+        self.round.as_mut().unwrap().phase = Phase::Ended;
+
+        // ---- crash: persisted, then shown; open bets lose
+        let ended_at = now_ms();
+        let crashed = Instant::now();
+        self.persister.write(Op::Ended { round_id: id, ended_at }).await?;
+        let hash_hex = self.round.as_ref().unwrap().hash.clone();
+        self.set_phase(&json!({ "type": "crash", "id": id, "crashPoint": cp, "hash": hash_hex, "serverTime": now_ms() }));
+        self.persister.send(Op::Lost { round_id: id });
+        self.send_players();
+
+        // ---- settlement: every win paid, every row written
+        self.failed_wins = 0;
+        while self.pending_wins > 0 {
+            self.step(rx, Instant::now() + Duration::from_millis(50)).await;
+        }
+        let settled = self.failed_wins == 0;
+        if settled {
+            self.persister.write(Op::Settled { round_id: id, phase: None }).await?;
+        } else {
+            tracing::error!(round = id, failed = self.failed_wins, "crash: wins failed; the round stays unsettled for recovery");
+        }
+        let settle_ms = crashed.elapsed().as_millis() as u64;
+        self.finish_stats(settle_ms, settled);
+
+        // ---- pause before the next round
+        let until = crashed + Duration::from_millis(self.config.pause_ms);
+        while Instant::now() < until {
+            self.step(rx, until).await;
+        }
+        if !settled {
+            return Err(AppError::internal("crash: a round could not be settled"));
+        }
+        Ok(())
+    }
+
+    fn finish_stats(&mut self, settle_ms: u64, settled: bool) {
+        let r = self.round.as_mut().unwrap();
+        let mut late = std::mem::take(&mut r.lateness_us);
+        late.sort_unstable();
+        let pct = |p: f64| -> u64 {
+            if late.is_empty() {
+                0
+            } else {
+                late[(((late.len() - 1) as f64) * p).round() as usize]
+            }
+        };
+        r.stats.ticks = late.len();
+        r.stats.tick_late_p50_us = pct(0.50);
+        r.stats.tick_late_p99_us = pct(0.99);
+        r.stats.tick_late_max_us = late.last().copied().unwrap_or(0);
+        r.stats.settle_ms = settle_ms;
+        r.stats.settled = settled;
+        r.stats.cash_outs = self.bets.values().filter(|b| matches!(b.state, BetState::Cashed { .. })).count();
+        let s = r.stats.clone();
+        tracing::info!(
+            round = s.round_id, crash_point = s.crash_point, bets = s.bets, refused = s.refused_bets, cash_outs = s.cash_outs,
+            ticks = s.ticks, tick_late_p50_us = s.tick_late_p50_us, tick_late_p99_us = s.tick_late_p99_us,
+            tick_late_max_us = s.tick_late_max_us, start_delay_ms = s.start_delay_ms, settle_ms = s.settle_ms, "crash: round settled"
+        );
+        let mut stats = lock(&self.engine.inner.stats);
+        stats.rounds += 1;
+        stats.last.push(s);
+        if stats.last.len() > 20 {
+            stats.last.remove(0);
+        }
+    }
+
+    /// Waits for one thing until `deadline`: a command, a finished money task, or the time.
+    async fn step(&mut self, rx: &mut mpsc::Receiver<Cmd>, deadline: Instant) {
+        tokio::select! {
+            biased;
+            _ = tokio::time::sleep_until(deadline) => {}
+            Some(done) = self.tasks.join_next(), if !self.tasks.is_empty() => match done {
+                Ok(d) => self.on_done(d),
+                Err(e) => tracing::error!(error = %e, "crash: a money task failed"),
+            },
+            Some(cmd) = rx.recv() => {
+                self.on_cmd(cmd);
+                // Take what else is queued without going back to the timer each time.
+                for _ in 0..256 {
+                    match rx.try_recv() {
+                        Ok(cmd) => self.on_cmd(cmd),
+                        Err(_) => break,
+                    }
+                }
+            }
+        }
+    }
+
+    fn on_cmd(&mut self, cmd: Cmd) {
+        match cmd {
+            Cmd::Bet { player, request_id, amount, auto } => {
+                if let Err(e) = self.bet(&player, &request_id, amount, auto) {
+                    let _ = player.out.send(error_msg(&request_id, &e));
+                }
+            }
+            Cmd::Cashout { player, request_id } => {
+                if let Err(e) = self.manual_cash_out(&player, &request_id) {
+                    let _ = player.out.send(error_msg(&request_id, &e));
+                }
+            }
+        }
+    }
+
+    fn bet(&mut self, player: &Arc<PlayerCtx>, request_id: &Value, amount: i64, auto: Option<u64>) -> Result<(), AppError> {
+        let Some(r) = self.round.as_ref() else { return Err(AppError::new(ErrorCode::BettingClosed)) };
+        if r.phase != Phase::Betting || Instant::now() >= r.betting_ends {
+            return Err(AppError::new(ErrorCode::BettingClosed));
+        }
+        let l = &player.limits;
+        if amount < l.min_bet || amount > l.max_bet {
+            return Err(AppError::with_detail(ErrorCode::InvalidBet, format!("the bet must be between {} and {} (minor units)", l.min_bet, l.max_bet)));
+        }
+        let user_id = player.session.user_id;
+        if self.bets.contains_key(&user_id) {
+            return Err(AppError::with_detail(ErrorCode::InvalidBet, "one bet per round"));
+        }
+        player.session.may_stake(now_ms())?;
+        let round_id = r.id;
+        self.bets.insert(user_id, Bet { player: player.clone(), amount, auto, state: BetState::Placing });
+        self.pending_bets += 1;
+        let persister = self.persister.clone();
+        let wallet = self.engine.inner.casino.wallet().clone();
+        let p = player.clone();
+        let rid = request_id.clone();
+        self.tasks.spawn(async move {
+            let row = BetRow {
+                round_id,
+                user_id,
+                session_id: p.session.id,
+                currency: p.session.currency.code().to_string(),
+                amount,
+                auto_cash_out: auto.map(|a| a as i64),
+            };
+            // The row (with the auto cash-out) exists before the stake can land.
+            let result = match persister.write(Op::InsertBet(row)).await {
+                Ok(()) => {
+                    let call = WalletCall {
+                        session_token: p.token.clone(),
+                        transaction_id: tx_id(round_id, user_id, "bet"),
+                        round_id: round_id.to_string(),
+                        game_id: GAME_ID.into(),
+                        amount,
+                        currency: p.session.currency.code().into(),
+                    };
+                    let r = wallet.bet(STUDIO, &call).await;
+                    if let Err(e) = &r {
+                        if e.code == ErrorCode::Internal {
+                            // Unknown outcome: make sure the stake never lands (or give it back).
+                            let rb = RollbackCall {
+                                session_token: p.token.clone(),
+                                transaction_id: tx_id(round_id, user_id, "bet:rollback"),
+                                reference_transaction_id: call.transaction_id.clone(),
+                                round_id: call.round_id.clone(),
+                                game_id: GAME_ID.into(),
+                            };
+                            if let Err(e2) = wallet.rollback(STUDIO, &rb).await {
+                                tracing::error!(error = %e2.text(), round = round_id, user = user_id, "crash: rollback of a failed stake failed (recovery will retry)");
+                            }
+                        }
+                    }
+                    r
+                }
+                Err(e) => Err(e),
+            };
+            Done::Bet { user_id, request_id: rid, result }
+        });
+        Ok(())
+    }
+
+    fn manual_cash_out(&mut self, player: &Arc<PlayerCtx>, request_id: &Value) -> Result<(), AppError> {
+        let user_id = player.session.user_id;
+        let Some(r) = self.round.as_ref() else { return Err(AppError::new(ErrorCode::NothingToCashOut)) };
+        if r.phase != Phase::Running {
+            return Err(AppError::new(ErrorCode::NothingToCashOut));
+        }
+        let Some(bet) = self.bets.get(&user_id) else { return Err(AppError::new(ErrorCode::NothingToCashOut)) };
+        if bet.state != BetState::Open {
+            return Err(AppError::new(ErrorCode::NothingToCashOut));
+        }
+        let curve = (r.started.elapsed().as_millis() as u64).saturating_mul(self.config.speed.max(1));
+        let m = multiplier_at(curve);
+        if m >= r.crash_point {
+            return Err(AppError::with_detail(ErrorCode::NothingToCashOut, "the round has crashed"));
+        }
+        // An auto or forced cash-out the ticks have not reached yet came first.
+        let (m, forced) = match target(bet.amount, bet.auto, bet.player.max_win) {
+            Some((t, f)) if t <= m => (t, f),
+            _ => (m, false),
+        };
+        self.cash_out(user_id, m, forced, request_id.clone());
+        Ok(())
+    }
+
+    fn fire_targets(&mut self, targets: &mut Vec<(u64, bool, i64)>, reached: u64, cp: u64) {
+        while let Some(&(m, forced, user)) = targets.last() {
+            if m > reached || m >= cp {
+                break;
+            }
+            targets.pop();
+            if self.bets.get(&user).is_some_and(|b| b.state == BetState::Open) {
+                self.cash_out(user, m, forced, Value::Null);
+            }
+        }
+    }
+
+    fn cash_out(&mut self, user_id: i64, m: u64, forced: bool, request_id: Value) {
+        let round_id = self.round.as_ref().unwrap().id;
+        let Some(bet) = self.bets.get_mut(&user_id) else { return };
+        let win = win_at(bet.amount, m, bet.player.max_win);
+        bet.state = BetState::Cashed { m, win };
+        self.players_dirty = true;
+        self.pending_wins += 1;
+        let persister = self.persister.clone();
+        let wallet = self.engine.inner.casino.wallet().clone();
+        let p = bet.player.clone();
+        self.tasks.spawn(async move {
+            // Recorded, then paid (recovery pays a recorded cash-out whose win is missing).
+            let mut attempt = 0u32;
+            loop {
+                attempt += 1;
+                let result = match persister.write(Op::Cashed { round_id, user_id, multiplier: m as i64, win, forced }).await {
+                    Ok(()) => {
+                        let call = WalletCall {
+                            session_token: p.token.clone(),
+                            transaction_id: tx_id(round_id, user_id, "win"),
+                            round_id: round_id.to_string(),
+                            game_id: GAME_ID.into(),
+                            amount: win,
+                            currency: p.session.currency.code().into(),
+                        };
+                        wallet.win(STUDIO, &call).await
+                    }
+                    Err(e) => Err(e),
+                };
+                match result {
+                    Ok(reply) => {
+                        let msg = json!({ "type": "cashedOut", "requestId": request_id, "roundId": round_id, "multiplier": m,
+                            "win": win, "balance": reply.balance, "forced": forced });
+                        let _ = p.out.send(msg.to_string().into());
+                        return Done::Win { paid: true };
+                    }
+                    Err(e) if attempt < 5 && e.code == ErrorCode::Internal => {
+                        tokio::time::sleep(Duration::from_millis(100 * attempt as u64)).await;
+                    }
+                    Err(e) => {
+                        tracing::error!(error = %e.text(), round = round_id, user = user_id, "crash: win not paid yet (recovery pays it)");
+                        return Done::Win { paid: false };
+                    }
+                }
+            }
+        });
+    }
+
+    fn on_done(&mut self, d: Done) {
+        match d {
+            Done::Bet { user_id, request_id, result } => {
+                self.pending_bets = self.pending_bets.saturating_sub(1);
+                let round_id = self.round.as_ref().map(|r| r.id).unwrap_or(0);
+                match result {
+                    Ok(reply) => {
+                        let Some(bet) = self.bets.get_mut(&user_id) else { return };
+                        bet.state = BetState::Open;
+                        self.persister.send(Op::BetStatus { round_id, user_id, status: "open" });
+                        let msg = json!({ "type": "betAccepted", "requestId": request_id, "roundId": round_id, "amount": bet.amount,
+                            "autoCashOut": bet.auto, "balance": reply.balance });
+                        let _ = bet.player.out.send(msg.to_string().into());
+                        self.players_dirty = true;
+                    }
+                    Err(e) => {
+                        if let Some(bet) = self.bets.remove(&user_id) {
+                            let _ = bet.player.out.send(error_msg(&request_id, &e));
+                        }
+                        if let Some(r) = self.round.as_mut() {
+                            r.stats.refused_bets += 1;
+                        }
+                        self.persister.send(Op::BetStatus { round_id, user_id, status: "refused" });
+                    }
+                }
+            }
+            Done::Win { paid } => {
+                self.pending_wins = self.pending_wins.saturating_sub(1);
+                if !paid {
+                    self.failed_wins += 1;
+                }
+            }
+        }
+    }
+
+    /// `players`: top 50 by bet, throttled by the caller (only when something changed).
+    fn send_players(&mut self) {
+        if !self.players_dirty {
+            return;
+        }
+        self.players_dirty = false;
+        let Some(r) = self.round.as_ref() else { return };
+        let mut list: Vec<&Bet> = self.bets.values().filter(|b| b.state != BetState::Placing).collect();
+        let count = list.len();
+        list.sort_unstable_by(|a, b| b.amount.cmp(&a.amount).then(a.player.session.user_id.cmp(&b.player.session.user_id)));
+        let players: Vec<Value> = list
+            .iter()
+            .take(50)
+            .map(|b| {
+                let (at, win) = match b.state {
+                    BetState::Cashed { m, win } => (json!(m), json!(win)),
+                    _ => (Value::Null, Value::Null),
+                };
+                json!({ "name": b.player.name, "bet": b.amount, "cashedOutAt": at, "win": win })
+            })
+            .collect();
+        let msg: Arc<str> = json!({ "type": "players", "id": r.id, "players": players, "count": count }).to_string().into();
+        *lock(&self.engine.inner.players) = Some(msg.clone());
+        let _ = self.engine.inner.events.send(msg);
+    }
+}
