@@ -1,4 +1,4 @@
-import { api, envelopeBaseQuery } from '../../api/api';
+import { api } from '../../api/api';
 import type { ApiError } from '../../api/types';
 import type { Game, GameSession, Provider, SessionRequest } from './types';
 
@@ -38,7 +38,7 @@ const normalizeProviders = (raw: unknown): Provider[] =>
         }))
     : [];
 
-const casinoApi = api.enhanceEndpoints({ addTagTypes: ['CasinoGames', 'Favorites'] }).injectEndpoints({
+const base = api.enhanceEndpoints({ addTagTypes: ['CasinoGames', 'Favorites'] }).injectEndpoints({
   endpoints: (build) => ({
     casinoProviders: build.query<Provider[], string>({
       query: (casinoType) => ({ url: `/api/casino/providers?casinoType=${encodeURIComponent(casinoType)}` }),
@@ -48,29 +48,6 @@ const casinoApi = api.enhanceEndpoints({ addTagTypes: ['CasinoGames', 'Favorites
     gameList: build.query<Game[], string>({
       query: (provider) => ({ url: `/api/casino/game_list?provider=${encodeURIComponent(provider)}` }),
       transformResponse: normalizeGames,
-      providesTags: ['CasinoGames'],
-    }),
-    /** Every provider's games of one casino type ("an array of providers: each one loads"). */
-    allGames: build.query<Game[], string>({
-      async queryFn(casinoType, baseApi, extra) {
-        const providers = await envelopeBaseQuery(
-          { url: `/api/casino/providers?casinoType=${encodeURIComponent(casinoType)}` },
-          baseApi,
-          extra,
-        );
-        if (providers.error) return { error: providers.error };
-        const lists = await Promise.all(
-          normalizeProviders(providers.data).map(async (p) => {
-            const res = await envelopeBaseQuery(
-              { url: `/api/casino/game_list?provider=${encodeURIComponent(p.name)}` },
-              baseApi,
-              extra,
-            );
-            return res.error ? [] : normalizeGames(res.data);
-          }),
-        );
-        return { data: lists.flat() };
-      },
       providesTags: ['CasinoGames'],
     }),
     searchGames: build.query<Game[], { q: string; limit?: number }>({
@@ -95,6 +72,31 @@ const casinoApi = api.enhanceEndpoints({ addTagTypes: ['CasinoGames', 'Favorites
     }),
     startSession: build.mutation<GameSession, SessionRequest>({
       query: (body) => ({ url: '/api/casino/session', method: 'POST', body }),
+    }),
+  }),
+});
+
+/**
+ * Every provider's games of one casino type ("an array of providers: each one loads", spec §4),
+ * through the per-provider list queries, so the rows and the strips share one cache entry each.
+ */
+const casinoApi = base.injectEndpoints({
+  endpoints: (build) => ({
+    allGames: build.query<Game[], string>({
+      async queryFn(casinoType, { dispatch }) {
+        const load = <T,>(sub: { unwrap: () => Promise<T>; unsubscribe: () => void }) =>
+          sub.unwrap().finally(() => sub.unsubscribe());
+        try {
+          const providers = await load(dispatch(base.endpoints.casinoProviders.initiate(casinoType)));
+          const lists = await Promise.all(
+            providers.map((p) => load(dispatch(base.endpoints.gameList.initiate(p.name))).catch(() => [] as Game[])),
+          );
+          return { data: lists.flat() };
+        } catch (error) {
+          return { error: error as ApiError };
+        }
+      },
+      providesTags: ['CasinoGames'],
     }),
   }),
 });

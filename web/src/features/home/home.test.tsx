@@ -42,6 +42,8 @@ describe('home casino', () => {
     // The strips are built from the providers' lists: no list is asked for a strip's name.
     const lists = fetchMock.mock.calls.map(([u]) => String(u)).filter((u) => u.startsWith('/api/casino/game_list'));
     expect(lists.every((u) => /provider=(studio|netent)$/.test(u))).toBe(true);
+    // Strips and rows share the per-provider cache: each list is fetched once.
+    expect(lists.filter((u) => u.endsWith('provider=studio'))).toHaveLength(1);
   });
 
   it('mounts the casino part after the first paint, not with the page', async () => {
