@@ -29,6 +29,7 @@ pub(super) async fn run(engine: CrashEngine, mut rx: mpsc::Receiver<Cmd>) {
     let (persister, handle) = Persister::spawn(inner.db.clone());
     let _persister = AbortOnDrop(handle);
     let config = engine.config();
+    tracing::info!(betting_ms = config.betting_ms, tick_ms = config.tick_ms, speed = config.speed, "crash: engine starting");
     // Recovery first: nothing new starts before every interrupted round is settled.
     loop {
         match recovery::recover(&inner.db, &inner.ledger, &inner.casino, &config).await {
@@ -287,6 +288,7 @@ impl Game {
         let hash_hex = self.round.as_ref().unwrap().hash.clone();
         self.set_phase(&json!({ "type": "crash", "id": id, "crashPoint": cp, "hash": hash_hex, "serverTime": now_ms() }));
         self.persister.send(Op::Lost { round_id: id });
+        self.players_dirty = true;
         self.send_players();
 
         // ---- settlement: every win paid, every row written

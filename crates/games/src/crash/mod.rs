@@ -101,10 +101,10 @@ impl CrashConfig {
         }
     }
 
-    /// Fast rounds for tests: 300 ms betting, 20 ms ticks, the curve 50× faster.
+    /// Fast rounds for tests: 500 ms betting, 20 ms ticks, the curve 50× faster.
     pub fn for_tests() -> CrashConfig {
         CrashConfig {
-            betting_ms: 300,
+            betting_ms: 500,
             tick_ms: 20,
             pause_ms: 30,
             players_every_ms: 50,
@@ -294,7 +294,9 @@ impl CrashEngine {
     /// ledger get a moment to land, as they would before a process exit.
     pub async fn stop(&self) {
         *lock(&self.inner.cmd) = None;
-        if let Some(task) = self.inner.task.lock().await.take() {
+        let task = self.inner.task.lock().await.take();
+        if let Some(task) = task {
+            tracing::info!("crash: stopping the engine");
             task.abort();
             let _ = task.await;
         }
@@ -304,8 +306,9 @@ impl CrashEngine {
 
     /// Stops the loop and starts it again with another configuration.
     pub async fn restart(&self, config: CrashConfig) {
-        self.stop().await;
+        // The configuration first: a concurrent `start` (the server's) uses it too.
         *lock(&self.inner.config) = config;
+        self.stop().await;
         self.start().await;
     }
 
