@@ -88,7 +88,9 @@ export function tests(h) {
           await page.getByTestId('slot-spin').click();
           const body = await (await spun).json();
           assert(body.status === 0, `spin: ${JSON.stringify(body).slice(0, 200)}`);
-          const { bet, win, balance, round, seed } = body.result;
+          const { bet, win, balance, seed } = body.result;
+          // CASINO.md names the slot round `round`; the server may call it `outcome`.
+          const round = body.result.round ?? body.result.outcome;
           assert(Number.isInteger(bet) && Number.isInteger(win) && Number.isInteger(balance), 'spin reply amounts are not integers');
           assert(balance === start - bet + win, `balance ${balance} ≠ ${start} − ${bet} + ${win}`);
           assert(round && Array.isArray(round.window) && round.window.length === 5, 'spin reply lacks a 5-reel window');
@@ -135,7 +137,8 @@ export function tests(h) {
         await page.getByTestId('dice-roll').click();
         const body = await (await rolled).json();
         assert(body.status === 0, `roll: ${JSON.stringify(body).slice(0, 200)}`);
-        const { bet, win, balance, result, seed } = body.result;
+        const { bet, win, balance, seed } = body.result;
+        const result = body.result.result ?? body.result.outcome?.result;
         assert(balance === start - bet + win, `balance ${balance} ≠ ${start} − ${bet} + ${win}`);
         await page.waitForFunction((want) => {
           const t = document.querySelector('[data-testid="studio-balance"] bdi')?.textContent ?? '';
@@ -233,7 +236,8 @@ export function tests(h) {
         const req = JSON.parse((await (await spun).request().postData()) ?? '{}');
         const kinds = req.bets.map((/** @type {any} */ b) => `${b.kind}:${b.numbers.join('-')}`).sort();
         assert(JSON.stringify(kinds) === JSON.stringify(['corner:1-2-4-5', 'red:', 'split:17-18', 'straight:17']), `bets sent: ${kinds.join(', ')}`);
-        const { bet, win, balance, result } = body.result;
+        const { bet, win, balance } = body.result;
+        const result = body.result.result ?? body.result.outcome?.result;
         assert(balance === start - bet + win, `balance ${balance} ≠ ${start} − ${bet} + ${win}`);
         await page.getByTestId('roulette-result').getByText(String(result.number), { exact: true }).waitFor({ timeout: 8000 });
         note(`number ${result.number} ${result.color}; bet ${bet}, win ${win}`);

@@ -113,7 +113,7 @@ export function StudioApp({ token, lang }: { token: string; lang: string }) {
         <div className={css.stateIcon}>⌛</div>
         <h1>{t('expired.title')}</h1>
         <p>{t('expired.text')}</p>
-        <button type="button" className={css.primary} onClick={() => window.parent.postMessage({ type: 'carthage:reopen' }, location.origin)}>
+        <button type="button" className={css.primary} onClick={reopen}>
           {t('expired.reopen')}
         </button>
       </div>
@@ -191,6 +191,12 @@ export function StudioApp({ token, lang }: { token: string; lang: string }) {
       </div>
     </StudioContext.Provider>
   );
+}
+
+/** Asks the framing game page to open a fresh session; a page opened on its own goes back to the lobby. */
+function reopen() {
+  if (window.parent !== window) window.parent.postMessage({ type: 'carthage:reopen' }, location.origin);
+  else location.assign('/slots/lobby');
 }
 
 function GameFor({ kind }: { kind: GameKind }) {

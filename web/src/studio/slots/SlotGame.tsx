@@ -228,7 +228,7 @@ function Machine({ info }: { info: SlotInfo }) {
             aria-label={busy ? t('slots.skip') : t('spin')}
             data-testid="slot-spin"
           >
-            <svg viewBox="0 0 48 48" aria-hidden="true">
+            <svg viewBox="0 0 48 48" aria-hidden="true" className={busy ? css.flip : undefined}>
               {busy ? (
                 <path d="M14 12l14 12-14 12zM28 12l10 12-10 12" fill="currentColor" />
               ) : (
@@ -357,7 +357,8 @@ function Backdrop({ theme }: { theme: string }) {
   if (theme === 'desert-gold') {
     return (
       <svg className={css.backdrop} viewBox="0 0 390 300" preserveAspectRatio="xMidYMax slice" aria-hidden="true">
-        <circle cx="300" cy="120" r="46" fill="#ffd66b" opacity="0.25" />
+        <circle cx="300" cy="130" r="40" fill="#ffd66b" opacity="0.12" />
+        <circle cx="300" cy="130" r="26" fill="#ffe7a3" opacity="0.18" />
         <path d="M20 250 110 130 200 250z" fill="#7a4d16" opacity="0.55" />
         <path d="M150 250 230 150 310 250z" fill="#8d5a1b" opacity="0.5" />
         <path d="M260 250 320 180 380 250z" fill="#6b4211" opacity="0.55" />
