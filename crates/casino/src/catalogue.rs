@@ -373,10 +373,12 @@ impl Catalogue {
 
     /// Games whose name contains `q` (case-insensitive) across listed, enabled providers.
     pub async fn search(&self, q: &str, limit: i64, guest: bool, banned: &HashSet<String>) -> Result<Vec<Game>, AppError> {
-        let pattern = format!("%{}%", q.to_lowercase().replace('\\', "").replace('%', "").replace('_', ""));
+        // LIKE wildcards in the text are matched literally.
+        let escaped: String = q.to_lowercase().chars().flat_map(|c| if matches!(c, '%' | '_' | '\\') { vec!['\\', c] } else { vec![c] }).collect();
+        let pattern = format!("%{escaped}%");
         let rows = sqlx::query(&format!(
             "SELECT {GAME_COLUMNS} FROM casino_games g JOIN casino_providers p ON p.name = g.provider \
-             WHERE g.enabled = 1 AND p.enabled = 1 AND p.listed = 1 AND LOWER(g.name) LIKE $1 \
+             WHERE g.enabled = 1 AND p.enabled = 1 AND p.listed = 1 AND LOWER(g.name) LIKE $1 ESCAPE '\\' \
              ORDER BY g.featured DESC, g.name LIMIT $2"
         ))
         .bind(pattern)

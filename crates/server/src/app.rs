@@ -30,6 +30,7 @@ pub struct AppState {
     pub content: Content,
     pub casino: casino::Casino,
     pub single: games::single::Single,
+    pub crash: games::crash::CrashEngine, // crash
     pub metrics: Arc<Metrics>,
 }
 
@@ -45,7 +46,8 @@ impl AppState {
         let content = Content::new(db.clone());
         let casino = casino::Casino::new(db.clone(), ledger.clone());
         let single = games::single::Single::new(db.clone(), casino.wallet().clone(), casino.sessions().clone());
-        Ok(AppState { config: Arc::new(config), db, ledger, accounts, content, casino, single, metrics: Arc::new(Metrics::default()) })
+        let crash = games::crash::CrashEngine::new(db.clone(), ledger.clone(), casino.clone(), games::crash::CrashConfig::from_env()); // crash
+        Ok(AppState { config: Arc::new(config), db, ledger, accounts, content, casino, single, crash, metrics: Arc::new(Metrics::default()) })
     }
 
     pub fn is_demo(&self) -> bool {

@@ -42,6 +42,33 @@ pub enum Command {
     },
     /// Print the OpenAPI document.
     Openapi,
+    /// The studio's games: catalogue, exact RTP, simulation (no database needed).
+    Games {
+        #[command(subcommand)]
+        command: GamesCommand,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum GamesCommand {
+    /// Print the catalogue: provider, game id, name, declared RTP, volatility.
+    List,
+    /// Compute a slot's exact RTP by enumerating its reel cycle.
+    Rtp {
+        #[arg(long)]
+        game: String,
+    },
+    /// Simulate rounds (multi-threaded, progress on stderr): RTP, hit frequency, standard
+    /// deviation and 99 % confidence interval.
+    Simulate {
+        #[arg(long)]
+        game: String,
+        #[arg(long, default_value_t = 10_000_000)]
+        spins: u64,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -209,6 +236,26 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Openapi => {
             print!("{}", crate::api::openapi_json());
             Ok(0)
+        }
+        Command::Games { command } => {
+            let text = match command {
+                GamesCommand::List => Ok(studio::report::list_text()),
+                GamesCommand::Rtp { game } => studio::report::rtp_text(&game),
+                GamesCommand::Simulate { game, spins, threads } => {
+                    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+                    studio::report::simulate_text(&game, spins, threads)
+                }
+            };
+            match text {
+                Ok(t) => {
+                    print!("{t}");
+                    Ok(0)
+                }
+                Err(e) => {
+                    eprintln!("{e}");
+                    Ok(2)
+                }
+            }
         }
     }
 }

@@ -31,6 +31,8 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let accounts = state.accounts.clone();
+    let crash = state.crash.clone(); // crash
+    crash.start().await; // crash
     let single = state.single.clone();
     let housekeeping = tokio::spawn(async move {
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(60));
@@ -48,6 +50,7 @@ pub async fn serve(
     let app = app::router(state).into_make_service_with_connect_info::<SocketAddr>();
     let result = axum::serve(listener, app).with_graceful_shutdown(shutdown).await;
     housekeeping.abort();
+    crash.stop().await; // crash
     result.map_err(Into::into)
 }
 

@@ -38,6 +38,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/casino/game_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Spec §4 game list: unknown provider → 60; auth-required provider and guest → `[]`;
+         *     role other than 0 → `[]`; provider banned for the player → `[]`. Featured first.
+         */
+        get: operations["game_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/casino/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Providers in display order with their game counts; banned providers of the signed-in
+         *     player are left out.
+         */
+        get: operations["providers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/casino/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Games whose name contains `q`, across the providers the caller may see. */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/casino/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Spec §4 session start: creates a game session and returns the URL the game page frames.
+         *     Guests and roles other than player → 61; unknown provider → 60; unknown game → 62;
+         *     provider banned for the player → 71.
+         */
+        post: operations["session"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dev/outbox": {
         parameters: {
             query?: never;
@@ -49,6 +127,57 @@ export interface paths {
         get: operations["outbox"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/favorite_slots/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Adds a game to the favourites (idempotent); answers the game with the `favorite` tab. */
+        post: operations["favourite_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/favorite_slots/get_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The player's favourite games, newest first, each with the `favorite` tab. */
+        get: operations["favourite_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/favorite_slots/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Removes a game from the favourites (idempotent). */
+        post: operations["favourite_remove"];
         delete?: never;
         options?: never;
         head?: never;
@@ -146,6 +275,199 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/studio/crash/fairness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public values of the active hash chain: the terminating hash (SHA-256 of round 1's
+         *     hash) and the salt of every round's crash point.
+         */
+        get: operations["fairness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/studio/crash/rounds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ended rounds, newest first: each round's hash (SHA-256 of it is the previous round's
+         *     hash) and its crash point.
+         */
+        get: operations["rounds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/studio/dice/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One dice roll (0.00–100.00) over or under the target. */
+        post: operations["dice_roll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/studio/roulette/spin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One European roulette spin over the given bets. */
+        post: operations["roulette_spin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/studio/rounds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The player's last rounds of the session's game, newest first. */
+        get: operations["rounds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/studio/seeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The seed pair the player's next round uses. */
+        get: operations["seeds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/studio/seeds/client": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sets the client seed (the committed server seed stays). */
+        post: operations["set_client_seed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/studio/seeds/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reveals the current server seed and commits to a new one. */
+        post: operations["rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/studio/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The session's game, currency, balance and bet limits. */
+        get: operations["session"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/studio/slots/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The slot machine of the session: symbols, reels, lines, paytable, feature rules. */
+        get: operations["slot_info"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/studio/slots/spin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One slot round (base spin and every feature spin it triggers), provably fair. */
+        post: operations["slot_spin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/balance": {
         parameters: {
             query?: never;
@@ -184,6 +506,23 @@ export interface paths {
          *     requests move it once: the ledger's conditional debit lets only one through.
          */
         patch: operations["move_cashback_to_real"];
+        trace?: never;
+    };
+    "/api/user/blocklist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Lower-case names of the providers banned for the signed-in player (guests: empty). */
+        get: operations["blocklist"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/user/check": {
@@ -475,6 +814,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/wallet/v1/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The player's real balance (minor units). */
+        post: operations["balance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wallet/v1/bet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A stake. Needs a live session; replays answer the original reply; the same
+         *     transaction id with other parameters → 26; after its rollback → 28; 501 insufficient.
+         */
+        post: operations["bet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wallet/v1/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancels a bet or win; an unknown reference leaves a tombstone (no money moves) that
+         *     refuses the transaction if it arrives later. Honoured with an expired session.
+         */
+        post: operations["rollback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wallet/v1/win": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A win: honoured with an expired session or a banned player. */
+        post: operations["win"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -510,6 +923,10 @@ export interface components {
             /** @description Retry-safe: the same key answers the original result. */
             idempotencyKey: string;
         };
+        /** @description `balance` request body. */
+        BalanceCall: {
+            sessionToken: string;
+        };
         /** @description Spec §3 Balance reply; amounts in major units of `currency`. */
         BalanceReply: {
             currency: string;
@@ -528,6 +945,10 @@ export interface components {
             password: string;
             new_password: string;
         };
+        ClientSeedRequest: {
+            /** @description 1–64 printable characters, no `:`. */
+            clientSeed: string;
+        };
         DoneReply: {
             done: boolean;
         };
@@ -537,6 +958,18 @@ export interface components {
             email: string;
             /** @description A verification link was e-mailed; sign-in answers 11 until it is opened. */
             verificationSent: boolean;
+        };
+        /** @description One ended round of `GET /api/studio/crash/rounds`. */
+        EndedRound: {
+            /** Format: int64 */
+            id: number;
+            /** @description The round's hash (hex): SHA-256 of it is the previous round's hash. */
+            hash: string;
+            /**
+             * Format: double
+             * @description The crash point as a number with two decimals (2.37 = 2.37×).
+             */
+            crashPoint: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_AdjustReply: {
@@ -607,6 +1040,76 @@ export interface components {
                 email: string;
                 /** @description A verification link was e-mailed; sign-in answers 11 until it is opened. */
                 verificationSent: boolean;
+            };
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Fairness: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+            /** @description `GET /api/studio/crash/fairness`. */
+            result?: {
+                /** @description c_N of the active chain (hex); SHA-256 of round 1's hash. */
+                terminatingHash: string;
+                salt: string;
+            };
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Game: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+            /** @description A game normalised to the spec's Game shape (§3). */
+            result?: {
+                /**
+                 * Format: int64
+                 * @description Catalogue id.
+                 */
+                id: number;
+                gameId: string;
+                gameName: string;
+                name: string;
+                description: string;
+                /** @description Category tabs (spec §3), including the name-derived category (§2). */
+                tab: string[];
+                provider: string;
+                /** @description The provider after the §9 aliases (pragmaticf → pragmatic, …). */
+                routeProvider: string;
+                imageUrl: string;
+                casinoType: string;
+                isNew: boolean;
+                /**
+                 * Format: double
+                 * @description Declared RTP in percent (two decimals), or null when the provider publishes none.
+                 */
+                rtp?: number | null;
+                /** @description `low`, `medium`, `high`, or null when unknown. */
+                volatility?: string | null;
+                authRequired: boolean;
+            };
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Launch: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+            /** @description What a launch returns (spec §4 session start). */
+            result?: {
+                /** @description What the game page frames. */
+                url: string;
+                sessionToken: string;
             };
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -707,6 +1210,65 @@ export interface components {
             error_message?: string | null;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Rotation: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+            result?: {
+                revealed: components["schemas"]["RevealedSeed"];
+                next: components["schemas"]["SeedView"];
+            };
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_RoundReply: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+            /** @description The answer to a played round. */
+            result?: {
+                /** Format: int64 */
+                roundId: number;
+                /** Format: int64 */
+                bet: number;
+                /** Format: int64 */
+                win: number;
+                /** @description Game-specific: the slot round, or `{bets, result}` / `{bet, result}`. */
+                outcome: Record<string, never>;
+                /**
+                 * Format: int64
+                 * @description The player's real balance after the round (minor units).
+                 */
+                balance: number;
+                /** @description The seed pair and nonce this round used. */
+                seed: components["schemas"]["SeedView"];
+            };
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_SeedView: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+            /** @description The seed pair a player's next round uses. */
+            result?: {
+                serverSeedHash: string;
+                clientSeed: string;
+                /** Format: int64 */
+                nonce: number;
+            };
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_SessionReply: {
             /**
              * Format: int32
@@ -739,6 +1301,42 @@ export interface components {
                  * @description 1 when the player app is translated into it (fr-fr, en-US, ar-ar), else 0.
                  */
                 applied: number;
+            };
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_StudioSession: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+            /** @description What the game client needs to start. */
+            result?: {
+                gameId: string;
+                name: string;
+                /** @description `slot`, `roulette`, `dice`, `crash` (or `table` for a game played only through the wallet API). */
+                kind: string;
+                provider: string;
+                currency: string;
+                /** Format: int32 */
+                exponent: number;
+                /**
+                 * Format: int64
+                 * @description Real balance, minor units.
+                 */
+                balance: number;
+                /** Format: int64 */
+                minBet: number;
+                /** Format: int64 */
+                maxBet: number;
+                betLevels: number[];
+                /** Format: int64 */
+                maxWin: number;
+                lang: string;
+                /** Format: int64 */
+                playerId: number;
             };
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -796,6 +1394,27 @@ export interface components {
             error_message?: string | null;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_EndedRound: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+            result?: {
+                /** Format: int64 */
+                id: number;
+                /** @description The round's hash (hex): SHA-256 of it is the previous round's hash. */
+                hash: string;
+                /**
+                 * Format: double
+                 * @description The crash point as a number with two decimals (2.37 = 2.37×).
+                 */
+                crashPoint: number;
+            }[];
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Vec_FlatPage: {
             /**
              * Format: int32
@@ -810,6 +1429,43 @@ export interface components {
                 /** Format: int64 */
                 priority: number;
                 text: string;
+            }[];
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_Game: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+            result?: {
+                /**
+                 * Format: int64
+                 * @description Catalogue id.
+                 */
+                id: number;
+                gameId: string;
+                gameName: string;
+                name: string;
+                description: string;
+                /** @description Category tabs (spec §3), including the name-derived category (§2). */
+                tab: string[];
+                provider: string;
+                /** @description The provider after the §9 aliases (pragmaticf → pragmatic, …). */
+                routeProvider: string;
+                imageUrl: string;
+                casinoType: string;
+                isNew: boolean;
+                /**
+                 * Format: double
+                 * @description Declared RTP in percent (two decimals), or null when the provider publishes none.
+                 */
+                rtp?: number | null;
+                /** @description `low`, `medium`, `high`, or null when unknown. */
+                volatility?: string | null;
+                authRequired: boolean;
             }[];
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -872,6 +1528,57 @@ export interface components {
             error_message?: string | null;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_Provider: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+            result?: {
+                /** @description Lower-case code (the name used in routes, blocklists and the wallet API). */
+                name: string;
+                displayName: string;
+                /** @description `slots` or `casinolive`. */
+                casinoType: string;
+                /** @description Guests see no games of this provider (spec §6). */
+                authRequired: boolean;
+                /** Format: int64 */
+                gameCount: number;
+                logoUrl?: string | null;
+            }[];
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_RoundView: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+            result?: {
+                /** Format: int64 */
+                roundId: number;
+                time: string;
+                gameId: string;
+                /** Format: int64 */
+                bet: number;
+                /** Format: int64 */
+                win: number;
+                /** @description `settled`, `open` or `void`. */
+                status: string;
+                outcome: Record<string, never>;
+                serverSeedHash: string;
+                /** @description Null until the seed is rotated. */
+                serverSeed?: string | null;
+                clientSeed: string;
+                /** Format: int64 */
+                nonce: number;
+            }[];
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Vec_Slide: {
             /**
              * Format: int32
@@ -885,6 +1592,17 @@ export interface components {
                 url_image: string;
                 language: string;
             }[];
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_String: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+            result?: string[];
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
         };
@@ -904,11 +1622,50 @@ export interface components {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
         };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_WalletReply: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+            /** @description Every wallet reply: the player's real balance after the operation. */
+            result?: {
+                /**
+                 * Format: int64
+                 * @description Integer minor units.
+                 */
+                balance: number;
+                currency: string;
+                /** Format: int64 */
+                playerId: number;
+                /** @description The provider's transaction id (null for `balance`). */
+                transactionId?: string | null;
+                /**
+                 * Format: int64
+                 * @description Our ledger transaction (null for `balance` and for a rollback that left a tombstone).
+                 */
+                ledgerTxId?: number | null;
+            };
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_bool: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+            result?: boolean;
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+        };
         /**
          * @description Reply codes (the envelope's status). 0 is success.
          * @enum {integer}
          */
-        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 15 | 17 | 21 | 22 | 101 | 102 | 103 | 231 | 501 | 506 | 507 | 508 | 12 | 13 | 14 | 16 | 18 | 19 | 23 | 24 | 25 | 26 | 28 | 27 | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 1000;
+        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 15 | 17 | 21 | 22 | 101 | 102 | 103 | 231 | 501 | 506 | 507 | 508 | 12 | 13 | 14 | 16 | 18 | 19 | 23 | 24 | 25 | 26 | 28 | 27 | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 71 | 72 | 1000;
         /** @description Failure: `status` is the code, `result` optional data (e.g. `retryAfterSeconds`). */
         ErrorEnvelope: {
             /**
@@ -918,6 +1675,26 @@ export interface components {
             status: number;
             result?: Record<string, never> | null;
             error_message: string;
+        };
+        /** @description `GET /api/studio/crash/fairness`. */
+        Fairness: {
+            /** @description c_N of the active chain (hex); SHA-256 of round 1's hash. */
+            terminatingHash: string;
+            salt: string;
+        };
+        FavouriteAdd: {
+            /**
+             * Format: int64
+             * @description The game's catalogue id (`Game.id`).
+             */
+            slot: number;
+        };
+        FavouriteRemove: {
+            /**
+             * Format: int64
+             * @description The game's catalogue id (`Game.id`).
+             */
+            id: number;
         };
         /** @description A flat page (spec §3): sanitised HTML in `text`. */
         FlatPage: {
@@ -934,6 +1711,34 @@ export interface components {
             active: Record<string, never>[];
             /** @description Free bets waiting for a condition. */
             inactive: Record<string, never>[];
+        };
+        /** @description A game normalised to the spec's Game shape (§3). */
+        Game: {
+            /**
+             * Format: int64
+             * @description Catalogue id.
+             */
+            id: number;
+            gameId: string;
+            gameName: string;
+            name: string;
+            description: string;
+            /** @description Category tabs (spec §3), including the name-derived category (§2). */
+            tab: string[];
+            provider: string;
+            /** @description The provider after the §9 aliases (pragmaticf → pragmatic, …). */
+            routeProvider: string;
+            imageUrl: string;
+            casinoType: string;
+            isNew: boolean;
+            /**
+             * Format: double
+             * @description Declared RTP in percent (two decimals), or null when the provider publishes none.
+             */
+            rtp?: number | null;
+            /** @description `low`, `medium`, `high`, or null when unknown. */
+            volatility?: string | null;
+            authRequired: boolean;
         };
         /** @description Spec §3 payment history entry (source field names). */
         HistoryEntryReply: {
@@ -973,6 +1778,12 @@ export interface components {
             name: string;
             /** Format: int64 */
             timer?: number | null;
+        };
+        /** @description What a launch returns (spec §4 session start). */
+        Launch: {
+            /** @description What the game page frames. */
+            url: string;
+            sessionToken: string;
         };
         LoginEmailRequest: {
             email: string;
@@ -1073,6 +1884,19 @@ export interface components {
             /** @description `male` or `female`. */
             gander?: string | null;
         };
+        /** @description A provider as the lobby shows it. */
+        Provider: {
+            /** @description Lower-case code (the name used in routes, blocklists and the wallet API). */
+            name: string;
+            displayName: string;
+            /** @description `slots` or `casinolive`. */
+            casinoType: string;
+            /** @description Guests see no games of this provider (spec §6). */
+            authRequired: boolean;
+            /** Format: int64 */
+            gameCount: number;
+            logoUrl?: string | null;
+        };
         RestoreEmailReply: {
             email: string;
         };
@@ -1097,6 +1921,79 @@ export interface components {
         RestorePhoneRequest: {
             phone: string;
         };
+        RevealedSeed: {
+            serverSeed: string;
+            serverSeedHash: string;
+            clientSeed: string;
+            /**
+             * Format: int64
+             * @description How many rounds used it (nonces 0..nonces-1).
+             */
+            nonces: number;
+        };
+        /** @description `rollback` request body. */
+        RollbackCall: {
+            sessionToken: string;
+            /** @description The provider's id of the rollback itself. */
+            transactionId: string;
+            /** @description The transaction to cancel. */
+            referenceTransactionId: string;
+            roundId?: string;
+            gameId?: string;
+        };
+        Rotation: {
+            revealed: components["schemas"]["RevealedSeed"];
+            next: components["schemas"]["SeedView"];
+        };
+        RouletteRequest: {
+            /** @description Each bet: `{kind, numbers, amount}` (see docs/FAIRNESS.md for the layout). */
+            bets: Record<string, never>[];
+        };
+        /** @description The answer to a played round. */
+        RoundReply: {
+            /** Format: int64 */
+            roundId: number;
+            /** Format: int64 */
+            bet: number;
+            /** Format: int64 */
+            win: number;
+            /** @description Game-specific: the slot round, or `{bets, result}` / `{bet, result}`. */
+            outcome: Record<string, never>;
+            /**
+             * Format: int64
+             * @description The player's real balance after the round (minor units).
+             */
+            balance: number;
+            /** @description The seed pair and nonce this round used. */
+            seed: components["schemas"]["SeedView"];
+        };
+        /** @description A past round as the history and fairness screens show it. */
+        RoundView: {
+            /** Format: int64 */
+            roundId: number;
+            time: string;
+            gameId: string;
+            /** Format: int64 */
+            bet: number;
+            /** Format: int64 */
+            win: number;
+            /** @description `settled`, `open` or `void`. */
+            status: string;
+            outcome: Record<string, never>;
+            serverSeedHash: string;
+            /** @description Null until the seed is rotated. */
+            serverSeed?: string | null;
+            clientSeed: string;
+            /** Format: int64 */
+            nonce: number;
+        };
+        /** @description The seed pair a player's next round uses. */
+        SeedView: {
+            serverSeedHash: string;
+            clientSeed: string;
+            /** Format: int64 */
+            nonce: number;
+        };
         /**
          * @description A new session. The token is also set as the `carthage_session` cookie (httpOnly);
          *     clients without cookies send it as `Authorization: Bearer <token>`.
@@ -1105,6 +2002,14 @@ export interface components {
             token: string;
             expiresAt: string;
             user: components["schemas"]["UserReply"];
+        };
+        SessionRequest: {
+            provider: string;
+            gameId: string;
+            /** @description `en`, `fr` or `ar` (or a platform language id such as `fr-fr`). */
+            lang?: string;
+            /** @description `mobile` or `desktop`. */
+            platform?: string;
         };
         SetLanguageReply: {
             languageId: string;
@@ -1137,6 +2042,39 @@ export interface components {
             url_image: string;
             language: string;
         };
+        SpinRequest: {
+            /**
+             * Format: int64
+             * @description Total stake in minor units (one of the session's bet levels).
+             */
+            bet: number;
+        };
+        /** @description What the game client needs to start. */
+        StudioSession: {
+            gameId: string;
+            name: string;
+            /** @description `slot`, `roulette`, `dice`, `crash` (or `table` for a game played only through the wallet API). */
+            kind: string;
+            provider: string;
+            currency: string;
+            /** Format: int32 */
+            exponent: number;
+            /**
+             * Format: int64
+             * @description Real balance, minor units.
+             */
+            balance: number;
+            /** Format: int64 */
+            minBet: number;
+            /** Format: int64 */
+            maxBet: number;
+            betLevels: number[];
+            /** Format: int64 */
+            maxWin: number;
+            lang: string;
+            /** Format: int64 */
+            playerId: number;
+        };
         /** @description The user (spec §3 User). */
         UserReply: {
             /** Format: int64 */
@@ -1164,6 +2102,38 @@ export interface components {
             id: number;
             email?: string | null;
             verified: boolean;
+        };
+        /** @description `bet` / `win` request body. */
+        WalletCall: {
+            sessionToken: string;
+            /** @description The provider's id of this transaction (unique per provider). */
+            transactionId: string;
+            roundId: string;
+            gameId: string;
+            /**
+             * Format: int64
+             * @description Integer minor units of `currency`.
+             */
+            amount: number;
+            currency: string;
+        };
+        /** @description Every wallet reply: the player's real balance after the operation. */
+        WalletReply: {
+            /**
+             * Format: int64
+             * @description Integer minor units.
+             */
+            balance: number;
+            currency: string;
+            /** Format: int64 */
+            playerId: number;
+            /** @description The provider's transaction id (null for `balance`). */
+            transactionId?: string | null;
+            /**
+             * Format: int64
+             * @description Our ledger transaction (null for `balance` and for a rollback that left a tombstone).
+             */
+            ledgerTxId?: number | null;
         };
     };
     responses: never;
@@ -1238,6 +2208,115 @@ export interface operations {
             };
         };
     };
+    game_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Provider code (lower case). */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_Game"];
+                };
+            };
+            /** @description 60 unknown provider */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    providers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `slots` or `casinolive` (all when absent). */
+                casinoType: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_Provider"];
+                };
+            };
+        };
+    };
+    search: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Part of a game name (case-insensitive), 1–64 characters. */
+                q: string;
+                /** @description At most this many games (1–200, default 50). */
+                limit: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_Game"];
+                };
+            };
+        };
+    };
+    session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Launch"];
+                };
+            };
+            /** @description 61, 60, 62, 71 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     outbox: {
         parameters: {
             query?: never;
@@ -1259,6 +2338,98 @@ export interface operations {
                 };
             };
             /** @description 40 missing `to`; 43 in production */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    favourite_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FavouriteAdd"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Game"];
+                };
+            };
+            /** @description 23 not signed in, 62 unknown game */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    favourite_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_Game"];
+                };
+            };
+            /** @description 23 not signed in */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    favourite_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FavouriteRemove"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_bool"];
+                };
+            };
+            /** @description 23 not signed in */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1387,6 +2558,355 @@ export interface operations {
             };
         };
     };
+    fairness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Fairness"];
+                };
+            };
+            /** @description 43 before the first round */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rounds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 1–100, default 20. */
+                limit: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_EndedRound"];
+                };
+            };
+            /** @description 40 bad limit */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    dice_roll: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Game-Session": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RoundReply"];
+                };
+            };
+            /** @description 68, 501, 63 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    roulette_spin: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Game-Session": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RouletteRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RoundReply"];
+                };
+            };
+            /** @description 68, 501, 63 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rounds: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Game-Session": string;
+            };
+            path: {
+                /** @description 1–100, default 10. */
+                limit: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_RoundView"];
+                };
+            };
+            /** @description 63 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    seeds: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Game-Session": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SeedView"];
+                };
+            };
+            /** @description 63 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    set_client_seed: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Game-Session": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientSeedRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SeedView"];
+                };
+            };
+            /** @description 47, 63 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rotate: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Game-Session": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Rotation"];
+                };
+            };
+            /** @description 63 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    session: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Game session token */
+                "X-Game-Session": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_StudioSession"];
+                };
+            };
+            /** @description 63 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    slot_info: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Game-Session": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description 63, 62 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    slot_spin: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Game-Session": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SpinRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RoundReply"];
+                };
+            };
+            /** @description 68, 501, 63 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     balance: {
         parameters: {
             query?: never;
@@ -1442,6 +2962,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    blocklist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_String"];
                 };
             };
         };
@@ -1961,6 +3500,153 @@ export interface operations {
                 };
             };
             /** @description 1 exists, 12 SMS code invalid, 15 phone invalid, 17 currency, 231 weak password, 40 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    balance: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Provider code */
+                "X-Provider": string;
+                /** @description Unix seconds; ±300 s */
+                "X-Timestamp": string;
+                /** @description hex HMAC_SHA256(secret, X-Timestamp + "." + raw body) */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BalanceCall"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WalletReply"];
+                };
+            };
+            /** @description 64, 65, 66, 63, 40 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    bet: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Provider": string;
+                "X-Timestamp": string;
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WalletCall"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WalletReply"];
+                };
+            };
+            /** @description 501, 26, 28, 63, 67, 68, 64, 65, 66 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rollback: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Provider": string;
+                "X-Timestamp": string;
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RollbackCall"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WalletReply"];
+                };
+            };
+            /** @description 72, 26, 63, 64, 65, 66 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    win: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Provider": string;
+                "X-Timestamp": string;
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WalletCall"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WalletReply"];
+                };
+            };
+            /** @description 26, 63, 67, 64, 65, 66 */
             default: {
                 headers: {
                     [name: string]: unknown;

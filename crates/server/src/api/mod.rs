@@ -3,6 +3,7 @@
 
 pub mod admin;
 pub mod casino;
+pub mod crash; // crash
 pub mod dev;
 pub mod envelope;
 pub mod extract;
@@ -23,7 +24,8 @@ pub fn routes(state: &AppState) -> Router<AppState> {
     let mut r = Router::new().merge(user::routes()).merge(wallet::routes()).merge(site::routes()).merge(admin::routes())
         .merge(casino::routes())
         .merge(provider_wallet::routes())
-        .merge(studio::routes());
+        .merge(studio::routes())
+        .merge(crash::routes()); // crash
     if state.is_demo() {
         r = r.merge(dev::routes());
     }
@@ -45,6 +47,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         provider_wallet::balance, provider_wallet::bet, provider_wallet::win, provider_wallet::rollback,
         studio::session, studio::slot_info, studio::slot_spin, studio::roulette_spin, studio::dice_roll,
         studio::seeds, studio::set_client_seed, studio::rotate, studio::rounds,
+        crash::fairness, crash::rounds, // crash
         dev::outbox,
     ),
     components(schemas(envelope::ErrorEnvelope)),
