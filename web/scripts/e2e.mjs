@@ -312,13 +312,13 @@ function appTests() {
       },
     },
     {
-      name: 'unknown path shows the not-found page; game routes show "coming soon"',
+      name: 'unknown path shows the not-found page; sections not built yet show "coming soon"',
       async run({ context }) {
         const page = await context.newPage();
         const errors = collectErrors(page);
         await page.goto('/no/such/page');
         await page.getByRole('heading', { name: 'Page not found' }).waitFor();
-        await page.goto('/slots/lobby');
+        await page.goto('/virtual-games');
         await page.getByRole('heading', { name: 'Coming soon' }).waitFor();
         // Protected sport entries: guests are told to sign in and stay where they are.
         await page.goto('/home');

@@ -172,8 +172,7 @@ fn static_app(dir: &std::path::Path) -> Router {
     // The studio game client: its own page, framed by the game page (same origin only).
     let studio_page = ServeFile::new(dir.join("studio.html"));
     Router::new()
-        .nest_service("/studio", studio_page.clone())
-        .route_service("/studio", studio_page)
+        .nest_service("/studio", studio_page)
         // A missing hashed asset is a 404, never index.html served as JavaScript.
         .nest_service("/assets", ServeDir::new(dir.join("assets")))
         .fallback_service(spa)
