@@ -169,6 +169,8 @@ export function tests(h) {
         const page = await context.newPage();
         await signedInPlayer(page, signal);
         await page.goto('/slots/lobby');
+        // Game links are real once the auth check (500 ms after start) has answered.
+        await page.getByTestId('header-id').waitFor();
         const row = studioRow(page);
         await row.getByRole('link', { name: 'Desert Gold', exact: true }).waitFor();
         const href = await row.getByRole('link', { name: 'Desert Gold', exact: true }).getAttribute('href');

@@ -1,47 +1,23 @@
 /**
- * Casino catalogue types, typed by hand from docs/CASINO.md §1 until the generated
- * schema (src/api/schema.d.ts) carries them.
+ * Casino catalogue types, from the generated API schema (src/api/schema.d.ts, docs/CASINO.md §1).
+ * The client's Game is the schema's with the fields a list may omit made optional (lists are
+ * normalised in api.ts) and volatility narrowed to its three values.
  */
+import type { Schemas, ReplyOf, RequestBody } from '../../api/types';
+
 export type CasinoType = 'slots' | 'casinolive' | 'virtual-games';
 export type Volatility = 'low' | 'medium' | 'high';
 
+type SchemaGame = Schemas['Game'];
+type Optional = 'description' | 'casinoType' | 'isNew' | 'authRequired' | 'rtp' | 'volatility';
+
 /** A normalised game (spec §3). Identity: `provider` + `gameId`. */
-export interface Game {
-  id: number;
-  gameId: string;
-  gameName: string;
-  name: string;
-  description?: string;
-  tab: string[];
-  provider: string;
-  routeProvider: string;
-  imageUrl: string;
-  casinoType?: CasinoType | string;
-  isNew?: boolean;
-  /** Declared RTP in percent (two decimals), or null when the provider publishes none. */
-  rtp?: number | null;
-  volatility?: Volatility | null;
-  authRequired?: boolean;
-  isLiveGame?: boolean;
-}
+export type Game = Omit<SchemaGame, Optional> &
+  Partial<Pick<SchemaGame, 'description' | 'casinoType' | 'isNew' | 'authRequired' | 'rtp'>> & {
+    volatility?: Volatility | null;
+    isLiveGame?: boolean;
+  };
 
-export interface Provider {
-  name: string;
-  displayName: string;
-  casinoType: CasinoType | string;
-  authRequired: boolean;
-  gameCount: number;
-  logoUrl?: string | null;
-}
-
-export interface GameSession {
-  url: string;
-  sessionToken: string;
-}
-
-export interface SessionRequest {
-  provider: string;
-  gameId: string;
-  lang: string;
-  platform: 'mobile' | 'desktop';
-}
+export type Provider = Schemas['Provider'];
+export type GameSession = ReplyOf<'/api/casino/session', 'post'>;
+export type SessionRequest = RequestBody<'/api/casino/session', 'post'>;
