@@ -1,0 +1,117 @@
+//! Load generator for the seamless provider wallet: signed bet+win pairs, as a provider
+//! sends them, against a running demo server (provider `demo`, secret `demo-secret`).
+//!
+//!   cargo run --release -p server --example wallet_load -- http://127.0.0.1:8080 10 64 64
+//!   (base URL, seconds, concurrent connections, players)
+//!
+//! Prints pairs per second and the latency of a whole pair (bet then win) at p50/p90/p99.
+//! Every pair stakes 100 minor units and wins 100 back, so balances stay put; the server's
+//! `ledger verify` must pass afterwards (benches/wallet.sh runs it).
+
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const SECRET: &str = "demo-secret";
+
+async fn signed(http: &reqwest::Client, base: &str, op: &str, body: &Value) -> anyhow::Result<Value> {
+    let raw = serde_json::to_vec(body)?;
+    let ts = (std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_secs()).to_string();
+    let sig = casino::signature::sign(SECRET, &ts, &raw);
+    let resp = http
+        .post(format!("{base}/api/wallet/v1/{op}"))
+        .header("content-type", "application/json")
+        .header("x-provider", "demo")
+        .header("x-timestamp", ts)
+        .header("x-signature", sig)
+        .body(raw)
+        .send()
+        .await?;
+    let v: Value = resp.json().await?;
+    anyhow::ensure!(v["status"] == 0, "{op}: {v}");
+    Ok(v)
+}
+
+/// A new player (one-click sign-up) with a demo game session: the session token.
+async fn player(http: &reqwest::Client, base: &str) -> anyhow::Result<String> {
+    let s: Value = http.post(format!("{base}/api/user/signup/one-click")).json(&json!({"currency": "TND"})).send().await?.json().await?;
+    let token = s["result"]["token"].as_str().ok_or_else(|| anyhow::anyhow!("sign-up: {s}"))?.to_string();
+    let l: Value = http
+        .post(format!("{base}/api/casino/session"))
+        .bearer_auth(&token)
+        .json(&json!({"provider": "demo", "gameId": "demo-table", "lang": "en", "platform": "desktop"}))
+        .send()
+        .await?
+        .json()
+        .await?;
+    Ok(l["result"]["sessionToken"].as_str().ok_or_else(|| anyhow::anyhow!("launch: {l}"))?.to_string())
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    let base = args.get(1).cloned().unwrap_or_else(|| "http://127.0.0.1:8080".into());
+    let secs: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(10);
+    let conns: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(64);
+    let players: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(64);
+    let http = reqwest::Client::builder().pool_max_idle_per_host(conns).build()?;
+
+    let mut sessions = Vec::with_capacity(players);
+    for _ in 0..players {
+        sessions.push(player(&http, &base).await?);
+    }
+    let sessions = Arc::new(sessions);
+    let stop = Arc::new(AtomicBool::new(false));
+    let errors = Arc::new(AtomicU64::new(0));
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for w in 0..conns {
+        let (http, base, sessions, stop, errors) = (http.clone(), base.clone(), sessions.clone(), stop.clone(), errors.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut latencies = Vec::new();
+            let mut n = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                let token = &sessions[(w + n as usize * conns) % sessions.len()];
+                let (bet_id, win_id, round) = (format!("l{w}-{n}-b"), format!("l{w}-{n}-w"), format!("l{w}-{n}"));
+                let t = Instant::now();
+                let bet = json!({"sessionToken": token, "transactionId": bet_id, "roundId": round, "gameId": "demo-table", "amount": 100, "currency": "TND"});
+                let win = json!({"sessionToken": token, "transactionId": win_id, "roundId": round, "gameId": "demo-table", "amount": 100, "currency": "TND"});
+                match signed(&http, &base, "bet", &bet).await {
+                    Ok(_) => match signed(&http, &base, "win", &win).await {
+                        Ok(_) => latencies.push(t.elapsed()),
+                        Err(_) => {
+                            errors.fetch_add(1, Ordering::Relaxed);
+                        }
+                    },
+                    Err(_) => {
+                        errors.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+                n += 1;
+            }
+            latencies
+        }));
+    }
+    tokio::time::sleep(Duration::from_secs(secs)).await;
+    stop.store(true, Ordering::Relaxed);
+    let mut all = Vec::new();
+    for t in tasks {
+        all.extend(t.await?);
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    all.sort();
+    let pct = |p: f64| all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1))).map(|d| d.as_secs_f64() * 1000.0).unwrap_or(0.0);
+    println!(
+        "pairs {} in {:.1} s: {:.0} bet+win pairs/s ({:.0} wallet calls/s), pair latency p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, errors {}",
+        all.len(),
+        elapsed,
+        all.len() as f64 / elapsed,
+        2.0 * all.len() as f64 / elapsed,
+        pct(0.50),
+        pct(0.90),
+        pct(0.99),
+        errors.load(Ordering::Relaxed)
+    );
+    Ok(())
+}
