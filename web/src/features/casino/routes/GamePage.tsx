@@ -9,7 +9,6 @@ import { languageOf } from '../../../app/i18n';
 import { useNotify } from '../../../app/notify';
 import { useAppDispatch, useAppSelector } from '../../../app/store';
 import { BackButton } from '../../../components/BackButton';
-import { Money } from '../../../components/Money';
 import { MobileButton } from '../../../components/MobileButton';
 import { Spinner } from '../../../components/Spinner';
 import { casinoApi } from '../api';
@@ -41,7 +40,7 @@ export default function GamePage() {
   const location = useLocation();
   const dispatch = useAppDispatch();
   const notify = useNotify();
-  const { isAuth, checked, balance } = useAppSelector((s) => s.auth);
+  const { isAuth, checked } = useAppSelector((s) => s.auth);
   const casinoType = location.pathname.startsWith('/casinolive') ? 'casinolive' : 'slots';
   const lang = languageOf(i18n.language)?.code ?? 'en';
   const [startSession] = casinoApi.useStartSessionMutation();
@@ -163,7 +162,6 @@ export default function GamePage() {
       <div className={css.gameBar}>
         <BackButton fallback={lobby} />
         <h1 className={css.gameTitle}>{name}</h1>
-        {isAuth && balance && <Money amount={balance.balance} currency={balance.currency} className={css.gameBalance} />}
       </div>
       <div className={css.gameBody}>{body}</div>
     </div>
