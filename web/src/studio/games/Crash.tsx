@@ -220,6 +220,7 @@ export function CrashGame() {
             {formatMultiplier(m, lang)}
           </span>
         ))}
+        {recent.length === 0 && <span className={g.recentEmpty}>{t('crash.noRecent')}</span>}
       </div>
 
       <div className={css.stage} data-phase={phase ?? 'connecting'}>

@@ -174,7 +174,7 @@ export function RouletteGame() {
         {[1, 2, 3].map((d) => (
           <button key={`d${d}`} type="button" className={`${css.cell} ${css.dozen}`} style={{ gridRow: `${2 + (d - 1) * 4} / span 4` }}
             onClick={() => place('dozen', [d])} aria-label={t('roulette.dozenN', { n: d })}>
-            <span className={css.vertical}>{`${(d - 1) * 12 + 1}–${d * 12}`}</span>
+            <span className={css.vertical} dir="ltr">{`${(d - 1) * 12 + 1}–${d * 12}`}</span>
             {chipOn(spotKey('dozen', [d]))}
           </button>
         ))}
@@ -184,7 +184,9 @@ export function RouletteGame() {
             {o.kind === 'red' || o.kind === 'black' ? (
               <span className={css.diamond} data-color={o.kind} />
             ) : (
-              <span className={css.vertical}>{o.kind === 'low' || o.kind === 'high' ? o.label : t(`roulette.kinds.${o.kind}`)}</span>
+              <span className={css.vertical} {...(o.kind === 'low' || o.kind === 'high' ? { dir: 'ltr' } : {})}>
+                {o.kind === 'low' || o.kind === 'high' ? o.label : t(`roulette.kinds.${o.kind}`)}
+              </span>
             )}
             {chipOn(spotKey(o.kind, []))}
           </button>

@@ -155,7 +155,7 @@ function SlotRules() {
               ? ` ${t('slots.allWinsTimes', { x: info.feature.multipliers[0]!.value })}`
               : ''}
             {info.feature.expandingWildReels.length > 0
-              ? ` ${t('slots.expanding', { reels: info.feature.expandingWildReels.map((r) => r + 1).join(', ') })}`
+              ? ` ${t('slots.expanding', { reels: new Intl.ListFormat(lang, { type: 'conjunction' }).format(info.feature.expandingWildReels.map((r) => String(r + 1))) })}`
               : ''}
           </span>
         </div>
