@@ -110,7 +110,9 @@ export function StudioApp({ token, lang }: { token: string; lang: string }) {
   if (expired) {
     return (
       <div className={css.fullState} data-testid="studio-expired" role="alert">
-        <div className={css.stateIcon}>⌛</div>
+        <div className={css.stateIcon} aria-hidden="true">
+          <Ico name="hourglass" size={40} />
+        </div>
         <h1>{t('expired.title')}</h1>
         <p>{t('expired.text')}</p>
         <button type="button" className={css.primary} onClick={reopen}>

@@ -15,6 +15,7 @@ const PATHS = {
   swap: 'M7 4v16M7 20l-3-3M7 20l3-3M17 20V4M17 4l-3 3M17 4l3 3',
   users: 'M9 11a3 3 0 1 0 0-6 3 3 0 0 0 0 6zm7 0a3 3 0 1 0 0-6M3 20a6 6 0 0 1 12 0M15 14a6 6 0 0 1 6 6',
   bolt: 'M13 3 5 13h6l-1 8 8-10h-6z',
+  hourglass: 'M6 3h12M6 21h12M7 3c0 5 5 6 5 9s-5 4-5 9M17 3c0 5-5 6-5 9s5 4 5 9M9 18h6',
 } as const;
 
 export type StudioIcon = keyof typeof PATHS;
