@@ -134,6 +134,9 @@ describe('categories (spec §2)', () => {
     expect(filterGames(list, { category: 'roulette' }).map((g) => g.gameId)).toEqual(['b']);
     expect(filterGames(list, { category: 'all', query: 'gold' }).map((g) => g.gameId)).toEqual(['a']);
     expect(filterGames(list, {}).length).toBe(3);
+    // A category every game has filters nothing: no chip.
+    expect(categoriesOf([list[0]!])).toEqual([]);
+    expect(categoriesOf(list.map((g) => ({ ...g, isNew: true })))).toEqual(['top', 'crashGames', 'roulette']);
   });
 });
 

@@ -173,13 +173,13 @@ export const CATEGORY_ORDER = [
   'animals',
 ] as const;
 
-/** The categories present in a list, in chip order (only when they split the list). */
+/** The categories that split a list (some of its games, not all), in chip order. */
 export function categoriesOf(games: readonly Game[]): string[] {
   const seen = new Map<string, number>();
   for (const g of games) for (const c of gameCategories(g)) seen.set(c, (seen.get(c) ?? 0) + 1);
   return CATEGORY_ORDER.filter((c) => {
     const n = seen.get(c) ?? 0;
-    return n > 0 && !(c === 'slotMachines' && n === games.length);
+    return n > 0 && n < games.length;
   });
 }
 

@@ -41,7 +41,7 @@ export function GamesView({ games, loading, isAuth, empty }: { games: readonly G
   if (games.length === 0) return <>{empty}</>;
   return (
     <>
-      {categories.length > 1 && (
+      {categories.length > 0 && (
         <Chips
           label={t('categories')}
           testId="category-chips"
