@@ -44,9 +44,9 @@ pub struct Persister {
 }
 
 impl Persister {
-    pub fn spawn(db: Db) -> (Persister, tokio::task::JoinHandle<()>) {
+    pub fn spawn(db: Db, on: &tokio::runtime::Handle) -> (Persister, tokio::task::JoinHandle<()>) {
         let (tx, rx) = mpsc::unbounded_channel();
-        let handle = tokio::spawn(run(db, rx));
+        let handle = on.spawn(run(db, rx));
         (Persister { tx }, handle)
     }
 

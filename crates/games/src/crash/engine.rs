@@ -15,6 +15,7 @@ use studio::crash::{crash_point, multiplier_at, time_to_reach};
 use studio::fair::hex32;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
+use tokio::runtime::Handle;
 use tokio::time::Instant;
 
 struct AbortOnDrop(tokio::task::JoinHandle<()>);
@@ -24,15 +25,26 @@ impl Drop for AbortOnDrop {
     }
 }
 
-pub(super) async fn run(engine: CrashEngine, mut rx: mpsc::Receiver<Cmd>) {
+/// Runs `fut` on the server's runtime (where the database pools live) and waits for it.
+async fn on_main<T: Send + 'static>(main: &Handle, fut: impl std::future::Future<Output = T> + Send + 'static) -> T {
+    match main.spawn(fut).await {
+        Ok(v) => v,
+        Err(e) => std::panic::resume_unwind(e.into_panic()),
+    }
+}
+
+/// The loop runs on its own thread (a current-thread runtime) so that its timer is not queued
+/// behind thousands of WebSocket tasks; database work and money tasks run on `main`.
+pub(super) async fn run(engine: CrashEngine, mut rx: mpsc::Receiver<Cmd>, main: Handle) {
     let inner = engine.inner.clone();
-    let (persister, handle) = Persister::spawn(inner.db.clone());
+    let (persister, handle) = Persister::spawn(inner.db.clone(), &main);
     let _persister = AbortOnDrop(handle);
     let config = engine.config();
     tracing::info!(betting_ms = config.betting_ms, tick_ms = config.tick_ms, speed = config.speed, "crash: engine starting");
     // Recovery first: nothing new starts before every interrupted round is settled.
     loop {
-        match recovery::recover(&inner.db, &inner.ledger, &inner.casino, &config).await {
+        let (db, ledger, casino, cfg) = (inner.db.clone(), inner.ledger.clone(), inner.casino.clone(), config.clone());
+        match on_main(&main, async move { recovery::recover(&db, &ledger, &casino, &cfg).await }).await {
             Ok(n) => {
                 lock(&inner.stats).recovered_rounds += n as u64;
                 break;
@@ -44,6 +56,7 @@ pub(super) async fn run(engine: CrashEngine, mut rx: mpsc::Receiver<Cmd>) {
         }
     }
     let mut game = Game {
+        main: main.clone(),
         engine: engine.clone(),
         config,
         persister,
@@ -65,7 +78,8 @@ pub(super) async fn run(engine: CrashEngine, mut rx: mpsc::Receiver<Cmd>) {
             while let Some(_) = game.tasks.join_next().await {}
             game.pending_bets = 0;
             game.pending_wins = 0;
-            if let Err(e) = recovery::recover(&inner.db, &inner.ledger, &inner.casino, &game.config).await {
+            let (db, ledger, casino, cfg) = (inner.db.clone(), inner.ledger.clone(), inner.casino.clone(), game.config.clone());
+            if let Err(e) = on_main(&main, async move { recovery::recover(&db, &ledger, &casino, &cfg).await }).await {
                 tracing::error!(error = %e.text(), "crash: recovery after a failed round failed");
             }
         }
@@ -127,6 +141,7 @@ enum Done {
 }
 
 struct Game {
+    main: Handle,
     engine: CrashEngine,
     config: super::CrashConfig,
     persister: Persister,
@@ -151,14 +166,19 @@ impl Game {
     }
 
     async fn chain(&self) -> Result<(chain::Chain, i64), AppError> {
-        let db = &self.engine.inner.db;
+        let db = self.engine.inner.db.clone();
+        let config = self.config.clone();
+        on_main(&self.main, async move { Self::chain_on(&db, &config).await }).await
+    }
+
+    async fn chain_on(db: &store::Db, config: &super::CrashConfig) -> Result<(chain::Chain, i64), AppError> {
         let chain = match chain::load_active(db).await? {
             Some(c) => c,
-            None => chain::create(db, self.config.chain_length, self.config.checkpoint_every, self.config.salt.clone()).await?,
+            None => chain::create(db, config.chain_length, config.checkpoint_every, config.salt.clone()).await?,
         };
         let next = db::last_number(db, chain.id).await? + 1;
         if next as u64 > chain.length {
-            let c = chain::create(db, self.config.chain_length, self.config.checkpoint_every, self.config.salt.clone()).await?;
+            let c = chain::create(db, config.chain_length, config.checkpoint_every, config.salt.clone()).await?;
             return Ok((c, 1));
         }
         Ok((chain, next))
@@ -406,7 +426,7 @@ impl Game {
         let wallet = self.engine.inner.casino.wallet().clone();
         let p = player.clone();
         let rid = request_id.clone();
-        self.tasks.spawn(async move {
+        self.tasks.spawn_on(async move {
             let row = BetRow {
                 round_id,
                 user_id,
@@ -447,7 +467,7 @@ impl Game {
                 Err(e) => Err(e),
             };
             Done::Bet { user_id, request_id: rid, result }
-        });
+        }, &self.main);
         Ok(())
     }
 
@@ -497,7 +517,7 @@ impl Game {
         let persister = self.persister.clone();
         let wallet = self.engine.inner.casino.wallet().clone();
         let p = bet.player.clone();
-        self.tasks.spawn(async move {
+        self.tasks.spawn_on(async move {
             // Recorded, then paid (recovery pays a recorded cash-out whose win is missing).
             let mut attempt = 0u32;
             loop {
@@ -532,7 +552,7 @@ impl Game {
                     }
                 }
             }
-        });
+        }, &self.main);
     }
 
     fn on_done(&mut self, d: Done) {

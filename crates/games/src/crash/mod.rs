@@ -239,7 +239,7 @@ struct Inner {
     players: Mutex<Option<Arc<str>>>,
     fairness: Mutex<Option<Fairness>>,
     cmd: Mutex<Option<mpsc::Sender<Cmd>>>,
-    task: tokio::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
+    task: tokio::sync::Mutex<Option<tokio::task::AbortHandle>>,
     stats: Mutex<EngineStats>,
 }
 
@@ -286,7 +286,28 @@ impl CrashEngine {
         let (tx, rx) = mpsc::channel(65_536);
         *lock(&self.inner.cmd) = Some(tx);
         let engine = self.clone();
-        *task = Some(tokio::spawn(async move { engine::run(engine, rx).await }));
+        let main = tokio::runtime::Handle::current();
+        // The loop gets its own thread and runtime (tick timing independent of the load on
+        // the server's runtime); it hands its task handle back so `stop` can abort it.
+        let (handle_tx, handle_rx) = tokio::sync::oneshot::channel();
+        let spawned = std::thread::Builder::new().name("crash-loop".into()).spawn(move || {
+            let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+                Ok(rt) => rt,
+                Err(e) => {
+                    tracing::error!(error = %e, "crash: cannot build the loop's runtime");
+                    return;
+                }
+            };
+            let t = rt.spawn(engine::run(engine, rx, main));
+            let abort = t.abort_handle();
+            let _ = handle_tx.send(abort);
+            let _ = rt.block_on(t);
+        });
+        if let Err(e) = spawned {
+            tracing::error!(error = %e, "crash: cannot start the loop thread");
+            return;
+        }
+        *task = handle_rx.await.ok();
     }
 
     /// Stops the loop at once, as a crash of the process would: nothing is settled (the
@@ -298,7 +319,9 @@ impl CrashEngine {
         if let Some(task) = task {
             tracing::info!("crash: stopping the engine");
             task.abort();
-            let _ = task.await;
+            while !task.is_finished() {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
         }
         tokio::time::sleep(Duration::from_millis(150)).await;
         *lock(&self.inner.phase) = None;
