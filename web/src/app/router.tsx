@@ -1,3 +1,4 @@
+import { lazy } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { AppShell } from './layout/AppShell';
 import { SpinnerOverlay } from '../components/Spinner';
@@ -7,6 +8,9 @@ type Loader = () => Promise<{ default: React.ComponentType }>;
 const page = (load: Loader): Pick<RouteObject, 'lazy'> => ({
   lazy: async () => ({ Component: (await load()).default }),
 });
+
+// /home shows the casino's strips; the app composes the two features (neither imports the other).
+const HomeCasino = lazy(() => import('../features/casino/components/HomeCasino'));
 
 const comingSoon = page(() => import('../features/content/routes/ComingSoonPage'));
 const casino = page(() => import('../features/casino/routes/CasinoRoutes'));
@@ -18,7 +22,13 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: <SpinnerOverlay fullscreen />,
     children: [
       { index: true, element: <Navigate to="/home" replace /> },
-      { path: 'home', ...page(() => import('../features/home/routes/HomePage')) },
+      {
+        path: 'home',
+        lazy: async () => {
+          const { default: HomePage } = await import('../features/home/routes/HomePage');
+          return { Component: () => <HomePage casinoSection={HomeCasino} /> };
+        },
+      },
       { path: 'auth/:type', ...page(() => import('../features/auth/routes/AuthPage')) },
       { path: 'verify', ...page(() => import('../features/auth/routes/VerifyPage')) },
       {

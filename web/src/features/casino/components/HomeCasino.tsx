@@ -3,16 +3,18 @@ import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/api';
 import { Icon } from '../../../components/Icon';
-// The casino feature's tiles, rows and pop-up: this module is loaded after /home's first paint.
-import { casinoApi } from '../../casino/api';
-import { useCasinoAuthRefresh } from '../../casino/useCasinoAuthRefresh';
-import { GamePopupHost } from '../../casino/components/GamePopupHost';
-import { ProviderList } from '../../casino/components/ProviderList';
-import { ProviderRow } from '../../casino/components/ProviderRow';
-import { isCrashGame, isProviderBanned } from '../../casino/logic';
+import { casinoApi } from '../api';
+import { useCasinoAuthRefresh } from '../useCasinoAuthRefresh';
+import { GamePopupHost } from './GamePopupHost';
+import { ProviderList } from './ProviderList';
+import { ProviderRow } from './ProviderRow';
+import { isCrashGame, isProviderBanned } from '../logic';
 import css from './HomeCasino.module.css';
 
-/** /home game strips (top games, casino, live casino) and the provider list (spec §2). */
+/**
+ * /home game strips (top games, casino, live casino) and the provider list (spec §2).
+ * The app's router hands it to the home page, which mounts it after its first paint.
+ */
 export default function HomeCasino() {
   const { t } = useTranslation('casino');
   const isAuth = useCasinoAuthRefresh();

@@ -11,7 +11,6 @@ import css from '../components/Home.module.css';
 
 // Only needed once the attention modal opens.
 // Game strips and providers: fetched after the first paint, outside /home's initial chunk.
-const HomeCasino = lazy(() => import('../components/HomeCasino'));
 const PopupModal = lazy(() => import('../../../components/PopupModal').then((m) => ({ default: m.PopupModal })));
 
 
@@ -95,7 +94,11 @@ function useAfterFirstPaint() {
   return ready;
 }
 
-export default function HomePage() {
+/**
+ * `casinoSection`: the casino strips and provider list, given by the app's router (features
+ * do not import each other); mounted after the first paint.
+ */
+export default function HomePage({ casinoSection: CasinoSection }: { casinoSection?: React.ComponentType }) {
   const { t } = useTranslation();
   const banned = api.useBlocklistQuery().data ?? [];
   const casino = useAfterFirstPaint();
@@ -139,9 +142,9 @@ export default function HomePage() {
           ))}
         </div>
       </section>
-      {casino && (
+      {casino && CasinoSection && (
         <Suspense fallback={<div className={css.casinoFallback} />}>
-          <HomeCasino />
+          <CasinoSection />
         </Suspense>
       )}
     </div>
