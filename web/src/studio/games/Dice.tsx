@@ -98,7 +98,22 @@ export function DiceGame() {
 
       <div className={css.board} data-status={status}>
         <div className={css.result} data-testid="dice-result" aria-live="polite">
-          <span className={css.resultValue}>{display === null ? '—' : formatMinor(display, 2, lang)}</span>
+          {display === null ? (
+            <svg className={css.die} viewBox="0 0 100 100" aria-hidden="true">
+              <rect x="8" y="8" width="84" height="84" rx="20" fill="url(#die-face)" stroke="#c9bfff" strokeWidth="3" />
+              {[[30, 30], [70, 30], [50, 50], [30, 70], [70, 70]].map(([x, y]) => (
+                <circle key={`${x}${y}`} cx={x} cy={y} r="8" fill="#2a1f66" />
+              ))}
+              <defs>
+                <linearGradient id="die-face" x1="0" y1="0" x2="1" y2="1">
+                  <stop offset="0" stopColor="#ffffff" />
+                  <stop offset="1" stopColor="#cfc4ff" />
+                </linearGradient>
+              </defs>
+            </svg>
+          ) : (
+            <span className={css.resultValue}>{formatMinor(display, 2, lang)}</span>
+          )}
           <span className={css.resultLabel}>
             {status === 'win' ? t('dice.won', { amount: money(last?.amount ?? 0) }) : status === 'lose' ? t('dice.lost') : t('dice.rollLabel')}
           </span>
@@ -135,7 +150,7 @@ export function DiceGame() {
         </div>
       </div>
 
-      <div className={css.mode} role="radiogroup" aria-label={t('dice.mode')}>
+      <div className={css.mode} role="radiogroup" aria-label={t('dice.mode')} dir="ltr">
         <button type="button" role="radio" aria-checked={!over} className={css.modeBtn} disabled={busy} onClick={() => { setOver(false); setTarget(clampTarget(target, false)); }} data-testid="dice-under">
           {t('dice.under')}
         </button>
