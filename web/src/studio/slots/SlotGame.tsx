@@ -340,11 +340,16 @@ function Backdrop({ theme }: { theme: string }) {
       <svg className={css.backdrop} viewBox="0 0 390 300" preserveAspectRatio="xMidYMax slice" aria-hidden="true">
         <defs>
           <linearGradient id="bd-sun" x1="0" y1="0" x2="0" y2="1">
-            <stop offset="0" stopColor="#ffb1f1" />
-            <stop offset="1" stopColor="#ff2fd0" stopOpacity="0.2" />
+            <stop offset="0" stopColor="#ffd166" />
+            <stop offset="0.55" stopColor="#ff5fa2" />
+            <stop offset="1" stopColor="#a020f0" />
           </linearGradient>
         </defs>
-        <circle cx="195" cy="160" r="80" fill="url(#bd-sun)" opacity="0.22" />
+        <circle cx="195" cy="150" r="74" fill="url(#bd-sun)" opacity="0.5" />
+        {[0, 1, 2, 3, 4].map((i) => (
+          <rect key={`s${i}`} x="110" y={140 + i * 11} width="170" height={2 + i * 1.6} fill="#07030d" />
+        ))}
+        <rect x="0" y="168" width="390" height="132" fill="#07030d" opacity="0.6" />
         {[0, 1, 2, 3, 4, 5].map((i) => (
           <line key={`h${i}`} x1="0" x2="390" y1={170 + i * i * 6} y2={170 + i * i * 6} stroke="#ff3fd8" strokeOpacity="0.35" />
         ))}
