@@ -295,7 +295,7 @@ export function tests(h) {
     },
     {
       name: 'studio: every game in Arabic (right-to-left) and the slot themes in English',
-      async run({ context, signal }) {
+      async run({ context, signal, note }) {
         const page = await context.newPage();
         const errors = collectErrors(page);
         let phone = '';
@@ -324,6 +324,20 @@ export function tests(h) {
             await page.getByTestId('fair-panel').waitFor();
             await page.waitForTimeout(400);
             await shot(page, 'studio-fairness-ar');
+          }
+          const ended = gameId === 'crash' ? /** @type {any[]} */ (await h.api('/api/studio/crash/rounds?limit=2', signal)) : [];
+          if (lang === 'en' && gameId === 'crash' && ended.length < 2) note('fewer than two crash rounds have ended: verifier not exercised');
+          if (lang === 'en' && gameId === 'crash' && ended.length >= 2) {
+            // The crash verifier: the newest ended round's point from its hash and the salt, and its
+            // hash one SHA-256 step before the previous round's.
+            await page.getByTestId('studio-fair').click();
+            await page.getByTestId('fair-crash-verify').first().click();
+            const verdict = page.getByTestId('fair-result');
+            await verdict.waitFor();
+            assert((await verdict.getAttribute('data-ok')) === 'true', `crash verifier: ${await verdict.textContent()}`);
+            assert((await verdict.getAttribute('data-chain')) === 'true', `crash chain link not confirmed: ${await verdict.textContent()}`);
+            await verdict.getByText('Verified: the result matches').waitFor();
+            await shot(page, 'studio-crash-fairness-en');
           }
           if (lang === 'ar' && gameId === 'desert-gold') {
             await page.getByTestId('studio-rules').click();

@@ -290,8 +290,23 @@ function CrashFairnessPanel() {
   const [err, setErr] = useState<string | null>(null);
 
   useEffect(() => {
-    api.crashFairness().then(setFair, fail);
+    // Right after a server start the chain may not be ready yet: retry quietly every 3 s.
+    let live = true;
+    let timer: number | undefined;
+    const load = () => {
+      api.crashFairness().then(
+        (f) => live && setFair(f),
+        () => {
+          if (live) timer = window.setTimeout(load, 3000);
+        },
+      );
+    };
+    load();
     api.crashRounds(20).then(setRounds, fail);
+    return () => {
+      live = false;
+      window.clearTimeout(timer);
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [api]);
 
@@ -307,10 +322,12 @@ function CrashFairnessPanel() {
     const point = await crashPoint(h.trim(), fair.salt);
     const prev = await previousHash(h.trim());
     // The round before it in the public list (ids are consecutive), else the terminating hash for round 1.
-    const older = r ? rounds?.find((x) => x.id === r.id - 1) : rounds?.find((x) => x.hash === prev);
+    // The list is newest first: the round before `r` is the next entry (ids need not be consecutive).
+    const idx = r && rounds ? rounds.findIndex((x) => x.id === r.id) : -1;
+    const older = idx >= 0 ? rounds?.[idx + 1] : rounds?.find((x) => x.hash.toLowerCase() === prev);
     let chain: boolean | null = null;
     if (older) chain = older.hash.toLowerCase() === prev;
-    else if (r?.id === 1 || prev === fair.terminatingHash.toLowerCase()) chain = prev === fair.terminatingHash.toLowerCase();
+    else if (prev === fair.terminatingHash.toLowerCase()) chain = true;
     setRes({ point, prev, chain, expected: r ? Math.round(r.crashPoint * 100) : null });
   };
 
@@ -341,7 +358,7 @@ function CrashFairnessPanel() {
         </button>
         {err && <div className={css.result} data-ok="false">{err}</div>}
         {res && (
-          <div className={css.result} data-ok={ok} data-testid="fair-result">
+          <div className={css.result} data-ok={ok} data-chain={String(res.chain)} data-testid="fair-result">
             <div className={css.verdict}>
               <Ico name={ok ? 'check' : 'cross'} size={20} />
               {ok ? t('fair.match') : t('fair.mismatch')}
@@ -364,6 +381,7 @@ function CrashFairnessPanel() {
       </section>
       <section className={css.section}>
         <h3>{t('fair.recentRounds')}</h3>
+        {rounds !== null && rounds.length === 0 && <div className={css.empty}>{t('history.empty')}</div>}
         <ul className={css.list}>
           {(rounds ?? []).map((r) => (
             <li key={r.id} className={css.item}>
