@@ -34,7 +34,6 @@ export function StudioApp({ token, lang }: { token: string; lang: string }) {
   const [panel, setPanel] = useState<Panel>(null);
   const [toasts, setToasts] = useState<Toast[]>([]);
   const [roundsVersion, setRoundsVersion] = useState(0);
-  const [, setBusy] = useState(false);
   const toastId = useRef(0);
 
   useEffect(() => {
@@ -102,7 +101,6 @@ export function StudioApp({ token, lang }: { token: string; lang: string }) {
         toast(messageOf(e), 'error');
       },
       roundsVersion,
-      setBusy,
       expire: () => setExpired(true),
     };
   }, [api, session, balance, lang, toast, messageOf, roundsVersion]);

@@ -26,8 +26,6 @@ export interface StudioContextValue {
   fail: (e: unknown) => void;
   /** Bumped after each settled round: history and seeds refetch. */
   roundsVersion: number;
-  /** Games report play in progress (the panels then wait). */
-  setBusy: (busy: boolean) => void;
   /** The game session is gone (63): show the reopen state. */
   expire: () => void;
 }
