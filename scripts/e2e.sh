@@ -21,4 +21,5 @@ if ! curl -fs "http://127.0.0.1:$port/healthz" > /dev/null; then
   echo "server did not start:"; cat "$tmp/server.log"; exit 1
 fi
 cd "$root/web"
-E2E_BASE_URL="http://127.0.0.1:$port" node scripts/e2e.mjs || { echo "--- server log ---"; tail -n 50 "$tmp/server.log"; exit 1; }
+# Crash rounds run in real time (a 20x round lasts ~50 s): tests get 90 s before they fail.
+E2E_TEST_TIMEOUT_MS=${E2E_TEST_TIMEOUT_MS:-90000} E2E_BASE_URL="http://127.0.0.1:$port" node scripts/e2e.mjs || { echo "--- server log ---"; tail -n 50 "$tmp/server.log"; exit 1; }
