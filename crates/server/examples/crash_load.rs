@@ -136,6 +136,8 @@ async fn main() -> anyhow::Result<()> {
     let done_players = Arc::new(AtomicUsize::new(0));
     let tokens = Arc::try_unwrap(tokens).map_err(|_| anyhow::anyhow!("tokens"))?.into_inner().unwrap();
     let gate = Arc::new(tokio::sync::Semaphore::new(200));
+    // Nobody bets before everyone is connected: then all play the same rounds.
+    let go = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let mut tasks = Vec::with_capacity(players);
     let t1 = Instant::now();
     for (i, token) in tokens.into_iter().enumerate() {
@@ -144,6 +146,7 @@ async fn main() -> anyhow::Result<()> {
         let connected = connected.clone();
         let done_players = done_players.clone();
         let gate = gate.clone();
+        let go = go.clone();
         tasks.push(tokio::spawn(async move {
             let socket = {
                 let _permit = gate.acquire().await.unwrap();
@@ -163,7 +166,7 @@ async fn main() -> anyhow::Result<()> {
                 }
             };
             connected.fetch_add(1, Ordering::Relaxed);
-            play(socket, rounds, tick_ms, figures).await;
+            play(socket, rounds, tick_ms, figures, go).await;
             done_players.fetch_add(1, Ordering::Relaxed);
         }));
     }
@@ -171,6 +174,7 @@ async fn main() -> anyhow::Result<()> {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     eprintln!("connected: {} in {:.1} s", connected.load(Ordering::Relaxed), t1.elapsed().as_secs_f64());
+    go.store(true, Ordering::SeqCst);
     for t in tasks {
         let _ = t.await;
     }
@@ -217,7 +221,8 @@ impl Rng {
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-async fn play(socket: Socket, rounds: usize, tick_ms: f64, figures: Arc<Mutex<Figures>>) {
+async fn play(socket: Socket, rounds: usize, tick_ms: f64, figures: Arc<Mutex<Figures>>, go: Arc<std::sync::atomic::AtomicBool>) {
+    let mut in_round = false;
     let (mut tx, mut rx) = socket.split();
     let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1);
     let mut rng = Rng(seed ^ (&tx as *const _ as u64) | 1);
@@ -257,18 +262,40 @@ async fn play(socket: Socket, rounds: usize, tick_ms: f64, figures: Arc<Mutex<Fi
             m = rx.next() => {
                 let Some(Ok(m)) = m else { break };
                 let Message::Text(t) = m else { continue };
-                let Ok(v) = serde_json::from_str::<Value>(t.as_str()) else { continue };
                 let now = Instant::now();
+                // Ticks are most of the traffic: read them without building a JSON tree
+                // (the load generator shares the server's two cores).
+                if t.as_str().contains("\"type\":\"tick\"") {
+                    if let Some(l) = last_tick {
+                        let gap = now.duration_since(l).as_secs_f64() * 1e3;
+                        local.tick_gap_ms.push(gap);
+                        local.tick_gap_dev_ms.push((gap - tick_ms).abs());
+                    }
+                    last_tick = Some(now);
+                    let m = t.as_str().split("\"m\":").nth(1).and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next()).and_then(|d| d.parse::<u64>().ok()).unwrap_or(0);
+                    if has_bet && manual && cashout_sent.is_none() && m >= target {
+                        n += 1;
+                        cashout_sent = Some(now);
+                        let msg = json!({ "type": "cashout", "requestId": format!("c{n}") });
+                        if tx.send(Message::Text(msg.to_string().into())).await.is_err() { break; }
+                    }
+                    continue;
+                }
+                if t.as_str().contains("\"type\":\"players\"") {
+                    continue;
+                }
+                let Ok(v) = serde_json::from_str::<Value>(t.as_str()) else { continue };
                 match v["type"].as_str().unwrap_or("") {
                     "round" => {
                         if played >= rounds { break; }
-                        if round_id == v["id"].as_i64() { continue; }
+                        if round_id == v["id"].as_i64() || !go.load(Ordering::Relaxed) { continue; }
                         round_id = v["id"].as_i64();
                         has_bet = false;
                         crashed_at = None;
                         cashout_sent = None;
                         let left = v["bettingEndsAt"].as_i64().unwrap_or(0) - v["serverTime"].as_i64().unwrap_or(0);
-                        if left > 1_500 {
+                        in_round = left > 1_500;
+                        if in_round {
                             let wait = rng.below((left as u64 - 1_500).min(3_000));
                             bet_at = Some(tokio::time::Instant::now() + Duration::from_millis(wait));
                         }
@@ -289,7 +316,7 @@ async fn play(socket: Socket, rounds: usize, tick_ms: f64, figures: Arc<Mutex<Fi
                             local.cashout_errors.push(code);
                         }
                     }
-                    "start" => { last_tick = Some(now); if round_id.is_some() { played += 1; } }
+                    "start" => { last_tick = Some(now); if in_round { played += 1; in_round = false; } }
                     "tick" => {
                         if let Some(l) = last_tick {
                             let gap = now.duration_since(l).as_secs_f64() * 1e3;
@@ -318,7 +345,7 @@ async fn play(socket: Socket, rounds: usize, tick_ms: f64, figures: Arc<Mutex<Fi
                         crashed_at = Some(now);
                         last_tick = None;
                         has_bet = false;
-                        if played >= rounds {
+                        if played >= rounds && round_id.is_some() {
                             // wait a little for replies owed, then leave
                             let deadline = tokio::time::Instant::now() + Duration::from_millis(1_500);
                             while let Ok(Some(Ok(Message::Text(t)))) = tokio::time::timeout_at(deadline, rx.next()).await {

@@ -359,6 +359,14 @@ impl CrashEngine {
             .collect())
     }
 
+    /// A player's last crash bets, newest first (`GET /api/studio/rounds` for game `crash`):
+    /// `{roundId, time, bet, win, cashedOutAt, status, crashPoint, hash}`; `crashPoint` and
+    /// `hash` are null while the round is not over. `status`: placing, open, cashed, lost,
+    /// refunded. `limit` clamped to 1..=100.
+    pub async fn player_rounds(&self, user_id: i64, limit: i64) -> Result<Vec<Value>, AppError> {
+        db::player_history(&self.inner.db, user_id, limit.clamp(1, 100)).await
+    }
+
     /// A WebSocket player: the game session must be live, of provider `studio` and game
     /// `crash` (63 otherwise).
     pub async fn connect(&self, token: &str) -> Result<CrashPlayer, AppError> {

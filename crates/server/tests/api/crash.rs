@@ -185,6 +185,12 @@ async fn crash_bet_then_manual_cash_out() {
         assert_eq!(app.minor_balance(id, BalanceKind::Real).await, START - 1000 + win);
         assert_eq!(bet_status(app, round, id).await, "cashed");
         app.assert_ledger_consistent().await;
+        // The player's own history (for the studio's round list).
+        let mine = app.state.crash.player_rounds(id, 10).await.expect("history");
+        assert_eq!(mine.len(), 1);
+        assert_eq!((mine[0]["roundId"].as_i64(), mine[0]["bet"].as_i64(), mine[0]["win"].as_i64()), (Some(round), Some(1000), Some(win)));
+        assert_eq!((mine[0]["cashedOutAt"].as_u64(), mine[0]["crashPoint"].as_u64()), (Some(m), Some(cp)));
+        assert_eq!(mine[0]["hash"], crash["hash"]);
     })
     .await;
 }
