@@ -71,7 +71,9 @@ impl Default for CrashConfig {
             pause_ms: 3_000,
             players_every_ms: 500,
             speed: 1,
-            chain_length: 10_000_000,
+            // Debug builds (tests, `cargo run`) start with a short chain: every test app
+            // starts an engine, and walking 10^7 links would cost each seconds of CPU.
+            chain_length: if cfg!(debug_assertions) { 100_000 } else { 10_000_000 },
             checkpoint_every: 10_000,
             salt: None,
             max_win_cap: None,
