@@ -55,9 +55,8 @@ impl AppState {
     }
 
     /// The player's last crash rounds (the studio's round history for game `crash`).
-    pub async fn crash_rounds(&self, _user_id: i64, _limit: i64) -> Result<Vec<serde_json::Value>, AppError> {
-        // Wired to the crash engine's history when it lands (games::crash).
-        Err(AppError::with_detail(ErrorCode::NotFound, "crash history is not available yet"))
+    pub async fn crash_rounds(&self, user_id: i64, limit: i64) -> Result<Vec<serde_json::Value>, AppError> {
+        self.crash.player_rounds(user_id, limit).await
     }
 }
 

@@ -457,7 +457,7 @@ impl Game {
                                 round_id: call.round_id.clone(),
                                 game_id: GAME_ID.into(),
                             };
-                            if let Err(e2) = wallet.rollback(STUDIO, &rb).await {
+                            if let Err(e2) = wallet.rollback_with(STUDIO, &p.session, &rb).await {
                                 tracing::error!(error = %e2.text(), round = round_id, user = user_id, "crash: rollback of a failed stake failed (recovery will retry)");
                             }
                         }
@@ -532,7 +532,8 @@ impl Game {
                             amount: win,
                             currency: p.session.currency.code().into(),
                         };
-                        wallet.win(STUDIO, &call).await
+                        // Wins need no live session: the one resolved at connect names the player.
+                        wallet.win_with(STUDIO, &p.session, &call).await
                     }
                     Err(e) => Err(e),
                 };

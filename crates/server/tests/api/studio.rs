@@ -194,3 +194,15 @@ async fn interrupted_rounds_are_settled_or_voided() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn crash_sessions_read_their_crash_history() {
+    each_backend(async |app| {
+        let (_, token) = studio_session(app, "crashhist@example.com", "crash", 10_000).await;
+        let s = ok(game_get(app, &token, "/api/studio/session").await);
+        assert_eq!(s["kind"], "crash");
+        // No rounds played yet: an empty history, not an error (rounds are covered in crash.rs).
+        assert_eq!(ok(game_get(app, &token, "/api/studio/rounds?limit=10").await), json!([]));
+    })
+    .await;
+}
