@@ -13,7 +13,7 @@ import { ProviderRow } from './components/ProviderRow';
 import { VirtualGrid } from './components/VirtualGrid';
 import { gridLayout } from './grid';
 import { game } from './fixtures';
-import GamePage, { isBalanceMessage } from './routes/GamePage';
+import GamePage, { isBalanceMessage, isFrameMessage, REOPEN_MESSAGE } from './routes/GamePage';
 import type { Game } from './types';
 
 beforeAll(() => {
@@ -289,6 +289,8 @@ describe('game page', () => {
     expect(balanceCalls()).toBe(before);
     expect(isBalanceMessage({ origin: window.location.origin, data: { type: 'carthage:balance' }, source: null }, window.location.origin, null)).toBe(true);
     expect(isBalanceMessage({ origin: window.location.origin, data: { type: 'other' }, source: null }, window.location.origin, null)).toBe(false);
+    expect(isFrameMessage({ origin: window.location.origin, data: { type: REOPEN_MESSAGE }, source: null }, REOPEN_MESSAGE, window.location.origin, null)).toBe(true);
+    expect(isFrameMessage({ origin: 'https://evil.example', data: { type: REOPEN_MESSAGE }, source: null }, REOPEN_MESSAGE, window.location.origin, null)).toBe(false);
     expect(isBalanceMessage({ origin: window.location.origin, data: 'carthage:balance', source: null }, window.location.origin, null)).toBe(false);
   });
 

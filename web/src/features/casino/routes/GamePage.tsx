@@ -17,13 +17,22 @@ import type { GameSession } from '../types';
 import css from '../components/Casino.module.css';
 
 export const BALANCE_MESSAGE = 'carthage:balance';
+/** The game's session expired and the player asked to reopen it: the page starts a new one. */
+export const REOPEN_MESSAGE = 'carthage:reopen';
 
-/** Whether a `message` event is the game frame's balance notice (its origin, its window). */
-export function isBalanceMessage(e: Pick<MessageEvent, 'origin' | 'data' | 'source'>, frameOrigin: string, frameWindow: MessageEventSource | null | undefined): boolean {
+type FrameEvent = Pick<MessageEvent, 'origin' | 'data' | 'source'>;
+
+/** Whether a `message` event comes from the game frame (its origin, its window) with this type. */
+export function isFrameMessage(e: FrameEvent, type: string, frameOrigin: string, frameWindow: MessageEventSource | null | undefined): boolean {
   if (e.origin !== frameOrigin) return false;
   if (frameWindow && e.source && e.source !== frameWindow) return false;
   const data = e.data as { type?: unknown } | null;
-  return typeof data === 'object' && data !== null && data.type === BALANCE_MESSAGE;
+  return typeof data === 'object' && data !== null && data.type === type;
+}
+
+/** Whether a `message` event is the game frame's balance notice. */
+export function isBalanceMessage(e: FrameEvent, frameOrigin: string, frameWindow: MessageEventSource | null | undefined): boolean {
+  return isFrameMessage(e, BALANCE_MESSAGE, frameOrigin, frameWindow);
 }
 
 /** Refusals a retry cannot change: unknown provider or game, not a player, banned provider. */
@@ -84,10 +93,13 @@ export default function GamePage() {
   const frameOrigin = useMemo(() => (url ? new URL(url, window.location.href).origin : null), [url]);
 
   // The frame reports a settled round: refresh the player's balance (the polled query).
+  // It asks to be reopened after its session expired: start a new session.
   useEffect(() => {
     if (!frameOrigin) return;
     const onMessage = (e: MessageEvent) => {
-      if (isBalanceMessage(e, frameOrigin, frame.current?.contentWindow)) dispatch(api.util.invalidateTags(['Balance']));
+      const source = frame.current?.contentWindow;
+      if (isBalanceMessage(e, frameOrigin, source)) dispatch(api.util.invalidateTags(['Balance']));
+      else if (isFrameMessage(e, REOPEN_MESSAGE, frameOrigin, source)) setAttempt((a) => a + 1);
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
