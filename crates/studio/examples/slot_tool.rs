@@ -23,7 +23,7 @@ fn main() {
     println!("  declared {} bp, rounded exact {} bp", game.declared_rtp_bp(), (e.rtp * 10000.0).round());
     println!("  hit frequency {}% (1 in {:.2})", e.hit_percent_string(4), 1.0 / e.hit_frequency);
     println!("  base lines {:.4}%, base scatters {:.4}%, feature {:.4}%", e.base_line_rtp * 100.0, e.base_scatter_rtp * 100.0, e.feature_rtp * 100.0);
-    println!("  feature 1 in {:.1}, expected spins {:.3}, expected win {:.3} x bet", 1.0 / e.feature_probability, e.feature_expected_spins, e.feature_expected_win);
+    println!("  feature 1 in {:.1}, expected spins {:.3}, expected win {:.3} x bet", 1.0 / e.feature_probability, e.feature_expected_spins, e.feature_return_ratio);
     if args.iter().any(|a| a == "--brute") {
         for feature in [false, true] {
             let t = Instant::now();
@@ -38,7 +38,7 @@ fn main() {
     if let Some(n) = flag("--sim") {
         let r = simulate(game, n, threads, &|_| {});
         println!(
-            "  sim {} spins: rtp {:.4}% [{:.4}, {:.4}] hit {:.4}% feature 1 in {:.1} sd {:.3} max {:.1}x  {:.2} M spins/s ({:?})",
+            "  sim {} spins: rtp {:.4}% [{:.4}, {:.4}] hit {:.4}% feature 1 in {:.1} sd {:.3} max {}.{:02}x  {:.2} M spins/s ({:?})",
             r.spins,
             r.rtp * 100.0,
             r.ci99_low * 100.0,
@@ -46,7 +46,8 @@ fn main() {
             r.hit_frequency * 100.0,
             1.0 / r.feature_frequency,
             r.std_dev,
-            r.max_win,
+            r.max_win_x100 / 100,
+            r.max_win_x100 % 100,
             r.spins_per_sec / 1e6,
             r.elapsed
         );

@@ -128,7 +128,7 @@ pub fn rtp_text(game_id: &str) -> Result<String, String> {
         "feature        1 in {:.2} rounds, {:.4} spins and {:.4} x bet on average",
         1.0 / e.feature_probability,
         e.feature_expected_spins,
-        e.feature_expected_win
+        e.feature_return_ratio
     );
     let _ = writeln!(
         s,
@@ -168,7 +168,7 @@ pub fn simulate_text(game_id: &str, spins: u64, threads: usize) -> Result<String
     let _ = writeln!(s, "hit frequency  {:.4} % (exact {} %)", r.hit_frequency * 100.0, e.hit_percent_string(4));
     let _ = writeln!(s, "feature        1 in {:.1} rounds (exact 1 in {:.1})", 1.0 / r.feature_frequency.max(1e-300), 1.0 / e.feature_probability);
     let _ = writeln!(s, "std dev        {:.4} per unit bet", r.std_dev);
-    let _ = writeln!(s, "biggest win    {:.2} x bet", r.max_win);
+    let _ = writeln!(s, "biggest win    {}.{:02} x bet", r.max_win_x100 / 100, r.max_win_x100 % 100);
     let _ = writeln!(s, "elapsed        {:.3} s, {:.2} M rounds/s", r.elapsed.as_secs_f64(), r.spins_per_sec / 1e6);
     Ok(s)
 }

@@ -46,8 +46,9 @@ pub struct ExactRtp {
     pub feature_probability: f64,
     /// Expected number of spins of a feature (retriggers included).
     pub feature_expected_spins: f64,
-    /// Expected win of a feature, in total bets.
-    pub feature_expected_win: f64,
+    /// Expected return of a feature as a ratio to the total bet (a statistic, like the
+    /// RTP fields; no amount of money is ever derived from it).
+    pub feature_return_ratio: f64,
     /// Stop combinations of the base and of the feature strips.
     pub base_combinations: u128,
     pub feature_combinations: u128,
@@ -285,7 +286,7 @@ pub(crate) fn exact_rtp(game: &SlotGame) -> ExactRtp {
         feature_rtp: ratio(&feature_num, &feature_den),
         feature_probability: base.triggers as f64 / base.combinations as f64,
         feature_expected_spins: ratio(&(big(f.spins as u128) * &cf), &dq),
-        feature_expected_win: ratio(&v_num, &(&v_den * &lines)),
+        feature_return_ratio: ratio(&v_num, &(&v_den * &lines)),
         base_combinations: base.combinations,
         feature_combinations: free.combinations,
     }

@@ -31,8 +31,8 @@ pub struct SimReport {
     /// 99 % confidence interval of the RTP (normal approximation).
     pub ci99_low: f64,
     pub ci99_high: f64,
-    /// Largest single-round return seen, in bets.
-    pub max_win: f64,
+    /// Largest single-round return seen, in hundredths of the bet (integer, rounded down).
+    pub max_win_x100: u64,
     pub elapsed: Duration,
     pub spins_per_sec: f64,
 }
@@ -148,7 +148,7 @@ fn report(game: &SlotGame, a: Acc, threads: usize, elapsed: Duration) -> SimRepo
         std_dev,
         ci99_low: rtp - half,
         ci99_high: rtp + half,
-        max_win: a.max as f64 / lines,
+        max_win_x100: (a.max as u128 * 100 / game.lines.len().max(1) as u128) as u64,
         elapsed,
         spins_per_sec: a.spins as f64 / elapsed.as_secs_f64().max(1e-9),
     }
