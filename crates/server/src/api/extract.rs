@@ -177,11 +177,9 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        let state = AppState::from_ref(state);
-        let Some(token) = session_token(parts) else { return Ok(MaybeSession(None)) };
-        match state.accounts.authenticate(&token).await {
-            Ok(user) => Ok(MaybeSession(Some(user))),
-            Err(e) if e.code == ErrorCode::Internal => Err(ApiError(e)),
+        match Session::from_request_parts(parts, state).await {
+            Ok(session) => Ok(MaybeSession(Some(session.user))),
+            Err(ApiError(e)) if e.code == ErrorCode::Internal => Err(ApiError(e)),
             Err(_) => Ok(MaybeSession(None)),
         }
     }
