@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Crash game under load: N players (default 10,000) bet and cash out over WebSockets against
 # the release server, for a few rounds. Usage: bash benches/crash.sh [sqlite|postgres] [players] [rounds]
+# CRASH_PERF=/tmp/crash.data records a server profile during the run.
 # Needs: cargo build --release -p server --bin carthage --example crash_load
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,7 +38,10 @@ trap cleanup EXIT
 for _ in $(seq 1 300); do curl -fs "http://127.0.0.1:$port/healthz" > /dev/null 2>&1 && break; sleep 0.1; done
 # The first start generates the 10M-round chain; wait for the first round.
 for _ in $(seq 1 600); do grep -q "crash: new hash chain" "$work/server.log" && break; sleep 0.1; done
+# CRASH_PERF=file.data: profile the server (perf record -g) while the players play.
+if [ -n "${CRASH_PERF:-}" ]; then perf record -F 499 -g -o "$CRASH_PERF" -p "$pid" > /dev/null 2>&1 & perf_pid=$!; fi
 CRASH_URL="ws://127.0.0.1:$port" CRASH_PLAYERS=$players CRASH_ROUNDS=$rounds "$load"
+if [ -n "${CRASH_PERF:-}" ]; then kill -INT "$perf_pid"; wait "$perf_pid" || true; fi
 echo "# server log (crash rounds):"
 grep "crash: round settled" "$work/server.log" | sed 's/\x1b\[[0-9;]*m//g' | tail -n $((rounds + 3))
 echo "# server CPU: $(ps -o times= -p "$pid") s"

@@ -134,6 +134,7 @@ async fn main() -> anyhow::Result<()> {
     let figures = Arc::new(Mutex::new(Figures::default()));
     let connected = Arc::new(AtomicUsize::new(0));
     let done_players = Arc::new(AtomicUsize::new(0));
+    let refused = Arc::new(AtomicUsize::new(0));
     let tokens = Arc::try_unwrap(tokens).map_err(|_| anyhow::anyhow!("tokens"))?.into_inner().unwrap();
     let gate = Arc::new(tokio::sync::Semaphore::new(200));
     // Nobody bets before everyone is connected: then all play the same rounds.
@@ -147,15 +148,26 @@ async fn main() -> anyhow::Result<()> {
         let done_players = done_players.clone();
         let gate = gate.clone();
         let go = go.clone();
+        let refused = refused.clone();
         tasks.push(tokio::spawn(async move {
             let socket = {
                 let _permit = gate.acquire().await.unwrap();
                 let mut tries = 0;
                 loop {
-                    match tokio_tungstenite::connect_async(&url).await {
-                        Ok((s, _)) => break s,
+                    // Connected means the server said `hello` (it may refuse a player
+                    // with an error message instead, e.g. when its database is busy).
+                    let outcome = match tokio_tungstenite::connect_async_with_config(&url, Some(ws_config()), false).await {
+                        Ok((mut s, _)) => match s.next().await {
+                            Some(Ok(Message::Text(t))) if t.as_str().contains("\"type\":\"hello\"") => Ok(s),
+                            other => Err(format!("no hello: {other:?}")),
+                        },
+                        Err(e) => Err(e.to_string()),
+                    };
+                    match outcome {
+                        Ok(s) => break s,
                         Err(e) => {
                             tries += 1;
+                            refused.fetch_add(1, Ordering::Relaxed);
                             if tries > 20 {
                                 eprintln!("player {i}: cannot connect: {e}");
                                 return;
@@ -173,7 +185,12 @@ async fn main() -> anyhow::Result<()> {
     while connected.load(Ordering::Relaxed) < players && t1.elapsed() < Duration::from_secs(120) {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    eprintln!("connected: {} in {:.1} s", connected.load(Ordering::Relaxed), t1.elapsed().as_secs_f64());
+    eprintln!(
+        "connected: {} in {:.1} s ({} attempts refused and retried)",
+        connected.load(Ordering::Relaxed),
+        t1.elapsed().as_secs_f64(),
+        refused.load(Ordering::Relaxed)
+    );
     go.store(true, Ordering::SeqCst);
     for t in tasks {
         let _ = t.await;
@@ -203,6 +220,12 @@ async fn main() -> anyhow::Result<()> {
     let verify = state.ledger.verify().await?;
     println!("ledger verify: consistent = {}", verify.is_consistent());
     Ok(())
+}
+
+/// Client socket settings: tungstenite zero-fills its whole read buffer before every read,
+/// so the default 128 KiB would cost the generator more CPU than the messages themselves.
+fn ws_config() -> tokio_tungstenite::tungstenite::protocol::WebSocketConfig {
+    tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default().read_buffer_size(16 * 1024)
 }
 
 /// A small xorshift PRNG per player (the bench needs no cryptographic randomness).

@@ -23,7 +23,8 @@ mod engine;
 pub mod recovery;
 
 use crate::single::{limits, Limits};
-use casino::{BalanceCall, Casino, GameSession, STUDIO};
+use casino::{Casino, GameSession, STUDIO};
+use wallet::BalanceKind;
 use kernel::clock::now_ms;
 use kernel::{AppError, ErrorCode};
 use serde::Serialize;
@@ -376,7 +377,9 @@ impl CrashEngine {
         if session.provider != STUDIO || session.game_id != GAME_ID {
             return Err(AppError::new(ErrorCode::GameSessionInvalid));
         }
-        let balance = self.inner.casino.wallet().balance(STUDIO, &BalanceCall { session_token: token.to_string() }).await?.balance;
+        // The session is resolved: its player's balance is one read (the wallet's `balance`
+        // call would look the session up again).
+        let balance = self.inner.ledger.balance(session.user_id, BalanceKind::Real, session.currency).await?;
         let limits = limits(session.currency);
         let max_win = self.config().max_win(&limits);
         let (out, direct) = mpsc::unbounded_channel();
