@@ -146,7 +146,40 @@ pub fn is_unique_violation(err: &sqlx::Error) -> bool {
     }
 }
 
+/// Placeholders of a multi-row `VALUES` list: `rows` tuples of `cols` parameters numbered
+/// from `$first`, e.g. `values(2, 3, 1)` = `($1, $2, $3), ($4, $5, $6)`. Used by multi-row
+/// `INSERT`s and `UPDATE … FROM (VALUES …) AS v` (columns `v.column1`, `v.column2`, … on
+/// both databases).
+pub fn values(rows: usize, cols: usize, first: usize) -> String {
+    let mut out = String::with_capacity(rows * cols * 6);
+    for r in 0..rows {
+        if r > 0 {
+            out.push_str(", ");
+        }
+        out.push('(');
+        for c in 0..cols {
+            if c > 0 {
+                out.push_str(", ");
+            }
+            out.push('$');
+            out.push_str(&(first + r * cols + c).to_string());
+        }
+        out.push(')');
+    }
+    out
+}
+
 /// Converts a 0/1 BIGINT flag (the Any driver cannot decode SQLite BOOLEAN).
 pub fn flag(v: i64) -> bool {
     v != 0
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn values_numbers_placeholders_row_by_row() {
+        assert_eq!(super::values(2, 3, 1), "($1, $2, $3), ($4, $5, $6)");
+        assert_eq!(super::values(1, 2, 5), "($5, $6)");
+        assert_eq!(super::values(0, 2, 1), "");
+    }
 }

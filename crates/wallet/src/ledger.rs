@@ -74,6 +74,18 @@ pub(crate) fn request_hash(req: &PostingRequest) -> String {
     hex::encode(h.finalize())
 }
 
+/// How a posting ended, for the metrics.
+fn outcome(result: &Result<Receipt, LedgerError>) -> &'static str {
+    match result {
+        Ok(r) if r.replayed => "replayed",
+        Ok(_) => "posted",
+        Err(LedgerError::Insufficient(_)) => "insufficient",
+        Err(LedgerError::IdempotencyConflict) => "conflict",
+        Err(LedgerError::Tombstoned) => "tombstoned",
+        Err(_) => "error",
+    }
+}
+
 fn validate(req: &PostingRequest) -> Result<(), LedgerError> {
     if req.idempotency_key.trim().is_empty() || req.idempotency_key.len() > 200 {
         return Err(LedgerError::Invalid("idempotency key must be 1 to 200 characters".into()));
@@ -155,16 +167,68 @@ impl Ledger {
     pub async fn post(&self, req: PostingRequest) -> Result<Receipt, LedgerError> {
         validate(&req)?;
         let result = self.post_inner(&req).await;
-        let outcome = match &result {
-            Ok(r) if r.replayed => "replayed",
-            Ok(_) => "posted",
-            Err(LedgerError::Insufficient(_)) => "insufficient",
-            Err(LedgerError::IdempotencyConflict) => "conflict",
-            Err(LedgerError::Tombstoned) => "tombstoned",
-            Err(_) => "error",
-        };
-        self.count(req.tx_type, outcome);
+        self.count(req.tx_type, outcome(&result));
         result
+    }
+
+    /// Posts many transactions in one operation (one commit on SQLite's writer, one
+    /// database transaction on PostgreSQL) and answers each in input order: every posting
+    /// is atomic and idempotent on its own and fails alone, exactly as with [`Self::post`]
+    /// (a game settling thousands of players at once). Postings on the same account apply in
+    /// input order; across accounts the order is unspecified, so two postings that depend
+    /// on each other's effect across accounts belong in separate calls. When the operation
+    /// as a whole cannot be made durable, every posting answers `Unavailable` (retry with
+    /// the same keys).
+    pub async fn post_many(&self, reqs: Vec<PostingRequest>) -> Vec<Result<Receipt, LedgerError>> {
+        let mut out: Vec<Option<Result<Receipt, LedgerError>>> = (0..reqs.len()).map(|_| None).collect();
+        let mut items = Vec::with_capacity(reqs.len());
+        let mut at = Vec::with_capacity(reqs.len());
+        let mut types = Vec::with_capacity(reqs.len());
+        let mut house = HashMap::new();
+        for (i, req) in reqs.into_iter().enumerate() {
+            types.push(req.tx_type);
+            if let Err(e) = validate(&req) {
+                out[i] = Some(Err(e));
+                continue;
+            }
+            let mut resolved = Ok(());
+            for leg in &req.legs {
+                if let AccountRef::House(acc) = leg.account {
+                    match self.house_id(acc, leg.currency).await {
+                        Ok(id) => {
+                            house.insert((acc, leg.currency), id);
+                        }
+                        Err(e) => resolved = Err(e),
+                    }
+                }
+            }
+            if let Err(e) = resolved {
+                out[i] = Some(Err(e));
+                continue;
+            }
+            let hash = request_hash(&req);
+            items.push((req, hash));
+            at.push(i);
+        }
+        if !items.is_empty() {
+            let n = items.len();
+            let results = match self.run(Op::PostMany { items, house }).await {
+                Ok(Done::PostedMany(r)) if r.len() == n => r,
+                Ok(_) => (0..n).map(|_| Err(LedgerError::Invalid("unexpected outcome".into()))).collect(),
+                Err(e) => (0..n).map(|_| Err(LedgerError::Unavailable(e.to_string()))).collect(),
+            };
+            for (i, r) in at.into_iter().zip(results) {
+                out[i] = Some(r);
+            }
+        }
+        out.into_iter()
+            .zip(types)
+            .map(|(r, tx_type)| {
+                let r = r.unwrap_or_else(|| Err(LedgerError::Invalid("posting not applied".into())));
+                self.count(tx_type, outcome(&r));
+                r
+            })
+            .collect()
     }
 
     async fn post_inner(&self, req: &PostingRequest) -> Result<Receipt, LedgerError> {
@@ -180,7 +244,7 @@ impl Ledger {
         let hash = request_hash(req);
         match self.run(Op::Post { req: req.clone(), hash, house }).await? {
             Done::Posted(receipt) => Ok(receipt),
-            Done::RolledBack(_) => Err(LedgerError::Invalid("unexpected rollback outcome".into())),
+            _ => Err(LedgerError::Invalid("unexpected outcome".into())),
         }
     }
 
@@ -208,7 +272,7 @@ impl Ledger {
         }
         let result = match self.run(Op::Rollback(req)).await {
             Ok(Done::RolledBack(outcome)) => Ok(outcome),
-            Ok(Done::Posted(_)) => Err(LedgerError::Invalid("unexpected posting outcome".into())),
+            Ok(_) => Err(LedgerError::Invalid("unexpected posting outcome".into())),
             Err(e) => Err(e),
         };
         let outcome = match &result {

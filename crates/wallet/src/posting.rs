@@ -9,11 +9,22 @@
 //! before the commit is durable. The rules are unchanged: the conditional update, the
 //! unique idempotency key and the entries all live in the same database transaction.
 //! PostgreSQL has many writers and its own group commit, so it posts directly.
+//!
+//! **Many postings at once** ([`apply_many`], `Ledger::post_many`): a game settling
+//! thousands of players posts them as one operation. Simple transfers (one player leg, house
+//! legs, no audit) are applied set-wise, a few statements for up to [`SET_CHUNK`] postings:
+//! claim every key (`INSERT … ON CONFLICT DO NOTHING RETURNING id`), move every player
+//! balance with one conditional `UPDATE … FROM (VALUES …)`, release the claims of postings
+//! whose balance did not move, insert every entry. The rules are the same as one by one:
+//! each posting's key, conditional update and entries are in the database transaction, and a
+//! posting that fails leaves nothing. Anything else (a repeated key, an account that does not
+//! exist yet, a posting with an audit record or several player legs) is applied one by one
+//! in its own savepoint.
 
 use crate::model::*;
 use kernel::clock::now_ms;
 use kernel::ids::next_id;
-use kernel::Currency;
+use kernel::{Currency, Minor};
 use std::collections::HashMap;
 use std::str::FromStr;
 use store::sqlx::{self, AnyConnection, Row};
@@ -27,13 +38,20 @@ pub(crate) type HouseIds = HashMap<(HouseAccount, Currency), i64>;
 /// What the writer does for a caller.
 pub(crate) enum Op {
     Post { req: PostingRequest, hash: String, house: HouseIds },
+    /// Postings with their request hashes; each succeeds or fails on its own.
+    PostMany { items: Vec<(PostingRequest, String)>, house: HouseIds },
     Rollback(RollbackRequest),
 }
 
 pub(crate) enum Done {
     Posted(Receipt),
+    PostedMany(Vec<Result<Receipt, LedgerError>>),
     RolledBack(RollbackOutcome),
 }
+
+/// Most postings one set-wise step applies (statement parameters stay far below both
+/// databases' limits: 16 per posting).
+pub const SET_CHUNK: usize = 256;
 
 pub(crate) struct Job {
     pub op: Op,
@@ -46,6 +64,7 @@ pub(crate) const TOMBSTONE_HASH: &str = "tombstone";
 async fn run_op(conn: &mut AnyConnection, op: &Op) -> Result<Done, LedgerError> {
     match op {
         Op::Post { req, hash, house } => apply(conn, req, hash, house).await.map(Done::Posted),
+        Op::PostMany { items, house } => apply_many(conn, items, house).await.map(Done::PostedMany).map_err(LedgerError::from),
         Op::Rollback(req) => apply_rollback(conn, req).await.map(Done::RolledBack),
     }
 }
@@ -216,19 +235,8 @@ pub(crate) async fn apply(conn: &mut AnyConnection, req: &PostingRequest, hash: 
         }
     }
 
-    let mut sql = String::from("INSERT INTO ledger_entries (id, tx_id, account_id, amount, balance_after, created_at) VALUES ");
-    for i in 0..rows.len() {
-        let b = i * 6;
-        if i > 0 {
-            sql.push(',');
-        }
-        sql.push_str(&format!("(${}, ${}, ${}, ${}, ${}, ${})", b + 1, b + 2, b + 3, b + 4, b + 5, b + 6));
-    }
-    let mut q = sqlx::query(&sql);
-    for (account_id, amount, balance_after) in &rows {
-        q = q.bind(next_id()).bind(tx_id).bind(*account_id).bind(*amount).bind(*balance_after).bind(now);
-    }
-    q.execute(&mut *conn).await?;
+    let entries: Vec<Entry> = rows.into_iter().map(|(account_id, amount, balance_after)| (tx_id, account_id, amount, balance_after)).collect();
+    insert_entries(conn, &entries, now).await?;
 
     if let Some(audit) = &req.audit {
         sqlx::query("INSERT INTO audit_log (id, actor, action, subject, details, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
@@ -242,6 +250,219 @@ pub(crate) async fn apply(conn: &mut AnyConnection, req: &PostingRequest, hash: 
             .await?;
     }
     Ok(Receipt { tx_id, created_at: now, replayed: false, balances })
+}
+
+/// An entry to write: `(transaction id, account id, amount, balance after)` (no balance
+/// after on house accounts, whose balances are derived from their entries).
+type Entry = (i64, i64, Minor, Option<Minor>);
+
+async fn insert_entries(conn: &mut AnyConnection, entries: &[Entry], now: i64) -> Result<(), sqlx::Error> {
+    for part in entries.chunks(SET_CHUNK * 2) {
+        let sql = format!(
+            "INSERT INTO ledger_entries (id, tx_id, account_id, amount, balance_after, created_at) VALUES {}",
+            store::values(part.len(), 6, 1)
+        );
+        let mut q = sqlx::query(&sql);
+        for (tx_id, account_id, amount, balance_after) in part {
+            q = q.bind(next_id()).bind(*tx_id).bind(*account_id).bind(*amount).bind(*balance_after).bind(now);
+        }
+        q.execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
+/// The player leg of a posting the set-wise path can apply: exactly one player leg, every
+/// other leg on a house account, no audit record.
+fn set_leg(req: &PostingRequest) -> Option<(i64, BalanceKind, Currency, Minor)> {
+    if req.audit.is_some() {
+        return None;
+    }
+    let mut player = None;
+    for leg in &req.legs {
+        if let AccountRef::Player { user_id, kind } = leg.account {
+            if player.is_some() {
+                return None;
+            }
+            player = Some((user_id, kind, leg.currency, leg.amount));
+        }
+    }
+    player
+}
+
+/// Applies many postings on `conn` (inside a transaction or savepoint): each posting's
+/// result, in input order. `Err` means a statement failed and the caller must roll the whole
+/// operation back (nothing of it is durable). Postings on one account apply in input order
+/// among themselves; across accounts the order is unspecified.
+pub(crate) async fn apply_many(
+    conn: &mut AnyConnection,
+    items: &[(PostingRequest, String)],
+    house: &HouseIds,
+) -> Result<Vec<Result<Receipt, LedgerError>>, sqlx::Error> {
+    let mut results: Vec<Option<Result<Receipt, LedgerError>>> = (0..items.len()).map(|_| None).collect();
+    let mut one_by_one = Vec::new();
+    let mut pending: Vec<usize> = Vec::with_capacity(items.len());
+    for (i, (req, _)) in items.iter().enumerate() {
+        if set_leg(req).is_some() {
+            pending.push(i);
+        } else {
+            one_by_one.push(i);
+        }
+    }
+    // Each step takes every account and key at most once (one UPDATE row per account);
+    // later postings on the same account wait for the next step.
+    while !pending.is_empty() {
+        let mut accounts = std::collections::HashSet::new();
+        let mut keys = std::collections::HashSet::new();
+        let (mut step, mut later) = (Vec::new(), Vec::new());
+        for i in pending {
+            let (req, _) = &items[i];
+            let (user_id, kind, currency, _) = set_leg(req).expect("filtered above");
+            let account = (user_id, kind, currency);
+            if step.len() < SET_CHUNK && !accounts.contains(&account) && !keys.contains(req.idempotency_key.as_str()) {
+                accounts.insert(account);
+                keys.insert(req.idempotency_key.as_str());
+                step.push(i);
+            } else {
+                later.push(i);
+            }
+        }
+        one_by_one.extend(apply_set(conn, items, &step, house, &mut results).await?);
+        pending = later;
+    }
+    one_by_one.sort_unstable();
+    for i in one_by_one {
+        let (req, hash) = &items[i];
+        results[i] = Some(apply_isolated(conn, req, hash, house).await?);
+    }
+    Ok(results.into_iter().map(|r| r.unwrap_or_else(|| Err(LedgerError::Invalid("posting not applied".into())))).collect())
+}
+
+/// One posting in its own savepoint: a failure rolls back only its own writes.
+async fn apply_isolated(
+    conn: &mut AnyConnection,
+    req: &PostingRequest,
+    hash: &str,
+    house: &HouseIds,
+) -> Result<Result<Receipt, LedgerError>, sqlx::Error> {
+    savepoint(conn, "SAVEPOINT single_posting").await?;
+    let result = apply(conn, req, hash, house).await;
+    if result.is_err() {
+        savepoint(conn, "ROLLBACK TO SAVEPOINT single_posting").await?;
+    }
+    savepoint(conn, "RELEASE SAVEPOINT single_posting").await?;
+    Ok(result)
+}
+
+/// The set-wise step of [`apply_many`] for `step` (distinct accounts and keys). Writes the
+/// results it decides into `results`; returns the postings left for the one-by-one path
+/// (a key already used, a credit to an account not opened yet).
+async fn apply_set(
+    conn: &mut AnyConnection,
+    items: &[(PostingRequest, String)],
+    step: &[usize],
+    house: &HouseIds,
+    results: &mut [Option<Result<Receipt, LedgerError>>],
+) -> Result<Vec<usize>, sqlx::Error> {
+    if step.is_empty() {
+        return Ok(Vec::new());
+    }
+    let now = now_ms();
+    let ids: Vec<i64> = step.iter().map(|_| next_id()).collect();
+    // 1. Claim the keys: the unique index decides between repeats, as for one posting.
+    let sql = format!(
+        "INSERT INTO ledger_transactions (id, tx_type, idempotency_key, request_hash, user_id, comment, metadata, created_at) \
+         VALUES {} ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
+        store::values(step.len(), 8, 1)
+    );
+    let mut q = sqlx::query(&sql);
+    for (k, &i) in step.iter().enumerate() {
+        let (req, hash) = &items[i];
+        q = q
+            .bind(ids[k])
+            .bind(req.tx_type.code())
+            .bind(req.idempotency_key.as_str())
+            .bind(hash.as_str())
+            .bind(req.user_id)
+            .bind(req.comment.as_str())
+            .bind(req.metadata.to_string())
+            .bind(now);
+    }
+    let claimed: std::collections::HashSet<i64> = q.fetch_all(&mut *conn).await?.iter().map(|r| r.get::<i64, _>(0)).collect();
+    let mut one_by_one = Vec::new();
+    let mut moving = Vec::new();
+    for (k, &i) in step.iter().enumerate() {
+        if claimed.contains(&ids[k]) {
+            moving.push(k);
+        } else {
+            // The key exists: the one-by-one path answers the replay, conflict or tombstone.
+            one_by_one.push(i);
+        }
+    }
+    if moving.is_empty() {
+        return Ok(one_by_one);
+    }
+    // 2. Move every player balance, each on its own condition (never below zero).
+    let sql = format!(
+        "UPDATE ledger_accounts SET balance = ledger_accounts.balance + v.column4, updated_at = $1 \
+         FROM (VALUES {}) AS v \
+         WHERE ledger_accounts.owner_id = v.column1 AND ledger_accounts.kind = v.column2 \
+         AND ledger_accounts.currency = v.column3 AND ledger_accounts.is_house = 0 \
+         AND ledger_accounts.balance + v.column4 >= 0 \
+         RETURNING ledger_accounts.owner_id, ledger_accounts.kind, ledger_accounts.currency, ledger_accounts.id, ledger_accounts.balance",
+        store::values(moving.len(), 4, 2)
+    );
+    let mut q = sqlx::query(&sql).bind(now);
+    for &k in &moving {
+        let (user_id, kind, currency, amount) = set_leg(&items[step[k]].0).expect("filtered");
+        q = q.bind(user_id).bind(kind.as_str()).bind(currency.code()).bind(amount);
+    }
+    let mut moved: HashMap<(i64, String, String), (i64, i64)> = HashMap::new();
+    for r in q.fetch_all(&mut *conn).await? {
+        moved.insert((r.get(0), r.get(1), r.get(2)), (r.get(3), r.get(4)));
+    }
+    // 3. Release the claims of postings whose balance did not move; 4. write the entries.
+    let mut released = Vec::new();
+    let mut entries: Vec<Entry> = Vec::with_capacity(moving.len() * 2);
+    for &k in &moving {
+        let i = step[k];
+        let req = &items[i].0;
+        let (user_id, kind, currency, amount) = set_leg(req).expect("filtered");
+        let Some(&(account_id, balance)) = moved.get(&(user_id, kind.as_str().to_string(), currency.code().to_string())) else {
+            released.push(ids[k]);
+            if amount < 0 {
+                results[i] = Some(Err(LedgerError::Insufficient(kind)));
+            } else {
+                // A credit only misses when the account does not exist yet.
+                one_by_one.push(i);
+            }
+            continue;
+        };
+        for leg in &req.legs {
+            match leg.account {
+                AccountRef::Player { .. } => entries.push((ids[k], account_id, leg.amount, Some(balance))),
+                AccountRef::House(acc) => match house.get(&(acc, leg.currency)) {
+                    Some(&id) => entries.push((ids[k], id, leg.amount, None)),
+                    None => return Err(sqlx::Error::Protocol("house account not resolved".into())),
+                },
+            }
+        }
+        results[i] = Some(Ok(Receipt {
+            tx_id: ids[k],
+            created_at: now,
+            replayed: false,
+            balances: vec![LegBalance { user_id, kind, currency, amount, balance_after: balance }],
+        }));
+    }
+    if !released.is_empty() {
+        let sql = format!("DELETE FROM ledger_transactions WHERE id IN ({})", (1..=released.len()).map(|n| format!("${n}")).collect::<Vec<_>>().join(", "));
+        let mut q = sqlx::query(&sql);
+        for id in &released {
+            q = q.bind(*id);
+        }
+        q.execute(&mut *conn).await?;
+    }
+    insert_entries(conn, &entries, now).await?;
+    Ok(one_by_one)
 }
 
 /// The receipt of the posting already stored under `key`, if its parameters match.
@@ -286,6 +507,7 @@ pub(crate) async fn run_direct(db: &Db, op: &Op) -> Result<Done, LedgerError> {
     match run_op(&mut tx, op).await {
         Ok(done) => {
             if matches!(&done, Done::Posted(r) if r.replayed) {
+                // nothing was written
                 tx.rollback().await?;
             } else {
                 tx.commit().await?;

@@ -291,3 +291,127 @@ async fn bet_and_rollback_race_settles_consistently() {
     })
     .await;
 }
+
+/// `post_many`: each posting of a batch succeeds or fails alone, as with `post`: stakes of
+/// many players, one of them short of funds, one repeating an earlier key (replay), one
+/// conflicting with it, one tombstoned, a credit to an account not opened yet, two postings on
+/// one account (applied in order), an invalid one, and a posting with an audit record.
+#[tokio::test]
+async fn post_many_answers_each_posting_alone() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db);
+        for user in 100..110 {
+            ledger.post(credit(user, 5_000, &format!("fund-{user}"))).await.unwrap();
+        }
+        let earlier = ledger.post(debit(100, 1_000, "earlier")).await.unwrap();
+        ledger.rollback(rollback_of("late-bet", "late-bet:rb")).await.unwrap();
+        let mut audited = credit(108, 7, "audited");
+        audited.audit = Some(Audit { actor: "test".into(), action: "wallet.adjust".into(), subject: "user:108".into(), details: serde_json::json!({}) });
+        let batch = vec![
+            debit(101, 2_000, "m-101"),
+            debit(102, 5_001, "m-102-short"),
+            debit(100, 1_000, "earlier"),
+            debit(100, 1_001, "earlier"),
+            debit(103, 100, "late-bet"),
+            credit(999, 300, "m-999-new-account"),
+            debit(104, 3_000, "m-104-a"),
+            debit(104, 2_000, "m-104-b"),
+            debit(104, 1, "m-104-c-short"),
+            debit(105, 0, "m-105-zero"),
+            audited,
+        ];
+        let r = ledger.post_many(batch).await;
+        assert_eq!(r.len(), 11);
+        assert_eq!(r[0].as_ref().unwrap().balance_after(101, BalanceKind::Real), Some(3_000));
+        assert!(!r[0].as_ref().unwrap().replayed);
+        assert!(matches!(r[1], Err(LedgerError::Insufficient(BalanceKind::Real))));
+        let replay = r[2].as_ref().unwrap();
+        assert!(replay.replayed);
+        assert_eq!(replay.tx_id, earlier.tx_id);
+        assert!(matches!(r[3], Err(LedgerError::IdempotencyConflict)));
+        assert!(matches!(r[4], Err(LedgerError::Tombstoned)));
+        assert_eq!(r[5].as_ref().unwrap().balance_after(999, BalanceKind::Real), Some(300));
+        assert_eq!(r[6].as_ref().unwrap().balance_after(104, BalanceKind::Real), Some(2_000));
+        assert_eq!(r[7].as_ref().unwrap().balance_after(104, BalanceKind::Real), Some(0));
+        assert!(matches!(r[8], Err(LedgerError::Insufficient(_))));
+        assert!(matches!(r[9], Err(LedgerError::Invalid(_))));
+        assert_eq!(r[10].as_ref().unwrap().balance_after(108, BalanceKind::Real), Some(5_007));
+        let expected = [(100, 4_000), (101, 3_000), (102, 5_000), (103, 5_000), (104, 0), (105, 5_000), (108, 5_007), (999, 300)];
+        for (user, balance) in expected {
+            assert_eq!(ledger.balance(user, BalanceKind::Real, TND).await.unwrap(), balance, "user {user}");
+        }
+        // A refused posting left nothing: its key is free; a repeat of the batch replays.
+        assert!(ledger.lookup("m-102-short").await.unwrap().is_none());
+        let again = ledger.post_many(vec![debit(101, 2_000, "m-101"), debit(102, 5_000, "m-102-short")]).await;
+        assert!(again[0].as_ref().unwrap().replayed);
+        assert_eq!(again[0].as_ref().unwrap().tx_id, r[0].as_ref().unwrap().tx_id);
+        assert_eq!(again[1].as_ref().unwrap().balance_after(102, BalanceKind::Real), Some(0));
+        assert_consistent(&ledger).await;
+    })
+    .await;
+}
+
+/// 600 stakes in one call (more than one set-wise step), then 600 wins, and concurrent
+/// batches racing single postings on the same balances: nothing is lost or duplicated,
+/// no balance goes negative.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn post_many_large_batches_and_races() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db);
+        let users: Vec<i64> = (1_000..1_600).collect();
+        let funds: Vec<_> = users.iter().map(|u| credit(*u, 1_000, &format!("f-{u}"))).collect();
+        assert!(ledger.post_many(funds).await.iter().all(|r| r.is_ok()));
+        let stakes: Vec<_> = users.iter().map(|u| debit(*u, 400, &format!("s-{u}"))).collect();
+        let r = ledger.post_many(stakes).await;
+        assert!(r.iter().all(|r| r.as_ref().unwrap().balance_after(r.as_ref().unwrap().balances[0].user_id, BalanceKind::Real) == Some(600)));
+        let wins: Vec<_> = users.iter().map(|u| credit(*u, 50, &format!("w-{u}"))).collect();
+        assert!(ledger.post_many(wins).await.iter().all(|r| r.is_ok()));
+        // Each player now holds 650: two concurrent batches of 400 and single 400s on the
+        // same players; at most one stake per player can succeed.
+        let a: Vec<_> = users.iter().map(|u| debit(*u, 400, &format!("ra-{u}"))).collect();
+        let b: Vec<_> = users.iter().rev().map(|u| debit(*u, 400, &format!("rb-{u}"))).collect();
+        let (l1, l2) = (ledger.clone(), ledger.clone());
+        let ta = tokio::spawn(async move { l1.post_many(a).await });
+        let tb = tokio::spawn(async move { l2.post_many(b).await });
+        let singles: Vec<_> = users
+            .iter()
+            .step_by(10)
+            .map(|u| {
+                let l = ledger.clone();
+                let u = *u;
+                tokio::spawn(async move { l.post(debit(u, 400, &format!("rs-{u}"))).await })
+            })
+            .collect();
+        let mut ok = 0;
+        let mut other = 0;
+        for r in ta.await.unwrap().into_iter().chain(tb.await.unwrap()) {
+            match r {
+                Ok(_) => ok += 1,
+                Err(LedgerError::Insufficient(_)) => {}
+                // PostgreSQL may abort a batch on a deadlock: every posting of it fails.
+                Err(LedgerError::Unavailable(_)) => other += 1,
+                Err(e) => panic!("unexpected {e:?}"),
+            }
+        }
+        for t in singles {
+            match t.await.unwrap() {
+                Ok(_) => ok += 1,
+                Err(LedgerError::Insufficient(_)) | Err(LedgerError::Unavailable(_)) => {}
+                Err(e) => panic!("unexpected {e:?}"),
+            }
+        }
+        assert!(ok <= users.len(), "at most one stake per player");
+        if other == 0 {
+            assert_eq!(ok, users.len(), "every player could afford exactly one");
+        }
+        let mut total = 0;
+        for u in &users {
+            let b = ledger.balance(*u, BalanceKind::Real, TND).await.unwrap();
+            assert!(b == 250 || b == 650, "user {u}: {b}");
+            total += b;
+        }
+        assert_eq!(total, (users.len() as i64 - ok as i64) * 650 + ok as i64 * 250);
+        assert_consistent(&ledger).await;
+    })
+    .await;
+}
