@@ -57,6 +57,26 @@ pub fn token_hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
+const SESSION_SELECT: &str = "SELECT s.id, s.user_id, s.provider, s.game_id, s.currency, s.lang, s.platform, s.created_at, s.expires_at, u.role, u.is_banned \
+     FROM game_sessions s JOIN users u ON u.id = s.user_id";
+
+fn session_of(row: &store::sqlx::any::AnyRow) -> Result<GameSession, AppError> {
+    let currency: String = row.get(4);
+    Ok(GameSession {
+        id: row.get(0),
+        user_id: row.get(1),
+        provider: row.get(2),
+        game_id: row.get(3),
+        currency: Currency::from_str(&currency).map_err(|_| AppError::internal("session with an unknown currency"))?,
+        lang: row.get(5),
+        platform: row.get(6),
+        created_at: row.get(7),
+        expires_at: row.get(8),
+        role: row.get(9),
+        banned: store::flag(row.get(10)),
+    })
+}
+
 #[derive(Clone)]
 pub struct Sessions {
     db: Db,
@@ -129,33 +149,37 @@ impl Sessions {
         self.find_where("s.id = $1", id).await
     }
 
+    /// Sessions by id as they are now (ended, expired, player banned since), in one read:
+    /// a game that holds many players' sessions checks them all before staking. Unknown ids
+    /// are missing from the map.
+    pub async fn by_ids(&self, ids: &[i64]) -> Result<std::collections::HashMap<i64, GameSession>, AppError> {
+        let mut out = std::collections::HashMap::with_capacity(ids.len());
+        for part in ids.chunks(500) {
+            let list = (1..=part.len()).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ");
+            let sql = format!("{SESSION_SELECT} WHERE s.id IN ({list})");
+            let mut q = sqlx::query(&sql);
+            for id in part {
+                q = q.bind(*id);
+            }
+            for row in q.fetch_all(self.db.reader()).await.map_err(AppError::internal)? {
+                let s = session_of(&row)?;
+                out.insert(s.id, s);
+            }
+        }
+        Ok(out)
+    }
+
     async fn find_where<T>(&self, condition: &str, value: T) -> Result<GameSession, AppError>
     where
         T: for<'q> sqlx::Encode<'q, sqlx::Any> + sqlx::Type<sqlx::Any> + Send,
     {
-        let row = sqlx::query(&format!(
-            "SELECT s.id, s.user_id, s.provider, s.game_id, s.currency, s.lang, s.platform, s.created_at, s.expires_at, u.role, u.is_banned \
-             FROM game_sessions s JOIN users u ON u.id = s.user_id WHERE {condition}"
-        ))
-        .bind(value)
-        .fetch_optional(self.db.reader())
-        .await
-        .map_err(AppError::internal)?
-        .ok_or_else(|| AppError::new(ErrorCode::GameSessionInvalid))?;
-        let currency: String = row.get(4);
-        Ok(GameSession {
-            id: row.get(0),
-            user_id: row.get(1),
-            provider: row.get(2),
-            game_id: row.get(3),
-            currency: Currency::from_str(&currency).map_err(|_| AppError::internal("session with an unknown currency"))?,
-            lang: row.get(5),
-            platform: row.get(6),
-            created_at: row.get(7),
-            expires_at: row.get(8),
-            role: row.get(9),
-            banned: store::flag(row.get(10)),
-        })
+        let row = sqlx::query(&format!("{SESSION_SELECT} WHERE {condition}"))
+            .bind(value)
+            .fetch_optional(self.db.reader())
+            .await
+            .map_err(AppError::internal)?
+            .ok_or_else(|| AppError::new(ErrorCode::GameSessionInvalid))?;
+        session_of(&row)
     }
 
     /// A live session (stakes, game clients); expired or unknown → 63. Extends it.

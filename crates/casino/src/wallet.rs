@@ -176,25 +176,51 @@ impl ProviderWallet {
     /// [`Self::bet`] for a session the caller already resolved (in-process games);
     /// `call.session_token` is not read.
     pub async fn bet_with(&self, provider: &str, mut s: GameSession, call: &WalletCall) -> Result<WalletReply, AppError> {
+        if let Some(answer) = self.check_bet(provider, &mut s, call, now_ms()).await? {
+            return Ok(answer);
+        }
+        let receipt = self.ledger.post(Self::posting("bet", provider, call, &s)).await?;
+        Ok(Self::reply(&s, &call.transaction_id, &receipt))
+    }
+
+    /// Many stakes in one ledger operation (a multiplayer round's betting window), each
+    /// answered as [`Self::bet_with`] would answer it alone. The sessions must be current
+    /// (re-read with [`Sessions::by_ids`]): an ended session or a banned player is refused.
+    pub async fn bet_many(&self, provider: &str, items: Vec<(GameSession, WalletCall)>) -> Vec<Result<WalletReply, AppError>> {
+        let now = now_ms();
+        let mut out: Vec<Option<Result<WalletReply, AppError>>> = (0..items.len()).map(|_| None).collect();
+        let mut posted = Vec::with_capacity(items.len());
+        for (i, (mut s, call)) in items.into_iter().enumerate() {
+            match self.check_bet(provider, &mut s, &call, now).await {
+                Ok(Some(answer)) => out[i] = Some(Ok(answer)),
+                Ok(None) => posted.push((i, s, call)),
+                Err(e) => out[i] = Some(Err(e)),
+            }
+        }
+        self.post_many("bet", provider, posted, &mut out).await;
+        out.into_iter().map(|r| r.unwrap_or_else(|| Err(AppError::internal("stake not answered")))).collect()
+    }
+
+    /// The checks of a stake: `Some` answers it without a new posting (a zero amount, or a
+    /// retry of a stake accepted while the session was live); `None` means post it.
+    async fn check_bet(&self, provider: &str, s: &mut GameSession, call: &WalletCall, now: i64) -> Result<Option<WalletReply>, AppError> {
         if s.provider != provider {
             return Err(AppError::new(ErrorCode::GameSessionInvalid));
         }
-        Self::validate(call, &s)?;
-        let now = now_ms();
+        Self::validate(call, s)?;
         if call.amount == 0 {
             s.may_stake(now)?;
-            return self.zero_amount(&s, call).await;
+            return self.zero_amount(s, call).await.map(Some);
         }
         if let Err(e) = s.may_stake(now) {
             // A retry of a bet that was accepted while the session was live answers as before.
-            if let Some(reply) = self.replay_of(provider, "bet", call, &s).await? {
-                return Ok(reply);
+            if let Some(reply) = self.replay_of(provider, "bet", call, s).await? {
+                return Ok(Some(reply));
             }
             return Err(e);
         }
-        self.sessions.touch(&mut s, now).await?;
-        let receipt = self.ledger.post(Self::posting("bet", provider, call, &s)).await?;
-        Ok(Self::reply(&s, &call.transaction_id, &receipt))
+        self.sessions.touch(s, now).await?;
+        Ok(None)
     }
 
     /// A win: honoured with an expired session or a banned player.
@@ -205,16 +231,57 @@ impl ProviderWallet {
 
     /// [`Self::win`] for a session the caller already resolved (in-process games, recovery).
     pub async fn win_with(&self, provider: &str, s: &GameSession, call: &WalletCall) -> Result<WalletReply, AppError> {
-        let s = s.clone();
+        if let Some(answer) = self.check_win(provider, s, call).await? {
+            return Ok(answer);
+        }
+        let receipt = self.ledger.post(Self::posting("win", provider, call, s)).await?;
+        Ok(Self::reply(s, &call.transaction_id, &receipt))
+    }
+
+    /// Many wins in one ledger operation (a multiplayer round's cash-outs), each answered as
+    /// [`Self::win_with`] would answer it alone.
+    pub async fn win_many(&self, provider: &str, items: Vec<(GameSession, WalletCall)>) -> Vec<Result<WalletReply, AppError>> {
+        let mut out: Vec<Option<Result<WalletReply, AppError>>> = (0..items.len()).map(|_| None).collect();
+        let mut posted = Vec::with_capacity(items.len());
+        for (i, (s, call)) in items.into_iter().enumerate() {
+            match self.check_win(provider, &s, &call).await {
+                Ok(Some(answer)) => out[i] = Some(Ok(answer)),
+                Ok(None) => posted.push((i, s, call)),
+                Err(e) => out[i] = Some(Err(e)),
+            }
+        }
+        self.post_many("win", provider, posted, &mut out).await;
+        out.into_iter().map(|r| r.unwrap_or_else(|| Err(AppError::internal("win not answered")))).collect()
+    }
+
+    /// The checks of a win: `Some` answers a zero amount without a posting.
+    async fn check_win(&self, provider: &str, s: &GameSession, call: &WalletCall) -> Result<Option<WalletReply>, AppError> {
         if s.provider != provider {
             return Err(AppError::new(ErrorCode::GameSessionInvalid));
         }
-        Self::validate(call, &s)?;
+        Self::validate(call, s)?;
         if call.amount == 0 {
-            return self.zero_amount(&s, call).await;
+            return self.zero_amount(s, call).await.map(Some);
         }
-        let receipt = self.ledger.post(Self::posting("win", provider, call, &s)).await?;
-        Ok(Self::reply(&s, &call.transaction_id, &receipt))
+        Ok(None)
+    }
+
+    /// Posts the checked calls of a `*_many` in one ledger operation; answers into `out`.
+    async fn post_many(
+        &self,
+        kind: &str,
+        provider: &str,
+        posted: Vec<(usize, GameSession, WalletCall)>,
+        out: &mut [Option<Result<WalletReply, AppError>>],
+    ) {
+        if posted.is_empty() {
+            return;
+        }
+        let postings = posted.iter().map(|(_, s, call)| Self::posting(kind, provider, call, s)).collect();
+        let receipts = self.ledger.post_many(postings).await;
+        for ((i, s, call), receipt) in posted.into_iter().zip(receipts) {
+            out[i] = Some(receipt.map(|r| Self::reply(&s, &call.transaction_id, &r)).map_err(AppError::from));
+        }
     }
 
     /// Replays an identical earlier call (same key and parameters), if there was one.

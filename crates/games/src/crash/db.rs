@@ -25,9 +25,13 @@ pub enum Op {
     Started { round_id: i64, started_at: i64 },
     Ended { round_id: i64, ended_at: i64 },
     Settled { round_id: i64, phase: Option<&'static str> },
-    InsertBet(BetRow),
-    BetStatus { round_id: i64, user_id: i64, status: &'static str },
-    Cashed { round_id: i64, user_id: i64, multiplier: i64, win: i64, forced: bool },
+    /// Bets staked together (one multi-row `INSERT` per 200).
+    InsertBets(Vec<BetRow>),
+    /// The status of many bets of a round (their stakes' answers).
+    BetStatuses { round_id: i64, user_ids: Vec<i64>, status: &'static str },
+    /// Cash-outs of a round: `(user, multiplier, win, forced)`, one `UPDATE … FROM (VALUES …)`
+    /// per 200.
+    Cashed { round_id: i64, rows: Vec<(i64, i64, i64, bool)> },
     /// Every bet still open (or placing) loses: the round crashed.
     Lost { round_id: i64 },
 }
@@ -83,23 +87,8 @@ async fn run(db: Db, mut rx: mpsc::UnboundedReceiver<Job>) {
 async fn apply(db: &Db, batch: &[Job]) -> Result<(), AppError> {
     let now = now_ms();
     let mut tx = db.writer().begin().await.map_err(AppError::internal)?;
-    let mut i = 0;
-    while i < batch.len() {
-        // Consecutive bet inserts go in multi-row statements.
-        if let Op::InsertBet(_) = batch[i].op {
-            let mut rows = Vec::new();
-            while i < batch.len() && rows.len() < 200 {
-                match &batch[i].op {
-                    Op::InsertBet(r) => rows.push(r),
-                    _ => break,
-                }
-                i += 1;
-            }
-            insert_bets(&mut tx, &rows, now).await?;
-            continue;
-        }
-        apply_one(&mut tx, &batch[i].op, now).await?;
-        i += 1;
+    for job in batch {
+        apply_one(&mut tx, &job.op, now).await?;
     }
     tx.commit().await.map_err(AppError::internal)?;
     Ok(())
@@ -107,26 +96,51 @@ async fn apply(db: &Db, batch: &[Job]) -> Result<(), AppError> {
 
 type Tx<'a> = sqlx::Transaction<'a, sqlx::Any>;
 
-async fn insert_bets(tx: &mut Tx<'_>, rows: &[&BetRow], now: i64) -> Result<(), AppError> {
-    const COLS: usize = 8;
-    let mut sql = String::from(
-        "INSERT INTO crash_bets (round_id, user_id, session_id, currency, amount, auto_cash_out, status, win, forced, created_at, updated_at) VALUES ",
-    );
-    for i in 0..rows.len() {
-        if i > 0 {
-            sql.push(',');
+/// Rows per multi-row statement.
+const ROWS: usize = 200;
+
+async fn insert_bets(tx: &mut Tx<'_>, rows: &[BetRow], now: i64) -> Result<(), AppError> {
+    for part in rows.chunks(ROWS) {
+        let sql = format!(
+            "INSERT INTO crash_bets (round_id, user_id, session_id, currency, amount, auto_cash_out, status, win, forced, created_at, updated_at) \
+             SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, 'placing', 0, 0, $1, $1 FROM (VALUES {}) AS v",
+            store::values(part.len(), 6, 2)
+        );
+        let mut q = sqlx::query(&sql).bind(now);
+        for r in part {
+            q = q.bind(r.round_id).bind(r.user_id).bind(r.session_id).bind(r.currency.clone()).bind(r.amount).bind(r.auto_cash_out);
         }
-        let b = i * COLS;
-        sql.push_str(&format!(
-            "(${}, ${}, ${}, ${}, ${}, ${}, ${}, 0, 0, ${}, ${})",
-            b + 1, b + 2, b + 3, b + 4, b + 5, b + 6, b + 7, b + 8, b + 8
-        ));
+        q.execute(&mut **tx).await.map_err(AppError::internal)?;
     }
-    let mut q = sqlx::query(&sql);
-    for r in rows {
-        q = q.bind(r.round_id).bind(r.user_id).bind(r.session_id).bind(r.currency.clone()).bind(r.amount).bind(r.auto_cash_out).bind("placing").bind(now);
+    Ok(())
+}
+
+async fn set_statuses(tx: &mut Tx<'_>, round_id: i64, user_ids: &[i64], status: &str, now: i64) -> Result<(), AppError> {
+    for part in user_ids.chunks(ROWS) {
+        let list = (4..4 + part.len()).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ");
+        let sql = format!("UPDATE crash_bets SET status = $1, updated_at = $2 WHERE round_id = $3 AND user_id IN ({list})");
+        let mut q = sqlx::query(&sql).bind(status).bind(now).bind(round_id);
+        for u in part {
+            q = q.bind(*u);
+        }
+        q.execute(&mut **tx).await.map_err(AppError::internal)?;
     }
-    q.execute(&mut **tx).await.map_err(AppError::internal)?;
+    Ok(())
+}
+
+async fn set_cashed(tx: &mut Tx<'_>, round_id: i64, rows: &[(i64, i64, i64, bool)], now: i64) -> Result<(), AppError> {
+    for part in rows.chunks(ROWS) {
+        let sql = format!(
+            "UPDATE crash_bets SET status = 'cashed', cashed_out_at = v.column2, win = v.column3, forced = v.column4, updated_at = $1 \
+             FROM (VALUES {}) AS v WHERE crash_bets.round_id = $2 AND crash_bets.user_id = v.column1",
+            store::values(part.len(), 4, 3)
+        );
+        let mut q = sqlx::query(&sql).bind(now).bind(round_id);
+        for (user_id, m, win, forced) in part {
+            q = q.bind(*user_id).bind(*m).bind(*win).bind(*forced as i64);
+        }
+        q.execute(&mut **tx).await.map_err(AppError::internal)?;
+    }
     Ok(())
 }
 
@@ -158,23 +172,9 @@ async fn apply_one(tx: &mut Tx<'_>, op: &Op, now: i64) -> Result<(), AppError> {
         Op::Settled { round_id, phase: None } => {
             sqlx::query("UPDATE crash_rounds SET settled_at = $1 WHERE id = $2").bind(now).bind(*round_id)
         }
-        Op::InsertBet(_) => unreachable!("batched above"),
-        Op::BetStatus { round_id, user_id, status } => {
-            sqlx::query("UPDATE crash_bets SET status = $1, updated_at = $2 WHERE round_id = $3 AND user_id = $4")
-                .bind(*status)
-                .bind(now)
-                .bind(*round_id)
-                .bind(*user_id)
-        }
-        Op::Cashed { round_id, user_id, multiplier, win, forced } => sqlx::query(
-            "UPDATE crash_bets SET status = 'cashed', cashed_out_at = $1, win = $2, forced = $3, updated_at = $4 WHERE round_id = $5 AND user_id = $6",
-        )
-        .bind(*multiplier)
-        .bind(*win)
-        .bind(*forced as i64)
-        .bind(now)
-        .bind(*round_id)
-        .bind(*user_id),
+        Op::InsertBets(rows) => return insert_bets(tx, rows, now).await,
+        Op::BetStatuses { round_id, user_ids, status } => return set_statuses(tx, *round_id, user_ids, status, now).await,
+        Op::Cashed { round_id, rows } => return set_cashed(tx, *round_id, rows, now).await,
         Op::Lost { round_id } => sqlx::query(
             "UPDATE crash_bets SET status = 'lost', updated_at = $1 WHERE round_id = $2 AND status IN ('open', 'placing')",
         )

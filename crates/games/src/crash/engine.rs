@@ -65,6 +65,10 @@ pub(super) async fn run(engine: CrashEngine, mut rx: mpsc::Receiver<Cmd>, main: 
         pending_bets: 0,
         pending_wins: 0,
         failed_wins: 0,
+        stake_queue: Vec::new(),
+        stake_due: None,
+        win_queue: Vec::new(),
+        win_due: None,
         players_dirty: false,
         round: None,
     };
@@ -73,6 +77,10 @@ pub(super) async fn run(engine: CrashEngine, mut rx: mpsc::Receiver<Cmd>, main: 
             tracing::error!(error = %e.text(), "crash: round failed; the next start recovers it");
             // Stop taking bets on a round we could not persist; try again shortly.
             game.bets.clear();
+            game.stake_queue.clear();
+            game.win_queue.clear();
+            game.stake_due = None;
+            game.win_due = None;
             refuse_all(&mut rx, Duration::from_secs(1)).await;
             // Settle what the failed round left through the recovery rule.
             while let Some(_) = game.tasks.join_next().await {}
@@ -136,9 +144,25 @@ struct Bet {
 }
 
 enum Done {
-    Bet { user_id: i64, request_id: Value, result: Result<WalletReply, AppError> },
-    Win { paid: bool },
+    /// The answers of a batch of stakes: `(user, request id, result)`.
+    Bets(Vec<(i64, Value, Result<WalletReply, AppError>)>),
+    Wins { paid: usize, failed: usize },
 }
+
+/// A cash-out waiting to be paid with the next batch.
+struct PendingWin {
+    player: Arc<PlayerCtx>,
+    m: u64,
+    win: i64,
+    forced: bool,
+    request_id: Value,
+}
+
+/// Stakes and wins go to the wallet in batches (one ledger operation each): a batch leaves
+/// when it holds [`BATCH_MAX`] or when its first item has waited [`BATCH_WAIT`], and at once
+/// when the window closes or the round crashes.
+const BATCH_MAX: usize = 256;
+const BATCH_WAIT: Duration = Duration::from_millis(20);
 
 struct Game {
     main: Handle,
@@ -150,6 +174,11 @@ struct Game {
     pending_bets: usize,
     pending_wins: usize,
     failed_wins: usize,
+    /// Accepted bets whose stake has not been sent yet: `(user, request id)`.
+    stake_queue: Vec<(i64, Value)>,
+    stake_due: Option<Instant>,
+    win_queue: Vec<PendingWin>,
+    win_due: Option<Instant>,
     players_dirty: bool,
     round: Option<Round>,
 }
@@ -219,6 +248,7 @@ impl Game {
             let r = self.round.as_ref().unwrap();
             if r.phase == Phase::Betting && Instant::now() >= r.betting_ends {
                 self.round.as_mut().unwrap().phase = Phase::Closing;
+                self.flush_stakes();
             }
             let r = self.round.as_ref().unwrap();
             if r.phase == Phase::Closing && self.pending_bets == 0 {
@@ -299,6 +329,7 @@ impl Game {
         }
         // Every target below the crash point was reached before it.
         self.fire_targets(&mut targets, cp.saturating_sub(1), cp);
+        self.flush_wins();
         self.round.as_mut().unwrap().phase = Phase::Ended;
 
         // ---- crash: persisted, then shown; open bets lose
@@ -370,6 +401,18 @@ impl Game {
 
     /// Waits for one thing until `deadline`: a command, a finished money task, or the time.
     async fn step(&mut self, rx: &mut mpsc::Receiver<Cmd>, deadline: Instant) {
+        self.step_once(rx, deadline).await;
+        let now = Instant::now();
+        if self.stake_due.is_some_and(|t| t <= now) {
+            self.flush_stakes();
+        }
+        if self.win_due.is_some_and(|t| t <= now) {
+            self.flush_wins();
+        }
+    }
+
+    async fn step_once(&mut self, rx: &mut mpsc::Receiver<Cmd>, deadline: Instant) {
+        let deadline = [self.stake_due, self.win_due].into_iter().flatten().fold(deadline, Instant::min);
         tokio::select! {
             biased;
             _ = tokio::time::sleep_until(deadline) => {}
@@ -418,57 +461,103 @@ impl Game {
         if self.bets.contains_key(&user_id) {
             return Err(AppError::with_detail(ErrorCode::InvalidBet, "one bet per round"));
         }
-        player.session.may_stake(now_ms())?;
-        let round_id = r.id;
+        // Session, ban and role are checked on the session as it is when the stake is sent
+        // (the connection's copy may be hours old).
         self.bets.insert(user_id, Bet { player: player.clone(), amount, auto, state: BetState::Placing });
         self.pending_bets += 1;
-        let persister = self.persister.clone();
-        let wallet = self.engine.inner.casino.wallet().clone();
-        let p = player.clone();
-        let rid = request_id.clone();
-        self.tasks.spawn_on(async move {
-            let row = BetRow {
+        self.stake_queue.push((user_id, request_id.clone()));
+        if self.stake_queue.len() >= BATCH_MAX {
+            self.flush_stakes();
+        } else if self.stake_due.is_none() {
+            self.stake_due = Some(Instant::now() + BATCH_WAIT);
+        }
+        Ok(())
+    }
+
+    /// Sends the queued stakes as one batch: their rows (with the auto cash-outs) are
+    /// committed, the sessions re-read (ended or banned since the connection: refused), then
+    /// one wallet call stakes them all; a stake whose outcome is unknown (code 1000) is
+    /// rolled back at once so it can never land later.
+    fn flush_stakes(&mut self) {
+        self.stake_due = None;
+        let queue = std::mem::take(&mut self.stake_queue);
+        let Some(round_id) = self.round.as_ref().map(|r| r.id) else { return };
+        let mut players = Vec::with_capacity(queue.len());
+        let mut rows = Vec::with_capacity(queue.len());
+        for (user_id, request_id) in queue {
+            let Some(bet) = self.bets.get(&user_id) else { continue };
+            rows.push(BetRow {
                 round_id,
                 user_id,
-                session_id: p.session.id,
-                currency: p.session.currency.code().to_string(),
+                session_id: bet.player.session.id,
+                currency: bet.player.session.currency.code().to_string(),
+                amount: bet.amount,
+                auto_cash_out: bet.auto.map(|a| a as i64),
+            });
+            players.push((bet.player.clone(), bet.amount, request_id));
+        }
+        if players.is_empty() {
+            return;
+        }
+        let persister = self.persister.clone();
+        let casino = self.engine.inner.casino.clone();
+        self.tasks.spawn_on(async move {
+            let call = |p: &PlayerCtx, amount: i64| WalletCall {
+                session_token: String::new(),
+                transaction_id: tx_id(round_id, p.session.user_id, "bet"),
+                round_id: round_id.to_string(),
+                game_id: GAME_ID.into(),
                 amount,
-                auto_cash_out: auto.map(|a| a as i64),
+                currency: p.session.currency.code().into(),
             };
-            // The row (with the auto cash-out) exists before the stake can land.
-            let result = match persister.write(Op::InsertBet(row)).await {
-                Ok(()) => {
-                    let call = WalletCall {
-                        session_token: p.token.clone(),
-                        transaction_id: tx_id(round_id, user_id, "bet"),
-                        round_id: round_id.to_string(),
-                        game_id: GAME_ID.into(),
-                        amount,
-                        currency: p.session.currency.code().into(),
-                    };
-                    let r = wallet.bet(STUDIO, &call).await;
-                    if let Err(e) = &r {
-                        if e.code == ErrorCode::Internal {
-                            // Unknown outcome: make sure the stake never lands (or give it back).
-                            let rb = RollbackCall {
-                                session_token: p.token.clone(),
-                                transaction_id: tx_id(round_id, user_id, "bet:rollback"),
-                                reference_transaction_id: call.transaction_id.clone(),
-                                round_id: call.round_id.clone(),
-                                game_id: GAME_ID.into(),
-                            };
-                            if let Err(e2) = wallet.rollback_with(STUDIO, &p.session, &rb).await {
-                                tracing::error!(error = %e2.text(), round = round_id, user = user_id, "crash: rollback of a failed stake failed (recovery will retry)");
-                            }
+            let answer = |results: Vec<Result<WalletReply, AppError>>, players: Vec<(Arc<PlayerCtx>, i64, Value)>| {
+                Done::Bets(players.into_iter().zip(results).map(|((p, _, rid), r)| (p.session.user_id, rid, r)).collect())
+            };
+            // The rows exist before any stake can land.
+            if let Err(e) = persister.write(Op::InsertBets(rows)).await {
+                return answer(players.iter().map(|_| Err(e.clone())).collect(), players);
+            }
+            let ids: Vec<i64> = players.iter().map(|(p, _, _)| p.session.id).collect();
+            let current = match casino.sessions().by_ids(&ids).await {
+                Ok(m) => m,
+                Err(e) => return answer(players.iter().map(|_| Err(e.clone())).collect(), players),
+            };
+            let mut results: Vec<Option<Result<WalletReply, AppError>>> = players.iter().map(|_| None).collect();
+            let mut items = Vec::with_capacity(players.len());
+            let mut at = Vec::with_capacity(players.len());
+            for (k, (p, amount, _)) in players.iter().enumerate() {
+                match current.get(&p.session.id) {
+                    Some(s) => {
+                        items.push((s.clone(), call(p, *amount)));
+                        at.push(k);
+                    }
+                    None => results[k] = Some(Err(AppError::new(ErrorCode::GameSessionInvalid))),
+                }
+            }
+            let wallet = casino.wallet();
+            for (k, r) in at.into_iter().zip(wallet.bet_many(STUDIO, items).await) {
+                if let Err(e) = &r {
+                    if e.code == ErrorCode::Internal {
+                        // Unknown outcome: make sure the stake never lands (or give it back).
+                        let p = &players[k].0;
+                        let user_id = p.session.user_id;
+                        let rb = RollbackCall {
+                            session_token: String::new(),
+                            transaction_id: tx_id(round_id, user_id, "bet:rollback"),
+                            reference_transaction_id: tx_id(round_id, user_id, "bet"),
+                            round_id: round_id.to_string(),
+                            game_id: GAME_ID.into(),
+                        };
+                        if let Err(e2) = wallet.rollback_with(STUDIO, &p.session, &rb).await {
+                            tracing::error!(error = %e2.text(), round = round_id, user = user_id, "crash: rollback of a failed stake failed (recovery will retry)");
                         }
                     }
-                    r
                 }
-                Err(e) => Err(e),
-            };
-            Done::Bet { user_id, request_id: rid, result }
+                results[k] = Some(r);
+            }
+            let results = results.into_iter().map(|r| r.unwrap_or_else(|| Err(AppError::internal("stake not answered")))).collect();
+            answer(results, players)
         }, &self.main);
-        Ok(())
     }
 
     fn manual_cash_out(&mut self, player: &Arc<PlayerCtx>, request_id: &Value) -> Result<(), AppError> {
@@ -508,85 +597,125 @@ impl Game {
     }
 
     fn cash_out(&mut self, user_id: i64, m: u64, forced: bool, request_id: Value) {
-        let round_id = self.round.as_ref().unwrap().id;
         let Some(bet) = self.bets.get_mut(&user_id) else { return };
         let win = win_at(bet.amount, m, bet.player.max_win);
         bet.state = BetState::Cashed { m, win };
         self.players_dirty = true;
         self.pending_wins += 1;
+        self.win_queue.push(PendingWin { player: bet.player.clone(), m, win, forced, request_id });
+        if self.win_queue.len() >= BATCH_MAX {
+            self.flush_wins();
+        } else if self.win_due.is_none() {
+            self.win_due = Some(Instant::now() + BATCH_WAIT);
+        }
+    }
+
+    /// Pays the queued cash-outs as one batch: recorded first (recovery pays a recorded
+    /// cash-out whose win is missing), then one wallet call; wins whose outcome is unknown
+    /// are retried (same transaction ids: idempotent); if they still fail the round stays
+    /// unsettled for recovery.
+    fn flush_wins(&mut self) {
+        self.win_due = None;
+        let mut todo = std::mem::take(&mut self.win_queue);
+        let Some(round_id) = self.round.as_ref().map(|r| r.id) else { return };
+        if todo.is_empty() {
+            return;
+        }
         let persister = self.persister.clone();
         let wallet = self.engine.inner.casino.wallet().clone();
-        let p = bet.player.clone();
         self.tasks.spawn_on(async move {
-            // Recorded, then paid (recovery pays a recorded cash-out whose win is missing).
+            let (mut paid, mut failed) = (0, 0);
             let mut attempt = 0u32;
-            loop {
+            while !todo.is_empty() {
                 attempt += 1;
-                let result = match persister.write(Op::Cashed { round_id, user_id, multiplier: m as i64, win, forced }).await {
-                    Ok(()) => {
-                        let call = WalletCall {
-                            session_token: p.token.clone(),
-                            transaction_id: tx_id(round_id, user_id, "win"),
+                let rows = todo.iter().map(|w| (w.player.session.user_id, w.m as i64, w.win, w.forced)).collect();
+                if let Err(e) = persister.write(Op::Cashed { round_id, rows }).await {
+                    if attempt < 5 {
+                        tokio::time::sleep(Duration::from_millis(100 * attempt as u64)).await;
+                        continue;
+                    }
+                    tracing::error!(error = %e.text(), round = round_id, wins = todo.len(), "crash: cash-outs not recorded (recovery pays them)");
+                    failed += todo.len();
+                    break;
+                }
+                let items = todo
+                    .iter()
+                    .map(|w| {
+                        let s = &w.player.session;
+                        // Wins need no live session: the one resolved at connect names the player.
+                        (s.clone(), WalletCall {
+                            session_token: String::new(),
+                            transaction_id: tx_id(round_id, s.user_id, "win"),
                             round_id: round_id.to_string(),
                             game_id: GAME_ID.into(),
-                            amount: win,
-                            currency: p.session.currency.code().into(),
-                        };
-                        // Wins need no live session: the one resolved at connect names the player.
-                        wallet.win_with(STUDIO, &p.session, &call).await
-                    }
-                    Err(e) => Err(e),
-                };
-                match result {
-                    Ok(reply) => {
-                        let msg = json!({ "type": "cashedOut", "requestId": request_id, "roundId": round_id, "multiplier": m,
-                            "win": win, "balance": reply.balance, "forced": forced });
-                        let _ = p.out.send(msg.to_string().into());
-                        return Done::Win { paid: true };
-                    }
-                    Err(e) if attempt < 5 && e.code == ErrorCode::Internal => {
-                        tokio::time::sleep(Duration::from_millis(100 * attempt as u64)).await;
-                    }
-                    Err(e) => {
-                        tracing::error!(error = %e.text(), round = round_id, user = user_id, "crash: win not paid yet (recovery pays it)");
-                        return Done::Win { paid: false };
+                            amount: w.win,
+                            currency: s.currency.code().into(),
+                        })
+                    })
+                    .collect();
+                let mut retry = Vec::new();
+                for (w, r) in todo.into_iter().zip(wallet.win_many(STUDIO, items).await) {
+                    match r {
+                        Ok(reply) => {
+                            let msg = json!({ "type": "cashedOut", "requestId": w.request_id, "roundId": round_id, "multiplier": w.m,
+                                "win": w.win, "balance": reply.balance, "forced": w.forced });
+                            let _ = w.player.out.send(msg.to_string().into());
+                            paid += 1;
+                        }
+                        Err(e) if attempt < 5 && e.code == ErrorCode::Internal => retry.push(w),
+                        Err(e) => {
+                            tracing::error!(error = %e.text(), round = round_id, user = w.player.session.user_id, "crash: win not paid yet (recovery pays it)");
+                            failed += 1;
+                        }
                     }
                 }
+                todo = retry;
+                if !todo.is_empty() {
+                    tokio::time::sleep(Duration::from_millis(100 * attempt as u64)).await;
+                }
             }
+            Done::Wins { paid, failed }
         }, &self.main);
     }
 
     fn on_done(&mut self, d: Done) {
         match d {
-            Done::Bet { user_id, request_id, result } => {
-                self.pending_bets = self.pending_bets.saturating_sub(1);
+            Done::Bets(answers) => {
+                self.pending_bets = self.pending_bets.saturating_sub(answers.len());
                 let round_id = self.round.as_ref().map(|r| r.id).unwrap_or(0);
-                match result {
-                    Ok(reply) => {
-                        let Some(bet) = self.bets.get_mut(&user_id) else { return };
-                        bet.state = BetState::Open;
-                        self.persister.send(Op::BetStatus { round_id, user_id, status: "open" });
-                        let msg = json!({ "type": "betAccepted", "requestId": request_id, "roundId": round_id, "amount": bet.amount,
-                            "autoCashOut": bet.auto, "balance": reply.balance });
-                        let _ = bet.player.out.send(msg.to_string().into());
-                        self.players_dirty = true;
-                    }
-                    Err(e) => {
-                        if let Some(bet) = self.bets.remove(&user_id) {
-                            let _ = bet.player.out.send(error_msg(&request_id, &e));
+                let (mut opened, mut refused) = (Vec::new(), Vec::new());
+                for (user_id, request_id, result) in answers {
+                    match result {
+                        Ok(reply) => {
+                            let Some(bet) = self.bets.get_mut(&user_id) else { continue };
+                            bet.state = BetState::Open;
+                            opened.push(user_id);
+                            let msg = json!({ "type": "betAccepted", "requestId": request_id, "roundId": round_id, "amount": bet.amount,
+                                "autoCashOut": bet.auto, "balance": reply.balance });
+                            let _ = bet.player.out.send(msg.to_string().into());
+                            self.players_dirty = true;
                         }
-                        if let Some(r) = self.round.as_mut() {
-                            r.stats.refused_bets += 1;
+                        Err(e) => {
+                            if let Some(bet) = self.bets.remove(&user_id) {
+                                let _ = bet.player.out.send(error_msg(&request_id, &e));
+                            }
+                            if let Some(r) = self.round.as_mut() {
+                                r.stats.refused_bets += 1;
+                            }
+                            refused.push(user_id);
                         }
-                        self.persister.send(Op::BetStatus { round_id, user_id, status: "refused" });
                     }
+                }
+                if !opened.is_empty() {
+                    self.persister.send(Op::BetStatuses { round_id, user_ids: opened, status: "open" });
+                }
+                if !refused.is_empty() {
+                    self.persister.send(Op::BetStatuses { round_id, user_ids: refused, status: "refused" });
                 }
             }
-            Done::Win { paid } => {
-                self.pending_wins = self.pending_wins.saturating_sub(1);
-                if !paid {
-                    self.failed_wins += 1;
-                }
+            Done::Wins { paid, failed } => {
+                self.pending_wins = self.pending_wins.saturating_sub(paid + failed);
+                self.failed_wins += failed;
             }
         }
     }

@@ -218,7 +218,6 @@ pub struct EngineStats {
 /// What one connected player is (shared by the connection and the round loop).
 pub(crate) struct PlayerCtx {
     pub session: GameSession,
-    pub token: String,
     pub name: String,
     pub limits: Limits,
     pub max_win: i64,
@@ -400,7 +399,7 @@ impl CrashEngine {
         if let Some(players) = lock(&self.inner.players).clone() {
             initial.push(players);
         }
-        let ctx = Arc::new(PlayerCtx { name: mask_name(session.user_id), session, token: token.to_string(), limits, max_win, out });
+        let ctx = Arc::new(PlayerCtx { name: mask_name(session.user_id), session, limits, max_win, out });
         Ok(CrashPlayer { engine: self.clone(), ctx, events, direct, initial })
     }
 

@@ -207,7 +207,14 @@ async fn crash_auto_cash_out_losing_and_refusals() {
         let mut wb = Ws::open(app, &tb).await;
         let mut wc = Ws::open(app, &tc).await;
         let mut wp = Ws::open(app, &poor).await;
+        // D connects, then its game sessions are ended (logout everywhere, a ban): the stake
+        // is checked on the session as it is now, not as it was at connect.
+        let (d, td) = gamer(app, "d@example.tn", START).await;
+        let mut wd = Ws::open(app, &td).await;
+        app.state.casino.sessions().end_all(d).await.unwrap();
         let (round, cp) = round_where(app, &mut wa, |cp| cp >= 200).await;
+        wd.send(json!({ "type": "bet", "requestId": "d1", "amount": 1000 })).await;
+        assert_eq!(wd.reply("d1").await["status"], 63);
         // A: auto at 1.50x (below the crash: paid at exactly 1.50x); B: no auto, never cashes
         // out (loses); C: auto exactly at the crash point (not reached: loses).
         wa.send(json!({ "type": "bet", "requestId": "a1", "amount": 1000, "autoCashOut": 150 })).await;
@@ -265,10 +272,13 @@ async fn crash_auto_cash_out_losing_and_refusals() {
         assert_eq!(app.minor_balance(a, BalanceKind::Real).await, START + 500);
         assert_eq!(app.minor_balance(b, BalanceKind::Real).await, START - 2000);
         assert_eq!(app.minor_balance(c, BalanceKind::Real).await, START - 1000);
+        assert_eq!(app.minor_balance(d, BalanceKind::Real).await, START);
+        assert_eq!(bet_status(app, round, d).await, "refused");
         assert_eq!(bet_status(app, round, a).await, "cashed");
         assert_eq!(bet_status(app, round, b).await, "lost");
         assert_eq!(bet_status(app, round, c).await, "lost");
         assert_eq!(app.count(&format!("crash_bets WHERE round_id = {round} AND status <> 'refused'")).await, 3);
+        assert_eq!(app.count(&format!("crash_bets WHERE round_id = {round} AND status = 'refused'")).await, 2);
         app.assert_ledger_consistent().await;
         // A cash-out after the crash: 70.
         wb.send(json!({ "type": "cashout", "requestId": "b2" })).await;
