@@ -369,15 +369,18 @@ async fn play(socket: Socket, rounds: usize, tick_ms: f64, figures: Arc<Mutex<Fi
                         last_tick = None;
                         has_bet = false;
                         if played >= rounds && round_id.is_some() {
-                            // wait a little for replies owed, then leave
-                            let deadline = tokio::time::Instant::now() + Duration::from_millis(1_500);
+                            // Stay until the next round opens (the last one is settled by then),
+                            // counting replies still owed: 10,000 players leaving at the crash
+                            // would charge their disconnects to the settlement being measured.
+                            let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
                             while let Ok(Some(Ok(Message::Text(t)))) = tokio::time::timeout_at(deadline, rx.next()).await {
-                                if let Ok(v) = serde_json::from_str::<Value>(t.as_str()) {
-                                    if v["type"] == "cashedOut" {
-                                        local.cashouts += 1;
-                                        local.late_replies += 1;
-                                        if Instant::now().duration_since(now) > Duration::from_secs(1) { local.replies_over_1s_after_crash += 1; }
-                                    }
+                                if t.as_str().contains("\"type\":\"round\"") {
+                                    break;
+                                }
+                                if t.as_str().contains("\"type\":\"cashedOut\"") {
+                                    local.cashouts += 1;
+                                    local.late_replies += 1;
+                                    if Instant::now().duration_since(now) > Duration::from_secs(1) { local.replies_over_1s_after_crash += 1; }
                                 }
                             }
                             break;

@@ -347,6 +347,7 @@ impl Game {
         while self.pending_wins > 0 {
             self.step(rx, Instant::now() + Duration::from_millis(50)).await;
         }
+        let wins_paid_ms = crashed.elapsed().as_millis() as u64;
         let settled = self.failed_wins == 0;
         if settled {
             self.persister.write(Op::Settled { round_id: id, phase: None }).await?;
@@ -354,6 +355,7 @@ impl Game {
             tracing::error!(round = id, failed = self.failed_wins, "crash: wins failed; the round stays unsettled for recovery");
         }
         let settle_ms = crashed.elapsed().as_millis() as u64;
+        self.round.as_mut().unwrap().stats.wins_paid_ms = wins_paid_ms;
         self.finish_stats(settle_ms, settled);
 
         // ---- pause before the next round
@@ -389,7 +391,7 @@ impl Game {
         tracing::info!(
             round = s.round_id, crash_point = s.crash_point, bets = s.bets, refused = s.refused_bets, cash_outs = s.cash_outs,
             ticks = s.ticks, tick_late_p50_us = s.tick_late_p50_us, tick_late_p99_us = s.tick_late_p99_us,
-            tick_late_max_us = s.tick_late_max_us, start_delay_ms = s.start_delay_ms, settle_ms = s.settle_ms, "crash: round settled"
+            tick_late_max_us = s.tick_late_max_us, start_delay_ms = s.start_delay_ms, wins_paid_ms = s.wins_paid_ms, settle_ms = s.settle_ms, "crash: round settled"
         );
         let mut stats = lock(&self.engine.inner.stats);
         stats.rounds += 1;

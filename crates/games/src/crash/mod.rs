@@ -204,6 +204,8 @@ pub struct RoundStats {
     pub start_delay_ms: u64,
     /// From the crash to the last win paid and every bet settled.
     pub settle_ms: u64,
+    /// From the crash to the last win paid (the money part of `settle_ms`).
+    pub wins_paid_ms: u64,
     pub settled: bool,
 }
 
