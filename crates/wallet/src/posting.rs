@@ -524,7 +524,8 @@ pub(crate) async fn run_direct(db: &Db, op: &Op) -> Result<Done, LedgerError> {
 /// Starts the group-commit writer task; postings are sent to the returned channel.
 pub(crate) fn spawn_batcher(db: Db) -> mpsc::Sender<Job> {
     let (sender, mut receiver) = mpsc::channel::<Job>(MAX_BATCH * 8);
-    tokio::spawn(async move {
+    let on = db.write_tasks().clone();
+    on.spawn(async move {
         let mut jobs: Vec<Job> = Vec::with_capacity(MAX_BATCH);
         while let Some(first) = receiver.recv().await {
             jobs.push(first);

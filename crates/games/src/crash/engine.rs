@@ -37,7 +37,7 @@ async fn on_main<T: Send + 'static>(main: &Handle, fut: impl std::future::Future
 /// behind thousands of WebSocket tasks; database work and money tasks run on `main`.
 pub(super) async fn run(engine: CrashEngine, mut rx: mpsc::Receiver<Cmd>, main: Handle) {
     let inner = engine.inner.clone();
-    let (persister, handle) = Persister::spawn(inner.db.clone(), &main);
+    let (persister, handle) = Persister::spawn(inner.db.clone(), inner.db.write_tasks());
     let _persister = AbortOnDrop(handle);
     let config = engine.config();
     tracing::info!(betting_ms = config.betting_ms, tick_ms = config.tick_ms, speed = config.speed, "crash: engine starting");
@@ -57,6 +57,7 @@ pub(super) async fn run(engine: CrashEngine, mut rx: mpsc::Receiver<Cmd>, main: 
     }
     let mut game = Game {
         main: main.clone(),
+        money: inner.db.write_tasks().clone(),
         engine: engine.clone(),
         config,
         persister,
@@ -166,6 +167,8 @@ const BATCH_WAIT: Duration = Duration::from_millis(20);
 
 struct Game {
     main: Handle,
+    /// Where the money tasks run: the database's write-path runtime (`Db::write_tasks`).
+    money: Handle,
     engine: CrashEngine,
     config: super::CrashConfig,
     persister: Persister,
@@ -336,6 +339,7 @@ impl Game {
         let ended_at = now_ms();
         let crashed = Instant::now();
         self.persister.write(Op::Ended { round_id: id, ended_at }).await?;
+        self.round.as_mut().unwrap().stats.end_write_ms = crashed.elapsed().as_millis() as u64;
         let hash_hex = self.round.as_ref().unwrap().hash.clone();
         self.set_phase(&json!({ "type": "crash", "id": id, "crashPoint": cp, "hash": hash_hex, "serverTime": now_ms() }));
         self.persister.send(Op::Lost { round_id: id });
@@ -391,7 +395,7 @@ impl Game {
         tracing::info!(
             round = s.round_id, crash_point = s.crash_point, bets = s.bets, refused = s.refused_bets, cash_outs = s.cash_outs,
             ticks = s.ticks, tick_late_p50_us = s.tick_late_p50_us, tick_late_p99_us = s.tick_late_p99_us,
-            tick_late_max_us = s.tick_late_max_us, start_delay_ms = s.start_delay_ms, wins_paid_ms = s.wins_paid_ms, settle_ms = s.settle_ms, "crash: round settled"
+            tick_late_max_us = s.tick_late_max_us, start_delay_ms = s.start_delay_ms, end_write_ms = s.end_write_ms, wins_paid_ms = s.wins_paid_ms, settle_ms = s.settle_ms, "crash: round settled"
         );
         let mut stats = lock(&self.engine.inner.stats);
         stats.rounds += 1;
@@ -559,7 +563,7 @@ impl Game {
             }
             let results = results.into_iter().map(|r| r.unwrap_or_else(|| Err(AppError::internal("stake not answered")))).collect();
             answer(results, players)
-        }, &self.main);
+        }, &self.money);
     }
 
     fn manual_cash_out(&mut self, player: &Arc<PlayerCtx>, request_id: &Value) -> Result<(), AppError> {
@@ -677,7 +681,7 @@ impl Game {
                 }
             }
             Done::Wins { paid, failed }
-        }, &self.main);
+        }, &self.money);
     }
 
     fn on_done(&mut self, d: Done) {

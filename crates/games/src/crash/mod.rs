@@ -206,6 +206,8 @@ pub struct RoundStats {
     pub settle_ms: u64,
     /// From the crash to the last win paid (the money part of `settle_ms`).
     pub wins_paid_ms: u64,
+    /// Of which: writing the round's end before the crash is shown (persist before reveal).
+    pub end_write_ms: u64,
     pub settled: bool,
 }
 
