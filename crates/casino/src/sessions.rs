@@ -155,8 +155,7 @@ impl Sessions {
     pub async fn by_ids(&self, ids: &[i64]) -> Result<std::collections::HashMap<i64, GameSession>, AppError> {
         let mut out = std::collections::HashMap::with_capacity(ids.len());
         for part in ids.chunks(500) {
-            let list = (1..=part.len()).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ");
-            let sql = format!("{SESSION_SELECT} WHERE s.id IN ({list})");
+            let sql = format!("{SESSION_SELECT} WHERE s.id IN {}", store::values(1, part.len(), 1));
             let mut q = sqlx::query(&sql);
             for id in part {
                 q = q.bind(*id);

@@ -187,18 +187,7 @@ impl ProviderWallet {
     /// answered as [`Self::bet_with`] would answer it alone. The sessions must be current
     /// (re-read with [`Sessions::by_ids`]): an ended session or a banned player is refused.
     pub async fn bet_many(&self, provider: &str, items: Vec<(GameSession, WalletCall)>) -> Vec<Result<WalletReply, AppError>> {
-        let now = now_ms();
-        let mut out: Vec<Option<Result<WalletReply, AppError>>> = (0..items.len()).map(|_| None).collect();
-        let mut posted = Vec::with_capacity(items.len());
-        for (i, (mut s, call)) in items.into_iter().enumerate() {
-            match self.check_bet(provider, &mut s, &call, now).await {
-                Ok(Some(answer)) => out[i] = Some(Ok(answer)),
-                Ok(None) => posted.push((i, s, call)),
-                Err(e) => out[i] = Some(Err(e)),
-            }
-        }
-        self.post_many("bet", provider, posted, &mut out).await;
-        out.into_iter().map(|r| r.unwrap_or_else(|| Err(AppError::internal("stake not answered")))).collect()
+        self.many("bet", provider, items).await
     }
 
     /// The checks of a stake: `Some` answers it without a new posting (a zero amount, or a
@@ -241,17 +230,7 @@ impl ProviderWallet {
     /// Many wins in one ledger operation (a multiplayer round's cash-outs), each answered as
     /// [`Self::win_with`] would answer it alone.
     pub async fn win_many(&self, provider: &str, items: Vec<(GameSession, WalletCall)>) -> Vec<Result<WalletReply, AppError>> {
-        let mut out: Vec<Option<Result<WalletReply, AppError>>> = (0..items.len()).map(|_| None).collect();
-        let mut posted = Vec::with_capacity(items.len());
-        for (i, (s, call)) in items.into_iter().enumerate() {
-            match self.check_win(provider, &s, &call).await {
-                Ok(Some(answer)) => out[i] = Some(Ok(answer)),
-                Ok(None) => posted.push((i, s, call)),
-                Err(e) => out[i] = Some(Err(e)),
-            }
-        }
-        self.post_many("win", provider, posted, &mut out).await;
-        out.into_iter().map(|r| r.unwrap_or_else(|| Err(AppError::internal("win not answered")))).collect()
+        self.many("win", provider, items).await
     }
 
     /// The checks of a win: `Some` answers a zero amount without a posting.
@@ -266,22 +245,31 @@ impl ProviderWallet {
         Ok(None)
     }
 
-    /// Posts the checked calls of a `*_many` in one ledger operation; answers into `out`.
-    async fn post_many(
-        &self,
-        kind: &str,
-        provider: &str,
-        posted: Vec<(usize, GameSession, WalletCall)>,
-        out: &mut [Option<Result<WalletReply, AppError>>],
-    ) {
-        if posted.is_empty() {
-            return;
+    /// `bet_many` / `win_many`: each call checked as alone, then every call that needs a
+    /// posting in one ledger operation.
+    async fn many(&self, kind: &str, provider: &str, items: Vec<(GameSession, WalletCall)>) -> Vec<Result<WalletReply, AppError>> {
+        let now = now_ms();
+        let mut out: Vec<Option<Result<WalletReply, AppError>>> = (0..items.len()).map(|_| None).collect();
+        let mut posted = Vec::with_capacity(items.len());
+        for (i, (mut s, call)) in items.into_iter().enumerate() {
+            let checked = match kind {
+                "bet" => self.check_bet(provider, &mut s, &call, now).await,
+                _ => self.check_win(provider, &s, &call).await,
+            };
+            match checked {
+                Ok(Some(answer)) => out[i] = Some(Ok(answer)),
+                Ok(None) => posted.push((i, s, call)),
+                Err(e) => out[i] = Some(Err(e)),
+            }
         }
-        let postings = posted.iter().map(|(_, s, call)| Self::posting(kind, provider, call, s)).collect();
-        let receipts = self.ledger.post_many(postings).await;
-        for ((i, s, call), receipt) in posted.into_iter().zip(receipts) {
-            out[i] = Some(receipt.map(|r| Self::reply(&s, &call.transaction_id, &r)).map_err(AppError::from));
+        if !posted.is_empty() {
+            let postings = posted.iter().map(|(_, s, call)| Self::posting(kind, provider, call, s)).collect();
+            let receipts = self.ledger.post_many(postings).await;
+            for ((i, s, call), receipt) in posted.into_iter().zip(receipts) {
+                out[i] = Some(receipt.map(|r| Self::reply(&s, &call.transaction_id, &r)).map_err(AppError::from));
+            }
         }
+        out.into_iter().map(|r| r.unwrap_or_else(|| Err(AppError::internal("wallet call not answered")))).collect()
     }
 
     /// Replays an identical earlier call (same key and parameters), if there was one.

@@ -207,7 +207,7 @@ pub fn is_unique_violation(err: &sqlx::Error) -> bool {
 /// Placeholders of a multi-row `VALUES` list: `rows` tuples of `cols` parameters numbered
 /// from `$first`, e.g. `values(2, 3, 1)` = `($1, $2, $3), ($4, $5, $6)`. Used by multi-row
 /// `INSERT`s and `UPDATE … FROM (VALUES …) AS v` (columns `v.column1`, `v.column2`, … on
-/// both databases).
+/// both databases); one row of `n` is an `IN` list: `WHERE id IN {values(1, n, 1)}`.
 pub fn values(rows: usize, cols: usize, first: usize) -> String {
     let mut out = String::with_capacity(rows * cols * 6);
     for r in 0..rows {

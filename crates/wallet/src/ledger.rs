@@ -191,18 +191,7 @@ impl Ledger {
                 out[i] = Some(Err(e));
                 continue;
             }
-            let mut resolved = Ok(());
-            for leg in &req.legs {
-                if let AccountRef::House(acc) = leg.account {
-                    match self.house_id(acc, leg.currency).await {
-                        Ok(id) => {
-                            house.insert((acc, leg.currency), id);
-                        }
-                        Err(e) => resolved = Err(e),
-                    }
-                }
-            }
-            if let Err(e) = resolved {
+            if let Err(e) = self.resolve_house(&req, &mut house).await {
                 out[i] = Some(Err(e));
                 continue;
             }
@@ -231,16 +220,22 @@ impl Ledger {
             .collect()
     }
 
-    async fn post_inner(&self, req: &PostingRequest) -> Result<Receipt, LedgerError> {
-        // House account ids are resolved before the transaction (cached after first use)
-        // so the posting itself is: INSERT transaction, one conditional UPDATE per player
-        // leg, one multi-row INSERT of entries.
-        let mut house = HashMap::new();
+    /// Adds the ids of the house accounts `req` names to `house` (cached after first use).
+    async fn resolve_house(&self, req: &PostingRequest, house: &mut HashMap<(HouseAccount, Currency), i64>) -> Result<(), LedgerError> {
         for leg in &req.legs {
             if let AccountRef::House(acc) = leg.account {
                 house.insert((acc, leg.currency), self.house_id(acc, leg.currency).await?);
             }
         }
+        Ok(())
+    }
+
+    async fn post_inner(&self, req: &PostingRequest) -> Result<Receipt, LedgerError> {
+        // House account ids are resolved before the transaction (cached after first use)
+        // so the posting itself is: INSERT transaction, one conditional UPDATE per player
+        // leg, one multi-row INSERT of entries.
+        let mut house = HashMap::new();
+        self.resolve_house(req, &mut house).await?;
         let hash = request_hash(req);
         match self.run(Op::Post { req: req.clone(), hash, house }).await? {
             Done::Posted(receipt) => Ok(receipt),

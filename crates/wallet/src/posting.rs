@@ -271,9 +271,12 @@ async fn insert_entries(conn: &mut AnyConnection, entries: &[Entry], now: i64) -
     Ok(())
 }
 
+/// The player leg of a posting applied set-wise: `(user, kind, currency, amount)`.
+type SetLeg = (i64, BalanceKind, Currency, Minor);
+
 /// The player leg of a posting the set-wise path can apply: exactly one player leg, every
 /// other leg on a house account, no audit record.
-fn set_leg(req: &PostingRequest) -> Option<(i64, BalanceKind, Currency, Minor)> {
+fn set_leg(req: &PostingRequest) -> Option<SetLeg> {
     if req.audit.is_some() {
         return None;
     }
@@ -299,15 +302,8 @@ pub(crate) async fn apply_many(
     house: &HouseIds,
 ) -> Result<Vec<Result<Receipt, LedgerError>>, sqlx::Error> {
     let mut results: Vec<Option<Result<Receipt, LedgerError>>> = (0..items.len()).map(|_| None).collect();
-    let mut one_by_one = Vec::new();
-    let mut pending: Vec<usize> = Vec::with_capacity(items.len());
-    for (i, (req, _)) in items.iter().enumerate() {
-        if set_leg(req).is_some() {
-            pending.push(i);
-        } else {
-            one_by_one.push(i);
-        }
-    }
+    let legs: Vec<Option<SetLeg>> = items.iter().map(|(req, _)| set_leg(req)).collect();
+    let (mut pending, mut one_by_one): (Vec<usize>, Vec<usize>) = (0..items.len()).partition(|&i| legs[i].is_some());
     // Each step takes every account and key at most once (one UPDATE row per account);
     // later postings on the same account wait for the next step.
     while !pending.is_empty() {
@@ -315,18 +311,18 @@ pub(crate) async fn apply_many(
         let mut keys = std::collections::HashSet::new();
         let (mut step, mut later) = (Vec::new(), Vec::new());
         for i in pending {
-            let (req, _) = &items[i];
-            let (user_id, kind, currency, _) = set_leg(req).expect("filtered above");
+            let Some((user_id, kind, currency, _)) = legs[i] else { continue };
             let account = (user_id, kind, currency);
-            if step.len() < SET_CHUNK && !accounts.contains(&account) && !keys.contains(req.idempotency_key.as_str()) {
+            let key = items[i].0.idempotency_key.as_str();
+            if step.len() < SET_CHUNK && !accounts.contains(&account) && !keys.contains(key) {
                 accounts.insert(account);
-                keys.insert(req.idempotency_key.as_str());
+                keys.insert(key);
                 step.push(i);
             } else {
                 later.push(i);
             }
         }
-        one_by_one.extend(apply_set(conn, items, &step, house, &mut results).await?);
+        one_by_one.extend(apply_set(conn, items, &legs, &step, house, &mut results).await?);
         pending = later;
     }
     one_by_one.sort_unstable();
@@ -359,6 +355,7 @@ async fn apply_isolated(
 async fn apply_set(
     conn: &mut AnyConnection,
     items: &[(PostingRequest, String)],
+    legs: &[Option<SetLeg>],
     step: &[usize],
     house: &HouseIds,
     results: &mut [Option<Result<Receipt, LedgerError>>],
@@ -412,10 +409,12 @@ async fn apply_set(
         store::values(moving.len(), 4, 2)
     );
     let mut q = sqlx::query(&sql).bind(now);
+    let leg = |k: usize| legs[step[k]].expect("only postings with a set leg are in a step");
     for &k in &moving {
-        let (user_id, kind, currency, amount) = set_leg(&items[step[k]].0).expect("filtered");
+        let (user_id, kind, currency, amount) = leg(k);
         q = q.bind(user_id).bind(kind.as_str()).bind(currency.code()).bind(amount);
     }
+    // Keyed as the database spells them: `(owner, kind, currency)` → `(account id, balance)`.
     let mut moved: HashMap<(i64, String, String), (i64, i64)> = HashMap::new();
     for r in q.fetch_all(&mut *conn).await? {
         moved.insert((r.get(0), r.get(1), r.get(2)), (r.get(3), r.get(4)));
@@ -426,7 +425,7 @@ async fn apply_set(
     for &k in &moving {
         let i = step[k];
         let req = &items[i].0;
-        let (user_id, kind, currency, amount) = set_leg(req).expect("filtered");
+        let (user_id, kind, currency, amount) = leg(k);
         let Some(&(account_id, balance)) = moved.get(&(user_id, kind.as_str().to_string(), currency.code().to_string())) else {
             released.push(ids[k]);
             if amount < 0 {
@@ -454,7 +453,7 @@ async fn apply_set(
         }));
     }
     if !released.is_empty() {
-        let sql = format!("DELETE FROM ledger_transactions WHERE id IN ({})", (1..=released.len()).map(|n| format!("${n}")).collect::<Vec<_>>().join(", "));
+        let sql = format!("DELETE FROM ledger_transactions WHERE id IN {}", store::values(1, released.len(), 1));
         let mut q = sqlx::query(&sql);
         for id in &released {
             q = q.bind(*id);

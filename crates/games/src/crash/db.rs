@@ -117,8 +117,10 @@ async fn insert_bets(tx: &mut Tx<'_>, rows: &[BetRow], now: i64) -> Result<(), A
 
 async fn set_statuses(tx: &mut Tx<'_>, round_id: i64, user_ids: &[i64], status: &str, now: i64) -> Result<(), AppError> {
     for part in user_ids.chunks(ROWS) {
-        let list = (4..4 + part.len()).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ");
-        let sql = format!("UPDATE crash_bets SET status = $1, updated_at = $2 WHERE round_id = $3 AND user_id IN ({list})");
+        let sql = format!(
+            "UPDATE crash_bets SET status = $1, updated_at = $2 WHERE round_id = $3 AND user_id IN {}",
+            store::values(1, part.len(), 4)
+        );
         let mut q = sqlx::query(&sql).bind(status).bind(now).bind(round_id);
         for u in part {
             q = q.bind(*u);

@@ -33,6 +33,70 @@ async fn on_main<T: Send + 'static>(main: &Handle, fut: impl std::future::Future
     }
 }
 
+/// The in-process wallet call of a player's stake or win in a round (`kind`: bet, win).
+fn wallet_call(round_id: i64, s: &casino::GameSession, kind: &str, amount: i64) -> WalletCall {
+    WalletCall {
+        session_token: String::new(),
+        transaction_id: tx_id(round_id, s.user_id, kind),
+        round_id: round_id.to_string(),
+        game_id: GAME_ID.into(),
+        amount,
+        currency: s.currency.code().into(),
+    }
+}
+
+/// A batch of stakes (`players`: who, how much, the request id): the rows (with the auto
+/// cash-outs) are committed while the sessions are re-read (ended or banned since the
+/// connection: refused), then one wallet call stakes them all; a stake whose outcome is
+/// unknown (code 1000) is rolled back at once so it can never land later.
+async fn stake_batch(
+    persister: Persister,
+    casino: casino::Casino,
+    round_id: i64,
+    rows: Vec<BetRow>,
+    players: Vec<(Arc<PlayerCtx>, i64, Value)>,
+) -> Done {
+    let ids: Vec<i64> = players.iter().map(|(p, _, _)| p.session.id).collect();
+    // The rows must exist before any stake can land; the session read can run alongside.
+    let (written, current) = tokio::join!(persister.write(Op::InsertBets(rows)), casino.sessions().by_ids(&ids));
+    let results: Vec<Result<WalletReply, AppError>> = match written.and(current) {
+        Err(e) => players.iter().map(|_| Err(e.clone())).collect(),
+        Ok(current) => {
+            let mut results: Vec<Result<WalletReply, AppError>> =
+                players.iter().map(|_| Err(AppError::new(ErrorCode::GameSessionInvalid))).collect();
+            let mut items = Vec::with_capacity(players.len());
+            let mut at = Vec::with_capacity(players.len());
+            for (k, (p, amount, _)) in players.iter().enumerate() {
+                if let Some(s) = current.get(&p.session.id) {
+                    items.push((s.clone(), wallet_call(round_id, s, "bet", *amount)));
+                    at.push(k);
+                }
+            }
+            let wallet = casino.wallet();
+            for (k, r) in at.into_iter().zip(wallet.bet_many(STUDIO, items).await) {
+                if r.as_ref().is_err_and(|e| e.code == ErrorCode::Internal) {
+                    // Unknown outcome: make sure the stake never lands (or give it back).
+                    let session = &players[k].0.session;
+                    let user_id = session.user_id;
+                    let rb = RollbackCall {
+                        session_token: String::new(),
+                        transaction_id: tx_id(round_id, user_id, "bet:rollback"),
+                        reference_transaction_id: tx_id(round_id, user_id, "bet"),
+                        round_id: round_id.to_string(),
+                        game_id: GAME_ID.into(),
+                    };
+                    if let Err(e2) = wallet.rollback_with(STUDIO, session, &rb).await {
+                        tracing::error!(error = %e2.text(), round = round_id, user = user_id, "crash: rollback of a failed stake failed (recovery will retry)");
+                    }
+                }
+                results[k] = r;
+            }
+            results
+        }
+    };
+    Done::Bets(players.into_iter().zip(results).map(|((p, _, rid), r)| (p.session.user_id, rid, r)).collect())
+}
+
 /// The loop runs on its own thread (a current-thread runtime) so that its timer is not queued
 /// behind thousands of WebSocket tasks; database work and money tasks run on `main`.
 pub(super) async fn run(engine: CrashEngine, mut rx: mpsc::Receiver<Cmd>, main: Handle) {
@@ -480,10 +544,7 @@ impl Game {
         Ok(())
     }
 
-    /// Sends the queued stakes as one batch: their rows (with the auto cash-outs) are
-    /// committed, the sessions re-read (ended or banned since the connection: refused), then
-    /// one wallet call stakes them all; a stake whose outcome is unknown (code 1000) is
-    /// rolled back at once so it can never land later.
+    /// Sends the queued stakes as one batch ([`stake_batch`]).
     fn flush_stakes(&mut self) {
         self.stake_due = None;
         let queue = std::mem::take(&mut self.stake_queue);
@@ -505,65 +566,8 @@ impl Game {
         if players.is_empty() {
             return;
         }
-        let persister = self.persister.clone();
-        let casino = self.engine.inner.casino.clone();
-        self.tasks.spawn_on(async move {
-            let call = |p: &PlayerCtx, amount: i64| WalletCall {
-                session_token: String::new(),
-                transaction_id: tx_id(round_id, p.session.user_id, "bet"),
-                round_id: round_id.to_string(),
-                game_id: GAME_ID.into(),
-                amount,
-                currency: p.session.currency.code().into(),
-            };
-            let answer = |results: Vec<Result<WalletReply, AppError>>, players: Vec<(Arc<PlayerCtx>, i64, Value)>| {
-                Done::Bets(players.into_iter().zip(results).map(|((p, _, rid), r)| (p.session.user_id, rid, r)).collect())
-            };
-            // The rows exist before any stake can land.
-            if let Err(e) = persister.write(Op::InsertBets(rows)).await {
-                return answer(players.iter().map(|_| Err(e.clone())).collect(), players);
-            }
-            let ids: Vec<i64> = players.iter().map(|(p, _, _)| p.session.id).collect();
-            let current = match casino.sessions().by_ids(&ids).await {
-                Ok(m) => m,
-                Err(e) => return answer(players.iter().map(|_| Err(e.clone())).collect(), players),
-            };
-            let mut results: Vec<Option<Result<WalletReply, AppError>>> = players.iter().map(|_| None).collect();
-            let mut items = Vec::with_capacity(players.len());
-            let mut at = Vec::with_capacity(players.len());
-            for (k, (p, amount, _)) in players.iter().enumerate() {
-                match current.get(&p.session.id) {
-                    Some(s) => {
-                        items.push((s.clone(), call(p, *amount)));
-                        at.push(k);
-                    }
-                    None => results[k] = Some(Err(AppError::new(ErrorCode::GameSessionInvalid))),
-                }
-            }
-            let wallet = casino.wallet();
-            for (k, r) in at.into_iter().zip(wallet.bet_many(STUDIO, items).await) {
-                if let Err(e) = &r {
-                    if e.code == ErrorCode::Internal {
-                        // Unknown outcome: make sure the stake never lands (or give it back).
-                        let p = &players[k].0;
-                        let user_id = p.session.user_id;
-                        let rb = RollbackCall {
-                            session_token: String::new(),
-                            transaction_id: tx_id(round_id, user_id, "bet:rollback"),
-                            reference_transaction_id: tx_id(round_id, user_id, "bet"),
-                            round_id: round_id.to_string(),
-                            game_id: GAME_ID.into(),
-                        };
-                        if let Err(e2) = wallet.rollback_with(STUDIO, &p.session, &rb).await {
-                            tracing::error!(error = %e2.text(), round = round_id, user = user_id, "crash: rollback of a failed stake failed (recovery will retry)");
-                        }
-                    }
-                }
-                results[k] = Some(r);
-            }
-            let results = results.into_iter().map(|r| r.unwrap_or_else(|| Err(AppError::internal("stake not answered")))).collect();
-            answer(results, players)
-        }, &self.money);
+        let (persister, casino) = (self.persister.clone(), self.engine.inner.casino.clone());
+        self.tasks.spawn_on(stake_batch(persister, casino, round_id, rows, players), &self.money);
     }
 
     fn manual_cash_out(&mut self, player: &Arc<PlayerCtx>, request_id: &Value) -> Result<(), AppError> {
@@ -647,16 +651,9 @@ impl Game {
                 let items = todo
                     .iter()
                     .map(|w| {
-                        let s = &w.player.session;
                         // Wins need no live session: the one resolved at connect names the player.
-                        (s.clone(), WalletCall {
-                            session_token: String::new(),
-                            transaction_id: tx_id(round_id, s.user_id, "win"),
-                            round_id: round_id.to_string(),
-                            game_id: GAME_ID.into(),
-                            amount: w.win,
-                            currency: s.currency.code().into(),
-                        })
+                        let s = &w.player.session;
+                        (s.clone(), wallet_call(round_id, s, "win", w.win))
                     })
                     .collect();
                 let mut retry = Vec::new();
