@@ -292,9 +292,16 @@ export function CrashGame() {
         <ul data-testid="crash-players">
           {players.list.map((p, i) => (
             <li key={`${p.name}-${i}`} data-out={p.cashedOutAt !== null}>
-              <bdi className={css.pName}>{p.name}</bdi>
-              <bdi>{money(p.bet, true)}</bdi>
-              <bdi>{p.cashedOutAt !== null ? `${formatMultiplier(p.cashedOutAt, lang)} · ${money(p.win ?? 0, true)}` : '—'}</bdi>
+              {/* Cells take the page's direction; the values inside are isolated. */}
+              <span className={css.pName}>
+                <bdi>{p.name}</bdi>
+              </span>
+              <span>
+                <bdi>{money(p.bet, true)}</bdi>
+              </span>
+              <span>
+                <bdi>{p.cashedOutAt !== null ? `${formatMultiplier(p.cashedOutAt, lang)} · ${money(p.win ?? 0, true)}` : '—'}</bdi>
+              </span>
             </li>
           ))}
           {players.list.length === 0 && <li className={css.empty}>{t('crash.noPlayers')}</li>}
