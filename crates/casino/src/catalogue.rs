@@ -91,6 +91,8 @@ pub struct ProviderConfig {
     pub enabled: bool,
     pub launch_url: String,
     pub wallet_secret: Option<String>,
+    /// A win needs a bet of the same player in its round (refused with 32 otherwise).
+    pub win_requires_bet: bool,
 }
 
 /// Spec §9 aliases.
@@ -307,7 +309,7 @@ impl Catalogue {
 
     /// The provider's launch and wallet configuration (`None`: unknown provider).
     pub async fn provider_config(&self, name: &str) -> Result<Option<ProviderConfig>, AppError> {
-        let row = sqlx::query("SELECT name, enabled, launch_url, wallet_secret FROM casino_providers WHERE name = $1")
+        let row = sqlx::query("SELECT name, enabled, launch_url, wallet_secret, win_requires_bet FROM casino_providers WHERE name = $1")
             .bind(name)
             .fetch_optional(self.db.reader())
             .await
@@ -317,6 +319,7 @@ impl Catalogue {
             enabled: store::flag(r.get(1)),
             launch_url: r.get(2),
             wallet_secret: r.get(3),
+            win_requires_bet: store::flag(r.get(4)),
         }))
     }
 

@@ -7,7 +7,7 @@ pub mod sessions;
 pub mod signature;
 pub mod wallet;
 
-pub use catalogue::{Catalogue, Game, NewGame, NewProvider, Provider};
+pub use catalogue::{Catalogue, Game, NewGame, NewProvider, Provider, ProviderConfig};
 pub use sessions::{GameSession, Sessions};
 pub use wallet::{BalanceCall, ProviderWallet, RollbackCall, WalletCall, WalletReply};
 

@@ -9,18 +9,26 @@
 //! * a rollback of an unknown transaction leaves a tombstone; the bet arriving after it is
 //!   refused (28);
 //! * stakes need a live session and a player allowed to play; wins and rollbacks are
-//!   honoured with an expired session or a banned player (money owed is paid).
+//!   honoured with an expired session or a banned player (money owed is paid);
+//! * a zero amount is recorded like any other (a posting whose legs are zero), so its id
+//!   is claimed: the same id later with an amount is a conflict (26), and a zero stake on a
+//!   rolled-back id is refused (28);
+//! * a bet or win is reversed at most once, and only bets and wins are reversible: a
+//!   second rollback of the same transaction under a new id answers the first reversal
+//!   (no money moves), a rollback naming a rollback is refused (29), a rollback whose own
+//!   id is another transaction's is a conflict (26) — all decided by the ledger's unique
+//!   indexes, on both databases;
+//! * the currency must be the wallet's ISO code exactly (`"TND"`, not `"tnd"` or `"TND "`);
+//! * a provider whose wins need a bet (`casino_providers.win_requires_bet`, the default)
+//!   gets 32 for a win in a round where the player has no bet; the studio's runtime always
+//!   stakes before it pays, so its in-process wins skip the look-up.
 
 use crate::sessions::{GameSession, Sessions};
 use kernel::clock::now_ms;
-use kernel::{AppError, Currency, ErrorCode};
+use kernel::{AppError, ErrorCode};
 use serde::{Deserialize, Serialize};
-use std::str::FromStr;
 use utoipa::ToSchema;
-use ::wallet::{AccountRef, BalanceKind, HouseAccount, Ledger, LedgerError, PostingRequest, RollbackOutcome, RollbackRequest, TxType};
-
-/// Largest amount one call may move (10^15 minor units).
-pub const MAX_AMOUNT: i64 = 1_000_000_000_000_000;
+use ::wallet::{AccountRef, BalanceKind, HouseAccount, Ledger, PostingRequest, RollbackOutcome, RollbackRequest, TxType};
 
 /// `balance` request body.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
@@ -127,17 +135,26 @@ impl ProviderWallet {
         })
     }
 
-    fn validate(call: &WalletCall, s: &GameSession) -> Result<(), AppError> {
+    fn validate(&self, call: &WalletCall, s: &GameSession) -> Result<(), AppError> {
         check_id("transactionId", &call.transaction_id)?;
         check_id("roundId", &call.round_id)?;
         check_id("gameId", &call.game_id)?;
-        if call.amount < 0 || call.amount > MAX_AMOUNT {
-            return Err(AppError::with_detail(ErrorCode::InvalidBet, "amount must be between 0 and 10^15 minor units"));
+        if call.amount < 0 {
+            return Err(AppError::with_detail(ErrorCode::InvalidBet, "amount must not be negative"));
         }
-        if Currency::from_str(&call.currency).ok() != Some(s.currency) {
+        if call.amount > self.ledger.limits().max_amount(s.currency) {
+            return Err(AppError::new(ErrorCode::AmountTooLarge));
+        }
+        // Exact: a provider that sends "tnd" or "TND " has a bug worth seeing.
+        if call.currency != s.currency.code() {
             return Err(AppError::new(ErrorCode::CurrencyMismatch));
         }
         Ok(())
+    }
+
+    /// The ledger group of a provider's round (bets and wins of one round share it).
+    fn round_group(provider: &str, round_id: &str) -> String {
+        format!("round:{provider}:{round_id}")
     }
 
     fn posting(kind: &str, provider: &str, call: &WalletCall, s: &GameSession) -> PostingRequest {
@@ -154,6 +171,7 @@ impl ProviderWallet {
                 "roundId": call.round_id, "gameId": call.game_id, "sessionId": s.id,
             }))
             .fingerprint(format!("{kind}|{}|{}", call.round_id, call.game_id))
+            .group(Self::round_group(provider, &call.round_id))
     }
 
     fn reply(s: &GameSession, call_tx: &str, receipt: &::wallet::Receipt) -> WalletReply {
@@ -196,11 +214,7 @@ impl ProviderWallet {
         if s.provider != provider {
             return Err(AppError::new(ErrorCode::GameSessionInvalid));
         }
-        Self::validate(call, s)?;
-        if call.amount == 0 {
-            s.may_stake(now)?;
-            return self.zero_amount(s, call).await.map(Some);
-        }
+        self.validate(call, s)?;
         if let Err(e) = s.may_stake(now) {
             // A retry of a bet that was accepted while the session was live answers as before.
             if let Some(reply) = self.replay_of(provider, "bet", call, s).await? {
@@ -212,9 +226,18 @@ impl ProviderWallet {
         Ok(None)
     }
 
-    /// A win: honoured with an expired session or a banned player.
-    pub async fn win(&self, provider: &str, call: &WalletCall) -> Result<WalletReply, AppError> {
+    /// A win: honoured with an expired session or a banned player. With `needs_bet` (the
+    /// provider's `win_requires_bet`), a win in a round where this player has no bet is
+    /// refused (32); a retried win answers as before.
+    pub async fn win(&self, provider: &str, call: &WalletCall, needs_bet: bool) -> Result<WalletReply, AppError> {
         let s = self.session(provider, &call.session_token).await?;
+        if needs_bet {
+            self.validate(call, &s)?;
+            let group = Self::round_group(provider, &call.round_id);
+            if !self.ledger.group_has(&group, TxType::BetStake, s.user_id).await? {
+                return Err(AppError::new(ErrorCode::RoundNotFound));
+            }
+        }
         self.win_with(provider, &s, call).await
     }
 
@@ -233,15 +256,12 @@ impl ProviderWallet {
         self.many("win", provider, items).await
     }
 
-    /// The checks of a win: `Some` answers a zero amount without a posting.
+    /// The checks of a win (`Some` would answer it without a posting; none does today).
     async fn check_win(&self, provider: &str, s: &GameSession, call: &WalletCall) -> Result<Option<WalletReply>, AppError> {
         if s.provider != provider {
             return Err(AppError::new(ErrorCode::GameSessionInvalid));
         }
-        Self::validate(call, s)?;
-        if call.amount == 0 {
-            return self.zero_amount(s, call).await.map(Some);
-        }
+        self.validate(call, s)?;
         Ok(None)
     }
 
@@ -288,18 +308,6 @@ impl ProviderWallet {
         }
     }
 
-    /// A zero amount (a round closed without a win, a free round's stake) moves nothing.
-    async fn zero_amount(&self, s: &GameSession, call: &WalletCall) -> Result<WalletReply, AppError> {
-        Ok(WalletReply {
-            balance: self.real_balance(s).await?,
-            currency: s.currency.code().into(),
-            player_id: s.user_id,
-            transaction_id: Some(call.transaction_id.clone()),
-            ledger_tx_id: None,
-            replayed: false,
-        })
-    }
-
     /// Cancels a bet or win: reverses it, or tombstones it when it has not arrived (the
     /// late transaction is then refused). Honoured with an expired session.
     pub async fn rollback(&self, provider: &str, call: &RollbackCall) -> Result<WalletReply, AppError> {
@@ -338,12 +346,9 @@ impl ProviderWallet {
                 }),
             })
             .await
-            .map_err(|e| match e {
-                LedgerError::IdempotencyConflict => AppError::new(ErrorCode::IdempotencyConflict),
-                other => other.into(),
-            })?;
+            .map_err(AppError::from)?;
         match outcome {
-            RollbackOutcome::Reversed(receipt) => {
+            RollbackOutcome::Reversed(receipt) | RollbackOutcome::AlreadyReversed(receipt) => {
                 let mut reply = Self::reply(&s, &call.transaction_id, &receipt);
                 if receipt.balance_after(s.user_id, BalanceKind::Real).is_none() {
                     reply.balance = self.real_balance(&s).await?;

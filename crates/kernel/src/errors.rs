@@ -91,6 +91,15 @@ catalogue! {
     IdempotencyConflict = 26, 409, "This idempotency key was already used for a different request.";
     /// A provider transaction arrived after its own rollback (tombstone): refused.
     TransactionRolledBack = 28, 200, "This transaction was already rolled back.";
+    /// A rollback named a transaction that is not a bet or a win (e.g. another rollback):
+    /// only bets and wins are reversible, each at most once.
+    NotReversible = 29, 200, "This transaction cannot be rolled back.";
+    /// One transaction may not move more than the configured maximum (`LEDGER_MAX_AMOUNT`).
+    AmountTooLarge = 30, 200, "The amount is above the maximum for one transaction.";
+    /// A credit would take the balance above the configured maximum (`LEDGER_MAX_BALANCE`).
+    BalanceLimit = 31, 200, "This credit would take the balance above its maximum.";
+    /// A win for a round in which this player has no bet (providers whose wins need a bet).
+    RoundNotFound = 32, 200, "No bet was found for this round.";
     /// The terms must be accepted to sign up.
     TermsNotAccepted = 27, 200, "The terms and conditions must be accepted.";
     /// Malformed JSON, a missing or mistyped field, an invalid query parameter.

@@ -37,7 +37,7 @@ pub struct AppState {
 impl AppState {
     /// Connects the services to the database (migrations are the caller's business).
     pub fn new(config: Config, db: Db) -> anyhow::Result<AppState> {
-        let ledger = Ledger::new(db.clone());
+        let ledger = Ledger::with_limits(db.clone(), config.ledger_limits);
         let notifier: Arc<dyn Notifier> = match config.mode {
             Mode::Demo => Arc::new(Outbox::new(db.clone())),
             Mode::Production => Arc::new(Transports::new(TransportConfig::from_env()).map_err(|e| anyhow::anyhow!(e))?),
@@ -87,14 +87,28 @@ async fn method_not_allowed() -> ApiError {
     ApiError(AppError::new(ErrorCode::MethodNotAllowed))
 }
 
+/// 200 when the database answers and the ledger can post; 503 otherwise, so a load
+/// balancer or supervisor takes the instance out and restarts it (a stopped SQLite ledger
+/// writer refuses every posting until a restart).
 async fn healthz(State(state): State<AppState>) -> Response {
-    match store::sqlx::query("SELECT 1").execute(state.db.reader()).await {
-        Ok(_) => (StatusCode::OK, axum::Json(serde_json::json!({"status": "ok", "database": "ok"}))).into_response(),
+    let database = match store::sqlx::query("SELECT 1").execute(state.db.reader()).await {
+        Ok(_) => true,
         Err(e) => {
             tracing::error!(error = %e, "health check: database unavailable");
-            (StatusCode::SERVICE_UNAVAILABLE, axum::Json(serde_json::json!({"status": "unavailable", "database": "error"}))).into_response()
+            false
         }
+    };
+    let ledger = state.ledger.writer_alive();
+    if !ledger {
+        tracing::error!("health check: the ledger writer has stopped");
     }
+    let body = serde_json::json!({
+        "status": if database && ledger { "ok" } else { "unavailable" },
+        "database": if database { "ok" } else { "error" },
+        "ledger": if ledger { "ok" } else { "stopped" },
+    });
+    let status = if database && ledger { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
+    (status, axum::Json(body)).into_response()
 }
 
 async fn metrics(State(state): State<AppState>) -> Response {

@@ -30,6 +30,9 @@ pub struct Config {
     pub db_max_connections: u32,
     pub json_logs: bool,
     pub accounts: AccountsConfig,
+    /// The largest amount one posting may move and the largest a balance may reach
+    /// (`LEDGER_MAX_AMOUNT`, `LEDGER_MAX_BALANCE`, in major units).
+    pub ledger_limits: wallet::LedgerLimits,
 }
 
 fn var(key: &str) -> Option<String> {
@@ -77,6 +80,12 @@ impl Config {
             iterations: parse_var("ARGON2_ITERATIONS")?.unwrap_or(accounts.hash.iterations),
             parallelism: 1,
         };
+        let defaults = wallet::LedgerLimits::default();
+        let ledger_limits = wallet::LedgerLimits {
+            max_amount_major: parse_var("LEDGER_MAX_AMOUNT")?.unwrap_or(defaults.max_amount_major),
+            max_balance_major: parse_var("LEDGER_MAX_BALANCE")?.unwrap_or(defaults.max_balance_major),
+        };
+        ledger_limits.validate().map_err(|e| anyhow::anyhow!("LEDGER_MAX_AMOUNT / LEDGER_MAX_BALANCE: {e}"))?;
         Ok(Config {
             mode,
             database_url: var("DATABASE_URL").unwrap_or_else(|| "sqlite://data/carthage.db".into()),
@@ -92,6 +101,7 @@ impl Config {
             db_max_connections: parse_var("DATABASE_MAX_CONNECTIONS")?.unwrap_or(16),
             json_logs: parse_var("JSON_LOGS")?.unwrap_or(mode == Mode::Production),
             accounts,
+            ledger_limits,
         })
     }
 
@@ -114,6 +124,7 @@ impl Config {
             db_max_connections: 16,
             json_logs: false,
             accounts,
+            ledger_limits: wallet::LedgerLimits::default(),
         }
     }
 }

@@ -19,6 +19,7 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 5, name: "casino", sql: include_str!("../migrations/0005_casino.sql") },
     Migration { version: 6, name: "studio", sql: include_str!("../migrations/0006_studio.sql") },
     Migration { version: 7, name: "crash", sql: include_str!("../migrations/0007_crash.sql") },
+    Migration { version: 8, name: "ledger_reversals", sql: include_str!("../migrations/0008_ledger_reversals.sql") },
 ];
 
 /// Splits a migration file into statements: they end with `;` at the end of a line.

@@ -19,6 +19,7 @@ pub struct Ledger {
     stats: Arc<Mutex<BTreeMap<(TxType, &'static str), u64>>>,
     /// The group-commit writer (SQLite); `None` posts directly (PostgreSQL).
     batcher: Option<mpsc::Sender<Job>>,
+    limits: LedgerLimits,
 }
 
 /// Postings counted by type and outcome since start (for `/metrics`).
@@ -82,21 +83,28 @@ fn outcome(result: &Result<Receipt, LedgerError>) -> &'static str {
         Err(LedgerError::Insufficient(_)) => "insufficient",
         Err(LedgerError::IdempotencyConflict) => "conflict",
         Err(LedgerError::Tombstoned) => "tombstoned",
+        Err(LedgerError::AmountTooLarge | LedgerError::BalanceLimit) => "limit",
         Err(_) => "error",
     }
 }
 
-fn validate(req: &PostingRequest) -> Result<(), LedgerError> {
+fn validate(req: &PostingRequest, limits: &LedgerLimits) -> Result<(), LedgerError> {
     if req.idempotency_key.trim().is_empty() || req.idempotency_key.len() > 200 {
         return Err(LedgerError::Invalid("idempotency key must be 1 to 200 characters".into()));
     }
     if req.legs.len() < 2 {
         return Err(LedgerError::Invalid("a posting needs at least two legs".into()));
     }
+    // A posting whose legs are all zero is a *record*: it moves nothing but claims its key
+    // (a provider's zero stake, so the same id cannot come back later with an amount).
+    let record = req.legs.iter().all(|l| l.amount == 0);
     let mut sums: BTreeMap<Currency, i128> = BTreeMap::new();
     for leg in &req.legs {
-        if leg.amount == 0 {
+        if leg.amount == 0 && !record {
             return Err(LedgerError::Invalid("a leg cannot be zero".into()));
+        }
+        if leg.amount.unsigned_abs() > limits.max_amount(leg.currency).unsigned_abs() {
+            return Err(LedgerError::AmountTooLarge);
         }
         *sums.entry(leg.currency).or_default() += leg.amount as i128;
     }
@@ -115,8 +123,23 @@ fn validate(req: &PostingRequest) -> Result<(), LedgerError> {
 impl Ledger {
     /// Must be called inside a Tokio runtime (SQLite starts its writer task here).
     pub fn new(db: Db) -> Ledger {
-        let batcher = (db.backend() == Backend::Sqlite).then(|| spawn_batcher(db.clone()));
-        Ledger { db, house_ids: Default::default(), stats: Default::default(), batcher }
+        Ledger::with_limits(db, LedgerLimits::default())
+    }
+
+    /// [`Self::new`] with the per-posting and per-balance maxima from the settings.
+    pub fn with_limits(db: Db, limits: LedgerLimits) -> Ledger {
+        let batcher = (db.backend() == Backend::Sqlite).then(|| spawn_batcher(db.clone(), limits));
+        Ledger { db, house_ids: Default::default(), stats: Default::default(), batcher, limits }
+    }
+
+    pub fn limits(&self) -> LedgerLimits {
+        self.limits
+    }
+
+    /// False once the SQLite group-commit writer has stopped (every posting would fail):
+    /// `/healthz` reports it so the instance is taken out of service and restarted.
+    pub fn writer_alive(&self) -> bool {
+        self.batcher.as_ref().is_none_or(|b| !b.is_closed())
     }
 
     pub fn db(&self) -> &Db {
@@ -165,7 +188,11 @@ impl Ledger {
 
     /// Posts a balanced transaction atomically and idempotently.
     pub async fn post(&self, req: PostingRequest) -> Result<Receipt, LedgerError> {
-        validate(&req)?;
+        if let Err(e) = validate(&req, &self.limits) {
+            let refused = Err(e);
+            self.count(req.tx_type, outcome(&refused));
+            return refused;
+        }
         let result = self.post_inner(&req).await;
         self.count(req.tx_type, outcome(&result));
         result
@@ -187,7 +214,7 @@ impl Ledger {
         let mut house = HashMap::new();
         for (i, req) in reqs.into_iter().enumerate() {
             types.push(req.tx_type);
-            if let Err(e) = validate(&req) {
+            if let Err(e) = validate(&req, &self.limits) {
                 out[i] = Some(Err(e));
                 continue;
             }
@@ -246,7 +273,7 @@ impl Ledger {
     /// Runs an operation on the group-commit writer (SQLite) or in its own transaction.
     async fn run(&self, op: Op) -> Result<Done, LedgerError> {
         match &self.batcher {
-            None => run_direct(&self.db, &op).await,
+            None => run_direct(&self.db, &op, &self.limits).await,
             Some(batcher) => {
                 let (reply, answer) = oneshot::channel();
                 batcher
@@ -274,6 +301,9 @@ impl Ledger {
             Ok(RollbackOutcome::Tombstoned) => "tombstoned",
             Ok(RollbackOutcome::Reversed(r)) if r.replayed => "replayed",
             Ok(RollbackOutcome::Reversed(_)) => "posted",
+            Ok(RollbackOutcome::AlreadyReversed(_)) => "already_reversed",
+            Err(LedgerError::NotReversible) => "not_reversible",
+            Err(LedgerError::IdempotencyConflict) => "conflict",
             Err(LedgerError::Insufficient(_)) => "insufficient",
             Err(_) => "error",
         };
@@ -410,6 +440,18 @@ impl Ledger {
         }))
     }
 
+    /// Whether a posting of `tx_type` for `user_id` exists in `group` (a provider's round):
+    /// a win of a provider whose wins need a bet checks its round with this.
+    pub async fn group_has(&self, group: &str, tx_type: TxType, user_id: i64) -> Result<bool, LedgerError> {
+        let row = sqlx::query("SELECT id FROM ledger_transactions WHERE group_key = $1 AND tx_type = $2 AND user_id = $3 LIMIT 1")
+            .bind(group)
+            .bind(tx_type.code())
+            .bind(user_id)
+            .fetch_optional(self.db.reader())
+            .await?;
+        Ok(row.is_some())
+    }
+
     /// Recomputes every balance and checks every transaction (see [`crate::VerifyReport`]).
     pub async fn verify(&self) -> Result<crate::VerifyReport, LedgerError> {
         crate::verify::run(&self.db).await
@@ -430,34 +472,61 @@ mod tests {
             legs,
             audit: None,
             fingerprint: None,
+            group: None,
         }
+    }
+
+    fn validate_default(r: &PostingRequest) -> Result<(), LedgerError> {
+        validate(r, &LedgerLimits::default())
     }
 
     #[test]
     fn validation_rejects_unbalanced_and_degenerate_postings() {
         let tnd = Currency::Tnd;
-        assert!(validate(&req(vec![Leg::player(1, BalanceKind::Real, tnd, 5)])).is_err());
-        assert!(validate(&req(vec![
+        assert!(validate_default(&req(vec![Leg::player(1, BalanceKind::Real, tnd, 5)])).is_err());
+        assert!(validate_default(&req(vec![
             Leg::player(1, BalanceKind::Real, tnd, 5),
             Leg::house(HouseAccount::Adjustments, tnd, -4)
         ]))
         .is_err());
-        assert!(validate(&req(vec![
+        // All legs zero: a record (moves nothing, claims its key); one zero leg among
+        // others is degenerate.
+        assert!(validate_default(&req(vec![
             Leg::player(1, BalanceKind::Real, tnd, 0),
             Leg::house(HouseAccount::Adjustments, tnd, 0)
         ]))
+        .is_ok());
+        assert!(validate_default(&req(vec![
+            Leg::player(1, BalanceKind::Real, tnd, 5),
+            Leg::player(1, BalanceKind::Bonus, tnd, 0),
+            Leg::house(HouseAccount::Adjustments, tnd, -5)
+        ]))
         .is_err());
-        assert!(validate(&req(vec![
+        // Above the per-transaction maximum (in minor units of the leg's currency).
+        let max = LedgerLimits::default().max_amount(tnd);
+        assert!(validate_default(&req(vec![
+            Leg::player(1, BalanceKind::Real, tnd, max),
+            Leg::house(HouseAccount::Adjustments, tnd, -max)
+        ]))
+        .is_ok());
+        assert!(matches!(
+            validate_default(&req(vec![
+                Leg::player(1, BalanceKind::Real, tnd, max + 1),
+                Leg::house(HouseAccount::Adjustments, tnd, -max - 1)
+            ])),
+            Err(LedgerError::AmountTooLarge)
+        ));
+        assert!(validate_default(&req(vec![
             Leg::player(1, BalanceKind::Real, tnd, 5),
             Leg::house(HouseAccount::Adjustments, Currency::Tmt, -5)
         ]))
         .is_err());
-        assert!(validate(&req(vec![
+        assert!(validate_default(&req(vec![
             Leg::player(1, BalanceKind::Real, tnd, 5),
             Leg::player(1, BalanceKind::Real, tnd, -5)
         ]))
         .is_err());
-        assert!(validate(&req(vec![
+        assert!(validate_default(&req(vec![
             Leg::player(1, BalanceKind::Real, tnd, 5),
             Leg::house(HouseAccount::Adjustments, tnd, -5)
         ]))

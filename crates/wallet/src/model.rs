@@ -227,6 +227,9 @@ pub struct PostingRequest {
     /// Extra parameters that make a repeat of the key a conflict when they differ (e.g. a
     /// provider's round and game): hashed with the legs when present.
     pub fingerprint: Option<String>,
+    /// The group the posting belongs to (a provider's round): stored in an indexed column
+    /// so [`crate::Ledger::group_has`] can tell whether a round has a bet.
+    pub group: Option<String>,
 }
 
 impl PostingRequest {
@@ -252,7 +255,13 @@ impl PostingRequest {
             ],
             audit: None,
             fingerprint: None,
+            group: None,
         }
+    }
+
+    pub fn group(mut self, group: impl Into<String>) -> Self {
+        self.group = Some(group.into());
+        self
     }
 
     pub fn fingerprint(mut self, fingerprint: impl Into<String>) -> Self {
@@ -324,6 +333,15 @@ pub enum LedgerError {
     /// The outcome is not durable (the commit or the writer failed): retry with the key.
     #[error("ledger unavailable: {0}")]
     Unavailable(String),
+    /// A rollback named a posting that is not a bet or a win (a rollback, an adjustment…).
+    #[error("only bets and wins can be rolled back")]
+    NotReversible,
+    /// A leg moves more than the largest amount one posting may move ([`LedgerLimits`]).
+    #[error("the amount is above the per-transaction maximum")]
+    AmountTooLarge,
+    /// A credit would take a player balance above its maximum ([`LedgerLimits`]).
+    #[error("the balance would exceed its maximum")]
+    BalanceLimit,
 }
 
 impl From<LedgerError> for AppError {
@@ -335,6 +353,9 @@ impl From<LedgerError> for AppError {
             LedgerError::Invalid(msg) => AppError::with_detail(ErrorCode::TransactionFailed, msg),
             LedgerError::Store(e) => AppError::internal(e),
             LedgerError::Unavailable(e) => AppError::internal(e),
+            LedgerError::NotReversible => AppError::new(ErrorCode::NotReversible),
+            LedgerError::AmountTooLarge => AppError::new(ErrorCode::AmountTooLarge),
+            LedgerError::BalanceLimit => AppError::new(ErrorCode::BalanceLimit),
         }
     }
 }
@@ -366,8 +387,57 @@ pub struct PostedTx {
 /// What a rollback did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RollbackOutcome {
-    /// The posting existed: the reversal's receipt (replayed on a retry).
+    /// The posting existed: the reversal's receipt (replayed on a retry of the same rollback).
     Reversed(Receipt),
+    /// The posting had already been reversed by a rollback with another key: that first
+    /// reversal's receipt (`replayed`); nothing moved this time.
+    AlreadyReversed(Receipt),
     /// The posting was unknown: a tombstone now refuses it; no money moved.
     Tombstoned,
+}
+
+/// The largest amount one leg may move and the largest a player balance may reach, in
+/// major units of any currency (minor units follow the currency's exponent). They keep
+/// every sum far from the 64-bit range on both databases: SQLite turns an overflowing
+/// integer into a float, PostgreSQL fails the statement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LedgerLimits {
+    pub max_amount_major: i64,
+    pub max_balance_major: i64,
+}
+
+impl Default for LedgerLimits {
+    /// 100 million per posting, 10 billion per balance: with the largest exponent we
+    /// carry (USDT, 6) that is 10^14 and 10^16 minor units, below 2^63 ≈ 9.2·10^18.
+    fn default() -> Self {
+        LedgerLimits { max_amount_major: 100_000_000, max_balance_major: 10_000_000_000 }
+    }
+}
+
+impl LedgerLimits {
+    /// Refuses limits that could overflow 64 bits in some currency.
+    pub fn validate(&self) -> Result<(), String> {
+        let biggest = 10i64.pow(6);
+        if self.max_amount_major <= 0 || self.max_balance_major <= 0 {
+            return Err("ledger limits must be positive".into());
+        }
+        if self.max_balance_major > i64::MAX / 4 / biggest || self.max_amount_major > self.max_balance_major {
+            return Err("ledger limits are too large (balance ≤ 2·10^12 major units, amount ≤ balance)".into());
+        }
+        Ok(())
+    }
+
+    fn scale(currency: Currency, major: i64) -> Minor {
+        major.saturating_mul(10i64.saturating_pow(currency.exponent()))
+    }
+
+    /// The largest amount one leg may move, in minor units.
+    pub fn max_amount(&self, currency: Currency) -> Minor {
+        Self::scale(currency, self.max_amount_major)
+    }
+
+    /// The largest a player balance may reach, in minor units.
+    pub fn max_balance(&self, currency: Currency) -> Minor {
+        Self::scale(currency, self.max_balance_major)
+    }
 }

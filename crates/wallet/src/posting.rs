@@ -61,49 +61,108 @@ pub(crate) struct Job {
 /// The request hash stored with a tombstone (no real posting hashes to it).
 pub(crate) const TOMBSTONE_HASH: &str = "tombstone";
 
-async fn run_op(conn: &mut AnyConnection, op: &Op) -> Result<Done, LedgerError> {
+async fn run_op(conn: &mut AnyConnection, op: &Op, limits: &LedgerLimits) -> Result<Done, LedgerError> {
     match op {
-        Op::Post { req, hash, house } => apply(conn, req, hash, house).await.map(Done::Posted),
-        Op::PostMany { items, house } => apply_many(conn, items, house).await.map(Done::PostedMany).map_err(LedgerError::from),
-        Op::Rollback(req) => apply_rollback(conn, req).await.map(Done::RolledBack),
+        Op::Post { req, hash, house } => apply(conn, req, hash, house, limits).await.map(Done::Posted),
+        Op::PostMany { items, house } => {
+            apply_many(conn, items, house, limits).await.map(Done::PostedMany).map_err(LedgerError::from)
+        }
+        Op::Rollback(req) => apply_rollback(conn, req, limits).await.map(Done::RolledBack),
     }
 }
 
-/// A rollback on `conn` (inside a transaction or savepoint). First it tries to claim the
-/// original key with a tombstone: the unique index decides the race with the original
-/// posting on both databases. If the original exists, its entries are reversed under the
-/// rollback key (so a retry replays the reversal).
-pub(crate) async fn apply_rollback(conn: &mut AnyConnection, req: &RollbackRequest) -> Result<RollbackOutcome, LedgerError> {
-    let tombstone = sqlx::query(
-        "INSERT INTO ledger_transactions (id, tx_type, idempotency_key, request_hash, user_id, comment, metadata, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
-    )
-    .bind(next_id())
-    .bind(TxType::Tombstone.code())
-    .bind(&req.original_key)
-    .bind(TOMBSTONE_HASH)
-    .bind(req.user_id)
-    .bind(&req.comment)
-    .bind(req.metadata.to_string())
-    .bind(now_ms())
-    .fetch_optional(&mut *conn)
-    .await?;
-    if tombstone.is_some() {
+/// The request hash stored with the rollback row that cancels a tombstone (no money moved).
+const TOMBSTONE_ROLLBACK_HASH: &str = "tombstone-rollback";
+
+/// A transaction row as rollbacks need it.
+struct TxRow {
+    id: i64,
+    tx_type: i64,
+    reverses: Option<i64>,
+    group: Option<String>,
+}
+
+async fn tx_by_key(conn: &mut AnyConnection, key: &str) -> Result<Option<TxRow>, sqlx::Error> {
+    let row = sqlx::query("SELECT id, tx_type, reverses_tx_id, group_key FROM ledger_transactions WHERE idempotency_key = $1")
+        .bind(key)
+        .fetch_optional(&mut *conn)
+        .await?;
+    Ok(row.map(|r| TxRow { id: r.get(0), tx_type: r.get(1), reverses: r.get(2), group: r.get(3) }))
+}
+
+/// The rollback row that cancels `target`, if any (at most one: unique index).
+async fn reversal_of(conn: &mut AnyConnection, target: i64) -> Result<Option<i64>, sqlx::Error> {
+    let row = sqlx::query("SELECT id FROM ledger_transactions WHERE reverses_tx_id = $1").bind(target).fetch_optional(&mut *conn).await?;
+    Ok(row.map(|r| r.get(0)))
+}
+
+/// Only bets and wins are reversible (never a rollback, a tombstone, a payment…).
+pub(crate) fn is_reversible(tx_type: i64) -> bool {
+    tx_type == TxType::BetStake.code() || tx_type == TxType::BetWin.code()
+}
+
+/// A rollback on `conn` (inside a transaction or savepoint). The rules, each decided by
+/// a unique index so they hold under concurrency on both databases:
+/// * the rollback's own key is claimed like any posting's: a retry of the same rollback
+///   replays its outcome; the key of another transaction (a bet, another rollback's
+///   reversal of something else) is a conflict (26) and nothing is written;
+/// * an original that has not arrived is claimed by a tombstone under its key (the late
+///   posting is then refused) and the rollback row points at the tombstone;
+/// * an original is reversed at most once (`reverses_tx_id` is unique): a second rollback
+///   under a new key answers the first reversal's receipt and moves nothing;
+/// * only bets and wins are reversible (a rollback of a rollback is refused).
+pub(crate) async fn apply_rollback(
+    conn: &mut AnyConnection,
+    req: &RollbackRequest,
+    limits: &LedgerLimits,
+) -> Result<RollbackOutcome, LedgerError> {
+    let mine = tx_by_key(conn, &req.rollback_key).await?;
+    if matches!(&mine, Some(m) if m.tx_type != TxType::Rollback.code()) {
+        return Err(LedgerError::IdempotencyConflict);
+    }
+    let mut original = tx_by_key(conn, &req.original_key).await?;
+    if original.is_none() {
+        if mine.is_some() {
+            // This rollback key already cancelled another transaction.
+            return Err(LedgerError::IdempotencyConflict);
+        }
+        if let Some(tombstone) = insert_tombstone(conn, req).await? {
+            let claimed = claim(conn, &rollback_row(req, Vec::new()), TOMBSTONE_ROLLBACK_HASH, Some(tombstone)).await?;
+            return match claimed {
+                Some(_) => Ok(RollbackOutcome::Tombstoned),
+                // The key was taken meanwhile by another transaction: nothing of this stays.
+                None => Err(LedgerError::IdempotencyConflict),
+            };
+        }
+        // The original arrived meanwhile.
+        original = tx_by_key(conn, &req.original_key).await?;
+    }
+    let original = original.ok_or_else(|| LedgerError::Invalid("the original transaction vanished".into()))?;
+    if let Some(m) = mine {
+        if m.reverses != Some(original.id) {
+            return Err(LedgerError::IdempotencyConflict);
+        }
+        // A retry of this very rollback.
+        if original.tx_type == TxType::Tombstone.code() {
+            return Ok(RollbackOutcome::Tombstoned);
+        }
+        return Ok(RollbackOutcome::Reversed(receipt_of(conn, m.id, true).await?));
+    }
+    if original.tx_type == TxType::Tombstone.code() {
+        // Cancelled before it arrived, by a rollback under another key: same outcome.
         return Ok(RollbackOutcome::Tombstoned);
     }
-    let original = sqlx::query("SELECT id, request_hash FROM ledger_transactions WHERE idempotency_key = $1")
-        .bind(&req.original_key)
-        .fetch_one(&mut *conn)
-        .await?;
-    let (original_id, original_hash): (i64, String) = (original.get(0), original.get(1));
-    if original_hash == TOMBSTONE_HASH {
-        return Ok(RollbackOutcome::Tombstoned);
+    if !is_reversible(original.tx_type) {
+        return Err(LedgerError::NotReversible);
+    }
+    if let Some(first) = reversal_of(conn, original.id).await? {
+        return Ok(RollbackOutcome::AlreadyReversed(receipt_of(conn, first, true).await?));
     }
     let rows = sqlx::query(
         "SELECT a.id, a.owner_id, a.kind, a.currency, a.is_house, e.amount FROM ledger_entries e \
          JOIN ledger_accounts a ON a.id = e.account_id WHERE e.tx_id = $1 ORDER BY e.id",
     )
-    .bind(original_id)
+    .bind(original.id)
     .fetch_all(&mut *conn)
     .await?;
     let mut legs = Vec::with_capacity(rows.len());
@@ -121,7 +180,28 @@ pub(crate) async fn apply_rollback(conn: &mut AnyConnection, req: &RollbackReque
             legs.push(Leg::player(owner, k, currency, -amount));
         }
     }
-    let reversal = PostingRequest {
+    let mut reversal = rollback_row(req, legs);
+    reversal.group = original.group;
+    let hash = crate::ledger::request_hash(&reversal);
+    match claim(conn, &reversal, &hash, Some(original.id)).await? {
+        Some(tx_id) => apply_claimed(conn, &reversal, tx_id, &house, limits).await.map(RollbackOutcome::Reversed),
+        // A concurrent rollback won the race: under this key (a retry) or another.
+        None => match tx_by_key(conn, &req.rollback_key).await? {
+            Some(m) if m.reverses == Some(original.id) => Ok(RollbackOutcome::Reversed(receipt_of(conn, m.id, true).await?)),
+            Some(_) => Err(LedgerError::IdempotencyConflict),
+            None => match reversal_of(conn, original.id).await? {
+                Some(first) => Ok(RollbackOutcome::AlreadyReversed(receipt_of(conn, first, true).await?)),
+                None => Err(LedgerError::Invalid("the reversal claim vanished".into())),
+            },
+        },
+    }
+}
+
+/// The rollback posting of `req` with `legs` (none when it cancels a tombstone). Its
+/// fingerprint names the original, so one rollback key reused for another original
+/// conflicts even when the amounts are equal.
+fn rollback_row(req: &RollbackRequest, legs: Vec<Leg>) -> PostingRequest {
+    PostingRequest {
         tx_type: TxType::Rollback,
         idempotency_key: req.rollback_key.clone(),
         user_id: req.user_id,
@@ -129,10 +209,28 @@ pub(crate) async fn apply_rollback(conn: &mut AnyConnection, req: &RollbackReque
         metadata: serde_json::json!({ "rolls_back": req.original_key, "details": req.metadata }),
         legs,
         audit: None,
-        fingerprint: None,
-    };
-    let hash = crate::ledger::request_hash(&reversal);
-    apply(conn, &reversal, &hash, &house).await.map(RollbackOutcome::Reversed)
+        fingerprint: Some(format!("rollback|{}", req.original_key)),
+        group: None,
+    }
+}
+
+/// Claims the original key of `req` with a tombstone; `Some(id)` when it was free.
+async fn insert_tombstone(conn: &mut AnyConnection, req: &RollbackRequest) -> Result<Option<i64>, sqlx::Error> {
+    let row = sqlx::query(
+        "INSERT INTO ledger_transactions (id, tx_type, idempotency_key, request_hash, user_id, comment, metadata, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
+    )
+    .bind(next_id())
+    .bind(TxType::Tombstone.code())
+    .bind(&req.original_key)
+    .bind(TOMBSTONE_HASH)
+    .bind(req.user_id)
+    .bind(&req.comment)
+    .bind(req.metadata.to_string())
+    .bind(now_ms())
+    .fetch_optional(&mut *conn)
+    .await?;
+    Ok(row.map(|r| r.get(0)))
 }
 
 /// Opens every balance of a player in a currency (idempotent), on `conn`.
@@ -157,6 +255,15 @@ pub(crate) async fn open_accounts_on(conn: &mut AnyConnection, user_id: i64, cur
     Ok(())
 }
 
+/// The bounds a player balance must be within for `amount` to apply: at least `-amount`
+/// (never below zero) and, for a credit, at most `max_balance - amount`. Comparing the
+/// balance with bounds computed here keeps every SQL expression far from 64-bit overflow
+/// (SQLite would turn `balance + amount` into a float; PostgreSQL would fail the statement).
+fn bounds(amount: Minor, currency: Currency, limits: &LedgerLimits) -> (Minor, Minor) {
+    let upper = if amount > 0 { limits.max_balance(currency).saturating_sub(amount) } else { i64::MAX };
+    (amount.saturating_neg(), upper)
+}
+
 async fn update_player(
     conn: &mut AnyConnection,
     user_id: i64,
@@ -164,10 +271,12 @@ async fn update_player(
     currency: Currency,
     amount: i64,
     now: i64,
+    limits: &LedgerLimits,
 ) -> Result<Option<(i64, i64)>, sqlx::Error> {
+    let (lower, upper) = bounds(amount, currency, limits);
     let row = sqlx::query(
         "UPDATE ledger_accounts SET balance = balance + $1, updated_at = $2 \
-         WHERE owner_id = $3 AND kind = $4 AND currency = $5 AND is_house = 0 AND balance + $1 >= 0 \
+         WHERE owner_id = $3 AND kind = $4 AND currency = $5 AND is_house = 0 AND balance >= $6 AND balance <= $7 \
          RETURNING id, balance",
     )
     .bind(amount)
@@ -175,38 +284,68 @@ async fn update_player(
     .bind(user_id)
     .bind(kind.as_str())
     .bind(currency.code())
+    .bind(lower)
+    .bind(upper)
     .fetch_optional(&mut *conn)
     .await?;
-    Ok(row.map(|r| (r.get(0), r.get(1))))
+    row.map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).transpose()
+}
+
+/// Claims `req`'s key: inserts its transaction row, `Some(id)` when the key was free. For
+/// a reversal (`reverses`), the row also claims the reversed transaction: the unique index
+/// on `reverses_tx_id` makes a second reversal of it answer `None` like a taken key.
+///
+/// The write comes first: it takes the write lock (SQLite), and on PostgreSQL the unique
+/// indexes make a concurrent claim of the same key (or reversal) wait for the first to
+/// commit, then answer `DO NOTHING`.
+async fn claim(conn: &mut AnyConnection, req: &PostingRequest, hash: &str, reverses: Option<i64>) -> Result<Option<i64>, sqlx::Error> {
+    let conflict = if reverses.is_some() { "ON CONFLICT DO NOTHING" } else { "ON CONFLICT (idempotency_key) DO NOTHING" };
+    let sql = format!(
+        "INSERT INTO ledger_transactions (id, tx_type, idempotency_key, request_hash, user_id, comment, metadata, created_at, reverses_tx_id, group_key) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) {conflict} RETURNING id"
+    );
+    let tx_id = next_id();
+    let inserted = sqlx::query(&sql)
+        .bind(tx_id)
+        .bind(req.tx_type.code())
+        .bind(&req.idempotency_key)
+        .bind(hash)
+        .bind(req.user_id)
+        .bind(&req.comment)
+        .bind(req.metadata.to_string())
+        .bind(now_ms())
+        .bind(reverses)
+        .bind(req.group.as_deref())
+        .fetch_optional(&mut *conn)
+        .await?;
+    Ok(inserted.map(|_| tx_id))
 }
 
 /// Applies one posting on `conn`, which must be inside a transaction (or savepoint) that
 /// the caller commits on `Ok` and rolls back on `Err`. A repeated key answers the
 /// stored receipt (`replayed`) and writes nothing.
-pub(crate) async fn apply(conn: &mut AnyConnection, req: &PostingRequest, hash: &str, house: &HouseIds) -> Result<Receipt, LedgerError> {
-    let now = now_ms();
-    let tx_id = next_id();
-    // The write comes first: it takes the write lock (SQLite) and the unique index
-    // decides between concurrent repeats of one key (PostgreSQL blocks the second until
-    // the first commits, then answers DO NOTHING).
-    let inserted = sqlx::query(
-        "INSERT INTO ledger_transactions (id, tx_type, idempotency_key, request_hash, user_id, comment, metadata, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
-    )
-    .bind(tx_id)
-    .bind(req.tx_type.code())
-    .bind(&req.idempotency_key)
-    .bind(hash)
-    .bind(req.user_id)
-    .bind(&req.comment)
-    .bind(req.metadata.to_string())
-    .bind(now)
-    .fetch_optional(&mut *conn)
-    .await?;
-    if inserted.is_none() {
-        return replay(conn, &req.idempotency_key, hash).await;
+pub(crate) async fn apply(
+    conn: &mut AnyConnection,
+    req: &PostingRequest,
+    hash: &str,
+    house: &HouseIds,
+    limits: &LedgerLimits,
+) -> Result<Receipt, LedgerError> {
+    match claim(conn, req, hash, None).await? {
+        Some(tx_id) => apply_claimed(conn, req, tx_id, house, limits).await,
+        None => replay(conn, &req.idempotency_key, hash).await,
     }
+}
 
+/// Moves the balances and writes the entries of a posting whose key `tx_id` claimed.
+async fn apply_claimed(
+    conn: &mut AnyConnection,
+    req: &PostingRequest,
+    tx_id: i64,
+    house: &HouseIds,
+    limits: &LedgerLimits,
+) -> Result<Receipt, LedgerError> {
+    let now = now_ms();
     // Player legs in a fixed order (deadlock-free on PostgreSQL).
     let mut legs: Vec<&Leg> = req.legs.iter().collect();
     legs.sort_by_key(|l| (l.account, l.currency));
@@ -219,15 +358,16 @@ pub(crate) async fn apply(conn: &mut AnyConnection, req: &PostingRequest, hash: 
                 rows.push((id, leg.amount, None));
             }
             AccountRef::Player { user_id, kind } => {
-                let mut updated = update_player(conn, user_id, kind, leg.currency, leg.amount, now).await?;
-                if updated.is_none() && leg.amount > 0 {
-                    // A credit only misses when the account does not exist yet: open the
+                let mut updated = update_player(conn, user_id, kind, leg.currency, leg.amount, now, limits).await?;
+                if updated.is_none() && leg.amount >= 0 {
+                    // A credit misses when the account does not exist yet: open the
                     // player's accounts in that currency (same transaction) and retry.
                     open_accounts_on(conn, user_id, leg.currency).await?;
-                    updated = update_player(conn, user_id, kind, leg.currency, leg.amount, now).await?;
+                    updated = update_player(conn, user_id, kind, leg.currency, leg.amount, now, limits).await?;
                 }
                 let Some((account_id, balance)) = updated else {
-                    return Err(LedgerError::Insufficient(kind));
+                    // A credit that still misses would take the balance above its maximum.
+                    return Err(if leg.amount > 0 { LedgerError::BalanceLimit } else { LedgerError::Insufficient(kind) });
                 };
                 rows.push((account_id, leg.amount, Some(balance)));
                 balances.push(LegBalance { user_id, kind, currency: leg.currency, amount: leg.amount, balance_after: balance });
@@ -300,6 +440,7 @@ pub(crate) async fn apply_many(
     conn: &mut AnyConnection,
     items: &[(PostingRequest, String)],
     house: &HouseIds,
+    limits: &LedgerLimits,
 ) -> Result<Vec<Result<Receipt, LedgerError>>, sqlx::Error> {
     let mut results: Vec<Option<Result<Receipt, LedgerError>>> = (0..items.len()).map(|_| None).collect();
     let legs: Vec<Option<SetLeg>> = items.iter().map(|(req, _)| set_leg(req)).collect();
@@ -322,13 +463,13 @@ pub(crate) async fn apply_many(
                 later.push(i);
             }
         }
-        one_by_one.extend(apply_set(conn, items, &legs, &step, house, &mut results).await?);
+        one_by_one.extend(apply_set(conn, items, &legs, &step, house, limits, &mut results).await?);
         pending = later;
     }
     one_by_one.sort_unstable();
     for i in one_by_one {
         let (req, hash) = &items[i];
-        results[i] = Some(apply_isolated(conn, req, hash, house).await?);
+        results[i] = Some(apply_isolated(conn, req, hash, house, limits).await?);
     }
     Ok(results.into_iter().map(|r| r.unwrap_or_else(|| Err(LedgerError::Invalid("posting not applied".into())))).collect())
 }
@@ -339,9 +480,10 @@ async fn apply_isolated(
     req: &PostingRequest,
     hash: &str,
     house: &HouseIds,
+    limits: &LedgerLimits,
 ) -> Result<Result<Receipt, LedgerError>, sqlx::Error> {
     savepoint(conn, "SAVEPOINT single_posting").await?;
-    let result = apply(conn, req, hash, house).await;
+    let result = apply(conn, req, hash, house, limits).await;
     if result.is_err() {
         savepoint(conn, "ROLLBACK TO SAVEPOINT single_posting").await?;
     }
@@ -358,6 +500,7 @@ async fn apply_set(
     legs: &[Option<SetLeg>],
     step: &[usize],
     house: &HouseIds,
+    limits: &LedgerLimits,
     results: &mut [Option<Result<Receipt, LedgerError>>],
 ) -> Result<Vec<usize>, sqlx::Error> {
     if step.is_empty() {
@@ -367,9 +510,9 @@ async fn apply_set(
     let ids: Vec<i64> = step.iter().map(|_| next_id()).collect();
     // 1. Claim the keys: the unique index decides between repeats, as for one posting.
     let sql = format!(
-        "INSERT INTO ledger_transactions (id, tx_type, idempotency_key, request_hash, user_id, comment, metadata, created_at) \
+        "INSERT INTO ledger_transactions (id, tx_type, idempotency_key, request_hash, user_id, comment, metadata, created_at, group_key) \
          VALUES {} ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
-        store::values(step.len(), 8, 1)
+        store::values(step.len(), 9, 1)
     );
     let mut q = sqlx::query(&sql);
     for (k, &i) in step.iter().enumerate() {
@@ -382,7 +525,8 @@ async fn apply_set(
             .bind(req.user_id)
             .bind(req.comment.as_str())
             .bind(req.metadata.to_string())
-            .bind(now);
+            .bind(now)
+            .bind(req.group.as_deref());
     }
     let claimed: std::collections::HashSet<i64> = q.fetch_all(&mut *conn).await?.iter().map(|r| r.get::<i64, _>(0)).collect();
     let mut one_by_one = Vec::new();
@@ -398,26 +542,28 @@ async fn apply_set(
     if moving.is_empty() {
         return Ok(one_by_one);
     }
-    // 2. Move every player balance, each on its own condition (never below zero).
+    // 2. Move every player balance, each on its own condition (never below zero, never
+    //    above the maximum: the bounds of [`bounds`], columns 5 and 6).
     let sql = format!(
         "UPDATE ledger_accounts SET balance = ledger_accounts.balance + v.column4, updated_at = $1 \
          FROM (VALUES {}) AS v \
          WHERE ledger_accounts.owner_id = v.column1 AND ledger_accounts.kind = v.column2 \
          AND ledger_accounts.currency = v.column3 AND ledger_accounts.is_house = 0 \
-         AND ledger_accounts.balance + v.column4 >= 0 \
+         AND ledger_accounts.balance >= v.column5 AND ledger_accounts.balance <= v.column6 \
          RETURNING ledger_accounts.owner_id, ledger_accounts.kind, ledger_accounts.currency, ledger_accounts.id, ledger_accounts.balance",
-        store::values(moving.len(), 4, 2)
+        store::values(moving.len(), 6, 2)
     );
     let mut q = sqlx::query(&sql).bind(now);
     let leg = |k: usize| legs[step[k]].expect("only postings with a set leg are in a step");
     for &k in &moving {
         let (user_id, kind, currency, amount) = leg(k);
-        q = q.bind(user_id).bind(kind.as_str()).bind(currency.code()).bind(amount);
+        let (lower, upper) = bounds(amount, currency, limits);
+        q = q.bind(user_id).bind(kind.as_str()).bind(currency.code()).bind(amount).bind(lower).bind(upper);
     }
     // Keyed as the database spells them: `(owner, kind, currency)` → `(account id, balance)`.
     let mut moved: HashMap<(i64, String, String), (i64, i64)> = HashMap::new();
     for r in q.fetch_all(&mut *conn).await? {
-        moved.insert((r.get(0), r.get(1), r.get(2)), (r.get(3), r.get(4)));
+        moved.insert((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?), (r.try_get(3)?, r.try_get(4)?));
     }
     // 3. Release the claims of postings whose balance did not move; 4. write the entries.
     let mut released = Vec::new();
@@ -431,7 +577,8 @@ async fn apply_set(
             if amount < 0 {
                 results[i] = Some(Err(LedgerError::Insufficient(kind)));
             } else {
-                // A credit only misses when the account does not exist yet.
+                // A credit misses when the account does not exist yet (or would pass the
+                // maximum): the one-by-one path opens it, or answers the limit.
                 one_by_one.push(i);
             }
             continue;
@@ -466,18 +613,25 @@ async fn apply_set(
 
 /// The receipt of the posting already stored under `key`, if its parameters match.
 async fn replay(conn: &mut AnyConnection, key: &str, hash: &str) -> Result<Receipt, LedgerError> {
-    let row = sqlx::query("SELECT id, request_hash, created_at FROM ledger_transactions WHERE idempotency_key = $1")
+    let row = sqlx::query("SELECT id, request_hash FROM ledger_transactions WHERE idempotency_key = $1")
         .bind(key)
         .fetch_optional(&mut *conn)
         .await?
         .ok_or_else(|| LedgerError::Invalid("idempotency key vanished".into()))?;
-    let (tx_id, stored_hash, created_at): (i64, String, i64) = (row.get(0), row.get(1), row.get(2));
+    let (tx_id, stored_hash): (i64, String) = (row.try_get(0)?, row.try_get(1)?);
     if stored_hash == TOMBSTONE_HASH {
         return Err(LedgerError::Tombstoned);
     }
     if stored_hash != hash {
         return Err(LedgerError::IdempotencyConflict);
     }
+    receipt_of(conn, tx_id, true).await
+}
+
+/// The receipt of a stored posting, rebuilt from its entries.
+async fn receipt_of(conn: &mut AnyConnection, tx_id: i64, replayed: bool) -> Result<Receipt, LedgerError> {
+    let created_at: i64 =
+        sqlx::query("SELECT created_at FROM ledger_transactions WHERE id = $1").bind(tx_id).fetch_one(&mut *conn).await?.try_get(0)?;
     let rows = sqlx::query(
         "SELECT a.owner_id, a.kind, a.currency, e.amount, e.balance_after FROM ledger_entries e \
          JOIN ledger_accounts a ON a.id = e.account_id WHERE e.tx_id = $1 AND a.is_house = 0 ORDER BY e.id",
@@ -487,23 +641,23 @@ async fn replay(conn: &mut AnyConnection, key: &str, hash: &str) -> Result<Recei
     .await?;
     let mut balances = Vec::new();
     for r in rows {
-        let kind: String = r.get(1);
-        let currency: String = r.get(2);
+        let kind: String = r.try_get(1)?;
+        let currency: String = r.try_get(2)?;
         balances.push(LegBalance {
-            user_id: r.get(0),
+            user_id: r.try_get(0)?,
             kind: BalanceKind::from_str(&kind).map_err(|_| LedgerError::Invalid(format!("unknown kind {kind}")))?,
             currency: Currency::from_str(&currency).map_err(|_| LedgerError::Invalid(format!("unknown currency {currency}")))?,
-            amount: r.get(3),
-            balance_after: r.get::<Option<i64>, _>(4).unwrap_or(0),
+            amount: r.try_get(3)?,
+            balance_after: r.try_get::<Option<i64>, _>(4)?.unwrap_or(0),
         });
     }
-    Ok(Receipt { tx_id, created_at, replayed: true, balances })
+    Ok(Receipt { tx_id, created_at, replayed, balances })
 }
 
 /// One operation in its own transaction (PostgreSQL).
-pub(crate) async fn run_direct(db: &Db, op: &Op) -> Result<Done, LedgerError> {
+pub(crate) async fn run_direct(db: &Db, op: &Op, limits: &LedgerLimits) -> Result<Done, LedgerError> {
     let mut tx = db.writer().begin().await?;
-    match run_op(&mut tx, op).await {
+    match run_guarded(&mut tx, op, limits).await {
         Ok(done) => {
             if matches!(&done, Done::Posted(r) if r.replayed) {
                 // nothing was written
@@ -520,8 +674,23 @@ pub(crate) async fn run_direct(db: &Db, op: &Op) -> Result<Done, LedgerError> {
     }
 }
 
+/// Runs one operation, turning a panic into an error of that operation alone: one bad
+/// posting must never stop the shared writer (a balance that overflowed into a float once
+/// panicked the SQLite writer and refused every later posting of every player).
+async fn run_guarded(conn: &mut AnyConnection, op: &Op, limits: &LedgerLimits) -> Result<Done, LedgerError> {
+    use futures::FutureExt;
+    match std::panic::AssertUnwindSafe(run_op(conn, op, limits)).catch_unwind().await {
+        Ok(result) => result,
+        Err(panic) => {
+            let what = panic.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| panic.downcast_ref::<String>().cloned());
+            tracing::error!(panic = what.as_deref().unwrap_or("?"), "a ledger operation panicked; it is refused and rolled back");
+            Err(LedgerError::Invalid("the posting could not be applied".into()))
+        }
+    }
+}
+
 /// Starts the group-commit writer task; postings are sent to the returned channel.
-pub(crate) fn spawn_batcher(db: Db) -> mpsc::Sender<Job> {
+pub(crate) fn spawn_batcher(db: Db, limits: LedgerLimits) -> mpsc::Sender<Job> {
     let (sender, mut receiver) = mpsc::channel::<Job>(MAX_BATCH * 8);
     let on = db.write_tasks().clone();
     on.spawn(async move {
@@ -534,7 +703,7 @@ pub(crate) fn spawn_batcher(db: Db) -> mpsc::Sender<Job> {
                     Err(_) => break,
                 }
             }
-            let results = commit_batch(&db, &jobs).await;
+            let results = commit_batch(&db, &jobs, &limits).await;
             for (job, result) in jobs.drain(..).zip(results) {
                 let _ = job.reply.send(result);
             }
@@ -547,7 +716,7 @@ async fn savepoint(conn: &mut AnyConnection, sql: &str) -> Result<(), sqlx::Erro
     sqlx::query(sql).execute(&mut *conn).await.map(|_| ())
 }
 
-async fn commit_batch(db: &Db, jobs: &[Job]) -> Vec<Result<Done, LedgerError>> {
+async fn commit_batch(db: &Db, jobs: &[Job], limits: &LedgerLimits) -> Vec<Result<Done, LedgerError>> {
     let unavailable = |e: &dyn std::fmt::Display| LedgerError::Unavailable(e.to_string());
     let mut tx = match db.writer().begin().await {
         Ok(tx) => tx,
@@ -558,7 +727,7 @@ async fn commit_batch(db: &Db, jobs: &[Job]) -> Vec<Result<Done, LedgerError>> {
         if let Err(e) = savepoint(&mut tx, "SAVEPOINT posting").await {
             return jobs.iter().map(|_| Err(unavailable(&e))).collect();
         }
-        let result = run_op(&mut tx, &job.op).await;
+        let result = run_guarded(&mut tx, &job.op, limits).await;
         let closed = match &result {
             Ok(_) => savepoint(&mut tx, "RELEASE SAVEPOINT posting").await,
             Err(_) => match savepoint(&mut tx, "ROLLBACK TO SAVEPOINT posting").await {

@@ -317,7 +317,12 @@ async fn post_many_answers_each_posting_alone() {
             debit(104, 3_000, "m-104-a"),
             debit(104, 2_000, "m-104-b"),
             debit(104, 1, "m-104-c-short"),
-            debit(105, 0, "m-105-zero"),
+            {
+                // Unbalanced: refused before it reaches the database.
+                let mut bad = debit(105, 10, "m-105-bad");
+                bad.legs[1].amount = 9;
+                bad
+            },
             audited,
         ];
         let r = ledger.post_many(batch).await;
@@ -411,6 +416,203 @@ async fn post_many_large_batches_and_races() {
             total += b;
         }
         assert_eq!(total, (users.len() as i64 - ok as i64) * 650 + ok as i64 * 250);
+        assert_consistent(&ledger).await;
+    })
+    .await;
+}
+
+fn win(user: i64, amount: i64, key: &str) -> PostingRequest {
+    PostingRequest::transfer(
+        TxType::BetWin,
+        key,
+        Some(user),
+        TND,
+        AccountRef::House(HouseAccount::Games),
+        AccountRef::Player { user_id: user, kind: BalanceKind::Real },
+        amount,
+    )
+}
+
+/// Issue 9: a posting is reversed at most once, whatever keys the caller invents, and only
+/// bets and wins are reversible.
+#[tokio::test]
+async fn a_posting_is_reversed_at_most_once() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db);
+        ledger.post(credit(20, 10_000, "fund20")).await.unwrap();
+        ledger.post(debit(20, 1_000, "drb-1")).await.unwrap();
+        let RollbackOutcome::Reversed(first) = ledger.rollback(rollback_of("drb-1", "drb-rb1")).await.unwrap() else { panic!() };
+        assert_eq!(first.balance_after(20, BalanceKind::Real), Some(10_000));
+        // A second rollback under a new key answers the first reversal and moves nothing.
+        let second = ledger.rollback(rollback_of("drb-1", "drb-rb2")).await.unwrap();
+        let RollbackOutcome::AlreadyReversed(r) = &second else { panic!("expected the first reversal, got {second:?}") };
+        assert_eq!((r.tx_id, r.replayed), (first.tx_id, true));
+        assert_eq!(ledger.balance(20, BalanceKind::Real, TND).await.unwrap(), 10_000);
+        // A rollback of a rollback is refused; so is a rollback of anything but a bet or a win.
+        assert!(matches!(ledger.rollback(rollback_of("drb-rb1", "drb-rb3")).await, Err(LedgerError::NotReversible)));
+        assert!(matches!(ledger.rollback(rollback_of("fund20", "drb-rb4")).await, Err(LedgerError::NotReversible)));
+        // A win reversed three times under three keys takes its amount back once.
+        ledger.post(win(20, 5_000, "w-1")).await.unwrap();
+        for k in ["w-rb1", "w-rb2", "w-rb3"] {
+            ledger.rollback(rollback_of("w-1", k)).await.unwrap();
+        }
+        assert_eq!(ledger.balance(20, BalanceKind::Real, TND).await.unwrap(), 10_000);
+        // A rollback key that is another transaction's key is a conflict, and leaves no
+        // tombstone behind for the (unknown) transaction it named.
+        assert!(matches!(ledger.rollback(rollback_of("never-sent", "w-1")).await, Err(LedgerError::IdempotencyConflict)));
+        assert!(ledger.lookup("never-sent").await.unwrap().is_none());
+        // One rollback key cannot cancel a second, different transaction (even of the same amount).
+        ledger.post(debit(20, 1_000, "drb-2")).await.unwrap();
+        assert!(matches!(ledger.rollback(rollback_of("drb-2", "drb-rb1")).await, Err(LedgerError::IdempotencyConflict)));
+        assert_eq!(ledger.balance(20, BalanceKind::Real, TND).await.unwrap(), 9_000);
+        // Tombstones: a second rollback of an unknown key under another id answers the same.
+        assert_eq!(ledger.rollback(rollback_of("late-1", "late-rb1")).await.unwrap(), RollbackOutcome::Tombstoned);
+        assert_eq!(ledger.rollback(rollback_of("late-1", "late-rb2")).await.unwrap(), RollbackOutcome::Tombstoned);
+        assert_eq!(ledger.rollback(rollback_of("late-1", "late-rb1")).await.unwrap(), RollbackOutcome::Tombstoned);
+        // The tombstoning rollback claimed its own key: a bet under it is a conflict.
+        assert!(matches!(ledger.post(debit(20, 1, "late-rb1")).await, Err(LedgerError::IdempotencyConflict)));
+        assert_consistent(&ledger).await;
+    })
+    .await;
+}
+
+/// Issue 9: twenty concurrent rollbacks of one bet under twenty keys post exactly one
+/// reversal — the database's unique index decides, on both backends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_rollbacks_under_new_keys_reverse_once() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db.clone());
+        ledger.post(credit(21, 10_000, "fund21")).await.unwrap();
+        let bet = ledger.post(debit(21, 1_000, "c-bet")).await.unwrap();
+        let outcomes = join_all((0..20).map(|i| {
+            let l = ledger.clone();
+            async move { l.rollback(rollback_of("c-bet", &format!("c-rb-{i}"))).await }
+        }))
+        .await;
+        let mut reversed = 0;
+        for o in &outcomes {
+            match o {
+                Ok(RollbackOutcome::Reversed(_)) => reversed += 1,
+                Ok(RollbackOutcome::AlreadyReversed(_)) => {}
+                other => panic!("unexpected outcome {other:?}"),
+            }
+        }
+        assert_eq!(reversed, 1);
+        assert_eq!(ledger.balance(21, BalanceKind::Real, TND).await.unwrap(), 10_000);
+        let reversals: i64 = store::sqlx::query("SELECT CAST(COUNT(*) AS BIGINT) FROM ledger_transactions WHERE reverses_tx_id = $1")
+            .bind(bet.tx_id)
+            .fetch_one(db.reader())
+            .await
+            .map(|r| store::Row::get(&r, 0))
+            .unwrap();
+        assert_eq!(reversals, 1);
+        assert_consistent(&ledger).await;
+    })
+    .await;
+}
+
+/// Issue 9: `ledger verify` catches a posting reversed twice, a reversal linked to nothing,
+/// a reversal of a reversal and a reversal that does not negate its original — written by
+/// hand, bypassing the ledger (and, for the double reversal, its unique index).
+#[tokio::test]
+async fn verify_detects_broken_reversals() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db.clone());
+        ledger.post(credit(22, 10_000, "fund22")).await.unwrap();
+        let bet = ledger.post(debit(22, 1_000, "v-bet")).await.unwrap();
+        let RollbackOutcome::Reversed(rb) = ledger.rollback(rollback_of("v-bet", "v-rb1")).await.unwrap() else { panic!() };
+        assert_consistent(&ledger).await;
+        let exec = |sql: String| {
+            let db = db.clone();
+            async move { store::sqlx::query(&sql).execute(db.writer()).await.unwrap() }
+        };
+        // The accounts the bet touched, to copy the reversal's entries.
+        let rows = store::sqlx::query("SELECT account_id, amount FROM ledger_entries WHERE tx_id = $1")
+            .bind(rb.tx_id)
+            .fetch_all(db.reader())
+            .await
+            .unwrap();
+        let legs: Vec<(i64, i64)> = rows.iter().map(|r| (store::Row::get(r, 0), store::Row::get(r, 1))).collect();
+        // A second reversal of the same bet, as a repeated rollback used to write it.
+        exec("DROP INDEX ledger_transactions_reverses".into()).await;
+        let write_reversal = |id: i64, key: &str, reverses: Option<i64>, scale: i64| {
+            let key = key.to_string();
+            let legs = legs.clone();
+            let exec = exec.clone();
+            async move {
+                let reverses = reverses.map(|r| r.to_string()).unwrap_or("NULL".into());
+                exec(format!(
+                    "INSERT INTO ledger_transactions (id, tx_type, idempotency_key, request_hash, user_id, comment, metadata, created_at, reverses_tx_id) \
+                     VALUES ({id}, 204, '{key}', 'x', 22, '', '{{}}', 1, {reverses})"
+                ))
+                .await;
+                for (n, (account, amount)) in legs.iter().enumerate() {
+                    exec(format!(
+                        "INSERT INTO ledger_entries (id, tx_id, account_id, amount, balance_after, created_at) VALUES ({}, {id}, {account}, {}, NULL, 1)",
+                        id * 10 + n as i64,
+                        amount * scale
+                    ))
+                    .await;
+                }
+            }
+        };
+        write_reversal(900_001, "v-rb2", Some(bet.tx_id), 1).await;
+        let report = ledger.verify().await.unwrap();
+        assert!(!report.is_consistent());
+        assert!(report.reversal_errors.iter().any(|(_, e)| e.contains("reversed 2 times")), "{report:?}");
+        // Sums alone would not have noticed (the house account pays): only the new check fails.
+        assert!(report.unbalanced_transactions.is_empty() && report.incomplete_transactions.is_empty());
+        exec("DELETE FROM ledger_entries WHERE tx_id = 900001".into()).await;
+        exec("DELETE FROM ledger_transactions WHERE id = 900001".into()).await;
+        // A rollback that names nothing.
+        write_reversal(900_002, "v-rb3", None, 1).await;
+        let report = ledger.verify().await.unwrap();
+        assert!(report.reversal_errors.iter().any(|(id, e)| *id == 900_002 && e.contains("not linked")), "{report:?}");
+        exec("DELETE FROM ledger_entries WHERE tx_id = 900002".into()).await;
+        exec("DELETE FROM ledger_transactions WHERE id = 900002".into()).await;
+        // A rollback of the rollback (flips the money back).
+        write_reversal(900_003, "v-rb4", Some(rb.tx_id), -1).await;
+        let report = ledger.verify().await.unwrap();
+        assert!(report.reversal_errors.iter().any(|(id, e)| *id == 900_003 && e.contains("not a bet or a win")), "{report:?}");
+        exec("DELETE FROM ledger_entries WHERE tx_id = 900003".into()).await;
+        exec("DELETE FROM ledger_transactions WHERE id = 900003".into()).await;
+        assert_consistent(&ledger).await;
+        // A reversal that cancels twice the amount of its original.
+        exec(format!("UPDATE ledger_entries SET amount = amount * 2 WHERE tx_id = {}", rb.tx_id)).await;
+        let report = ledger.verify().await.unwrap();
+        assert!(report.reversal_errors.iter().any(|(id, e)| *id == rb.tx_id && e.contains("does not cancel")), "{report:?}");
+    })
+    .await;
+}
+
+/// Issue 9: a posting that would take a balance past its maximum, or move more than the
+/// per-transaction maximum, is refused with its own code and changes nothing; a zero
+/// posting is a record that claims its key.
+#[tokio::test]
+async fn limits_and_zero_records() {
+    with_each_backend(|db| async move {
+        let limits = LedgerLimits { max_amount_major: 1_000, max_balance_major: 2_500 };
+        let ledger = Ledger::with_limits(db, limits);
+        assert!(matches!(ledger.post(credit(23, 1_000_001, "too-big")).await, Err(LedgerError::AmountTooLarge)));
+        ledger.post(credit(23, 1_000_000, "l-1")).await.unwrap();
+        ledger.post(credit(23, 1_000_000, "l-2")).await.unwrap();
+        let err = ledger.post(credit(23, 1_000_000, "l-3")).await.unwrap_err();
+        assert!(matches!(err, LedgerError::BalanceLimit), "{err:?}");
+        assert_eq!(kernel::AppError::from(err).code, kernel::ErrorCode::BalanceLimit);
+        // Up to the maximum exactly is fine; the refused key is free again.
+        ledger.post(credit(23, 500_000, "l-3")).await.unwrap();
+        assert_eq!(ledger.balance(23, BalanceKind::Real, TND).await.unwrap(), 2_500_000);
+        // Set-wise (post_many) the same: one credit over the limit fails alone.
+        let many = ledger.post_many(vec![credit(23, 1, "m-1"), credit(24, 1_000, "m-2")]).await;
+        assert!(matches!(many[0], Err(LedgerError::BalanceLimit)), "{many:?}");
+        assert!(many[1].is_ok());
+        // Debits still work at the maximum.
+        ledger.post(debit(23, 1_000, "l-d")).await.unwrap();
+        // A zero stake is recorded: the same key later with an amount is a conflict.
+        let zero = ledger.post(debit(23, 0, "z-1")).await.unwrap();
+        assert_eq!(zero.balance_after(23, BalanceKind::Real), Some(2_499_000));
+        assert!(matches!(ledger.post(debit(23, 5_000, "z-1")).await, Err(LedgerError::IdempotencyConflict)));
+        assert!(ledger.post(debit(23, 0, "z-1")).await.unwrap().replayed);
         assert_consistent(&ledger).await;
     })
     .await;

@@ -11,7 +11,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::routing::post;
 use axum::Router;
-use casino::{BalanceCall, RollbackCall, WalletCall, WalletReply};
+use casino::{BalanceCall, ProviderConfig, RollbackCall, WalletCall, WalletReply};
 use kernel::{AppError, ErrorCode};
 use serde::de::DeserializeOwned;
 
@@ -25,19 +25,20 @@ pub fn routes() -> Router<AppState> {
 
 /// Authenticates the provider and parses the body: unknown provider → 66, stale or missing
 /// timestamp → 65, bad signature → 64, then malformed body → 40.
-async fn authenticated<T: DeserializeOwned>(state: &AppState, headers: &HeaderMap, body: &Bytes) -> Result<(String, T), ApiError> {
+async fn authenticated<T: DeserializeOwned>(state: &AppState, headers: &HeaderMap, body: &Bytes) -> Result<(ProviderConfig, T), ApiError> {
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
     let provider = header("x-provider").map(|p| p.trim().to_ascii_lowercase()).unwrap_or_default();
     if provider.is_empty() || provider.len() > 64 {
         return Err(AppError::new(ErrorCode::ProviderUnknown).into());
     }
-    let config = state.casino.catalogue().provider_config(&provider).await?;
-    let Some(secret) = config.filter(|c| c.enabled).and_then(|c| c.wallet_secret) else {
+    let config = state.casino.catalogue().provider_config(&provider).await?.filter(|c| c.enabled && c.wallet_secret.is_some());
+    let Some(config) = config else {
         return Err(AppError::new(ErrorCode::ProviderUnknown).into());
     };
-    casino::signature::verify(&secret, header("x-timestamp"), header("x-signature"), body, kernel::clock::now_ms() / 1000)?;
+    let secret = config.wallet_secret.as_deref().unwrap_or_default();
+    casino::signature::verify(secret, header("x-timestamp"), header("x-signature"), body, kernel::clock::now_ms() / 1000)?;
     let call: T = serde_json::from_slice(body).map_err(|e| bad_request(format!("invalid body: {e}")))?;
-    Ok((provider, call))
+    Ok((config, call))
 }
 
 /// The player's real balance (minor units).
@@ -47,8 +48,8 @@ async fn authenticated<T: DeserializeOwned>(state: &AppState, headers: &HeaderMa
            ("X-Signature" = String, Header, description = "hex HMAC_SHA256(secret, X-Timestamp + \".\" + raw body)")),
     responses((status = 200, body = Envelope<WalletReply>), (status = "default", description = "64, 65, 66, 63, 40", body = ErrorEnvelope)))]
 pub async fn balance(State(state): State<AppState>, headers: HeaderMap, RawBody(body): RawBody) -> ApiResult<WalletReply> {
-    let (provider, call): (String, BalanceCall) = authenticated(&state, &headers, &body).await?;
-    ok(state.casino.wallet().balance(&provider, &call).await?)
+    let (provider, call): (ProviderConfig, BalanceCall) = authenticated(&state, &headers, &body).await?;
+    ok(state.casino.wallet().balance(&provider.name, &call).await?)
 }
 
 /// A stake. Needs a live session; replays answer the original reply; the same
@@ -57,8 +58,8 @@ pub async fn balance(State(state): State<AppState>, headers: HeaderMap, RawBody(
     params(("X-Provider" = String, Header), ("X-Timestamp" = String, Header), ("X-Signature" = String, Header)),
     responses((status = 200, body = Envelope<WalletReply>), (status = "default", description = "501, 26, 28, 63, 67, 68, 64, 65, 66", body = ErrorEnvelope)))]
 pub async fn bet(State(state): State<AppState>, headers: HeaderMap, RawBody(body): RawBody) -> ApiResult<WalletReply> {
-    let (provider, call): (String, WalletCall) = authenticated(&state, &headers, &body).await?;
-    ok(state.casino.wallet().bet(&provider, &call).await?)
+    let (provider, call): (ProviderConfig, WalletCall) = authenticated(&state, &headers, &body).await?;
+    ok(state.casino.wallet().bet(&provider.name, &call).await?)
 }
 
 /// A win: honoured with an expired session or a banned player.
@@ -66,8 +67,8 @@ pub async fn bet(State(state): State<AppState>, headers: HeaderMap, RawBody(body
     params(("X-Provider" = String, Header), ("X-Timestamp" = String, Header), ("X-Signature" = String, Header)),
     responses((status = 200, body = Envelope<WalletReply>), (status = "default", description = "26, 63, 67, 64, 65, 66", body = ErrorEnvelope)))]
 pub async fn win(State(state): State<AppState>, headers: HeaderMap, RawBody(body): RawBody) -> ApiResult<WalletReply> {
-    let (provider, call): (String, WalletCall) = authenticated(&state, &headers, &body).await?;
-    ok(state.casino.wallet().win(&provider, &call).await?)
+    let (provider, call): (ProviderConfig, WalletCall) = authenticated(&state, &headers, &body).await?;
+    ok(state.casino.wallet().win(&provider.name, &call, provider.win_requires_bet).await?)
 }
 
 /// Cancels a bet or win; an unknown reference leaves a tombstone (no money moves) that
@@ -76,6 +77,6 @@ pub async fn win(State(state): State<AppState>, headers: HeaderMap, RawBody(body
     params(("X-Provider" = String, Header), ("X-Timestamp" = String, Header), ("X-Signature" = String, Header)),
     responses((status = 200, body = Envelope<WalletReply>), (status = "default", description = "72, 26, 63, 64, 65, 66", body = ErrorEnvelope)))]
 pub async fn rollback(State(state): State<AppState>, headers: HeaderMap, RawBody(body): RawBody) -> ApiResult<WalletReply> {
-    let (provider, call): (String, RollbackCall) = authenticated(&state, &headers, &body).await?;
-    ok(state.casino.wallet().rollback(&provider, &call).await?)
+    let (provider, call): (ProviderConfig, RollbackCall) = authenticated(&state, &headers, &body).await?;
+    ok(state.casino.wallet().rollback(&provider.name, &call).await?)
 }
