@@ -136,6 +136,22 @@ impl Ledger {
         self.limits
     }
 
+    /// Stops the SQLite group-commit writer as a crash of it would (no effect on
+    /// PostgreSQL): for tests of what the platform does then (`/healthz` fails).
+    #[doc(hidden)]
+    pub async fn halt_writer(&self) {
+        if let Some(batcher) = &self.batcher {
+            let (reply, _answer) = oneshot::channel();
+            let _ = batcher.send(Job { op: Op::Halt, reply }).await;
+            for _ in 0..100 {
+                if batcher.is_closed() {
+                    return;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            }
+        }
+    }
+
     /// False once the SQLite group-commit writer has stopped (every posting would fail):
     /// `/healthz` reports it so the instance is taken out of service and restarted.
     pub fn writer_alive(&self) -> bool {

@@ -41,6 +41,8 @@ pub(crate) enum Op {
     /// Postings with their request hashes; each succeeds or fails on its own.
     PostMany { items: Vec<(PostingRequest, String)>, house: HouseIds },
     Rollback(RollbackRequest),
+    /// Stops the SQLite writer task (tests of `/healthz`, and nothing else).
+    Halt,
 }
 
 pub(crate) enum Done {
@@ -68,6 +70,7 @@ async fn run_op(conn: &mut AnyConnection, op: &Op, limits: &LedgerLimits) -> Res
             apply_many(conn, items, house, limits).await.map(Done::PostedMany).map_err(LedgerError::from)
         }
         Op::Rollback(req) => apply_rollback(conn, req, limits).await.map(Done::RolledBack),
+        Op::Halt => Err(LedgerError::Invalid("halt is not an operation".into())),
     }
 }
 
@@ -696,9 +699,17 @@ pub(crate) fn spawn_batcher(db: Db, limits: LedgerLimits) -> mpsc::Sender<Job> {
     on.spawn(async move {
         let mut jobs: Vec<Job> = Vec::with_capacity(MAX_BATCH);
         while let Some(first) = receiver.recv().await {
+            if matches!(first.op, Op::Halt) {
+                tracing::error!("the ledger writer was halted");
+                return;
+            }
             jobs.push(first);
             while jobs.len() < MAX_BATCH {
                 match receiver.try_recv() {
+                    Ok(job) if matches!(job.op, Op::Halt) => {
+                        receiver.close();
+                        break;
+                    }
                     Ok(job) => jobs.push(job),
                     Err(_) => break,
                 }

@@ -72,8 +72,9 @@ async fn balance_bet_win_and_replays() {
         assert_eq!(ok(call(app, "bet", &money(&token, "b-1", "r-1", 2_500)).await)["balance"], 7_500);
         assert_eq!(app.minor_balance(user, BalanceKind::Real).await, 13_500);
         assert_eq!(app.count("ledger_transactions WHERE idempotency_key LIKE 'prov:demo:%'").await, 2);
-        // A zero win closes a round without a posting.
+        // A zero win closes a round: recorded (its id is claimed), no money moves.
         assert_eq!(ok(call(app, "win", &money(&token, "w-0", "r-1", 0)).await)["balance"], 13_500);
+        fail(call(app, "win", &money(&token, "w-0", "r-1", 100)).await, 409, 26);
         app.assert_ledger_consistent().await;
     })
     .await;
@@ -143,7 +144,7 @@ async fn expired_sessions_refuse_stakes_but_pay_wins_and_rollbacks() {
         app.state.accounts.set_banned(user, true).await.unwrap();
         app.sql(&format!("UPDATE game_sessions SET expires_at = {} WHERE user_id = {user}", now_ms() + 3_600_000)).await;
         fail(call(app, "bet", &money(&token, "b-4", "r-4", 1_000)).await, 403, 5);
-        assert_eq!(ok(call(app, "win", &money(&token, "w-4", "r-4", 500)).await)["balance"], 12_500);
+        assert_eq!(ok(call(app, "win", &money(&token, "w-4", "r-1", 500)).await)["balance"], 12_500);
         assert_eq!(app.minor_balance(user, BalanceKind::Real).await, 12_500);
         app.assert_ledger_consistent().await;
     })
@@ -222,4 +223,167 @@ async fn two_hundred_way_race_never_goes_negative() {
         app.assert_ledger_consistent().await;
     })
     .await;
+}
+
+/// Issue 9, item 1: a bet is reversed at most once, whatever rollback ids the provider
+/// invents; a rollback of a rollback is refused (29).
+#[tokio::test]
+async fn a_bet_or_win_is_rolled_back_at_most_once() {
+    each_backend(async |app| {
+        let (_, user, token) = demo_session(app, "pw8@example.com", 498_400).await;
+        assert_eq!(ok(call(app, "bet", &money(&token, "drb-1", "r1", 1_000)).await)["balance"], 497_400);
+        let first = ok(call(app, "rollback", &rollback(&token, "drb-rb1", "drb-1")).await);
+        assert_eq!(first["balance"], 498_400);
+        // A second rollback of the same bet under a new id answers the first reversal.
+        let second = ok(call(app, "rollback", &rollback(&token, "drb-rb2", "drb-1")).await);
+        assert_eq!((second["balance"].clone(), second["ledgerTxId"].clone()), (json!(498_400), first["ledgerTxId"].clone()));
+        assert_eq!(app.minor_balance(user, BalanceKind::Real).await, 498_400);
+        // A rollback naming a rollback is refused and flips nothing back.
+        fail(call(app, "rollback", &rollback(&token, "drb-rb3", "drb-rb1")).await, 200, 29);
+        assert_eq!(app.minor_balance(user, BalanceKind::Real).await, 498_400);
+        // A win rolled back three times takes its 5.000 back once.
+        ok(call(app, "bet", &money(&token, "b-2", "r2", 1_000)).await);
+        ok(call(app, "win", &money(&token, "w-2", "r2", 5_000)).await);
+        for rb in ["w-rb1", "w-rb2", "w-rb3"] {
+            ok(call(app, "rollback", &rollback(&token, rb, "w-2")).await);
+        }
+        assert_eq!(app.minor_balance(user, BalanceKind::Real).await, 497_400);
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}
+
+/// Issue 9, item 1: twenty concurrent rollbacks of one bet, each under its own id, all
+/// answer success and post exactly one reversal.
+#[tokio::test]
+async fn twenty_concurrent_rollbacks_post_one_reversal() {
+    each_backend(async |app| {
+        let (_, user, token) = demo_session(app, "pw9@example.com", 10_000).await;
+        ok(call(app, "bet", &money(&token, "cr-1", "r1", 1_000)).await);
+        let replies = futures::future::join_all((0..20).map(|i| {
+            let body = rollback(&token, &format!("cr-rb-{i}"), "cr-1");
+            async move { call(app, "rollback", &body).await }
+        }))
+        .await;
+        let ids: std::collections::HashSet<String> = replies.iter().map(|r| ok(r.clone())["ledgerTxId"].to_string()).collect();
+        assert_eq!(ids.len(), 1, "every rollback answers the one reversal: {ids:?}");
+        assert_eq!(app.minor_balance(user, BalanceKind::Real).await, 10_000);
+        assert_eq!(app.count(&format!("ledger_transactions WHERE tx_type = 204 AND user_id = {user}")).await, 1);
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}
+
+/// Issue 9, item 3: the wallet's edge cases, each with its own documented answer.
+#[tokio::test]
+async fn wallet_edge_cases_have_their_own_answers() {
+    each_backend(async |app| {
+        let (_, user, token) = demo_session(app, "pw10@example.com", 10_000).await;
+        // A zero-amount bet is recorded: the same id later with 5.000 is a conflict.
+        assert_eq!(ok(call(app, "bet", &money(&token, "z-1", "rz", 0)).await)["balance"], 10_000);
+        fail(call(app, "bet", &money(&token, "z-1", "rz", 5_000)).await, 409, 26);
+        // A zero-amount bet on a rolled-back (tombstoned) id is refused like any other.
+        ok(call(app, "rollback", &rollback(&token, "z-rb", "z-2")).await);
+        fail(call(app, "bet", &money(&token, "z-2", "rz2", 0)).await, 200, 28);
+        // A rollback reusing an existing bet's id with an unknown reference: a conflict, and
+        // no tombstone is left for the reference (its bet can still arrive).
+        ok(call(app, "bet", &money(&token, "e-1", "re", 1_000)).await);
+        fail(call(app, "rollback", &rollback(&token, "e-1", "never-sent")).await, 409, 26);
+        assert_eq!(ok(call(app, "bet", &money(&token, "never-sent", "re", 500)).await)["balance"], 8_500);
+        // The currency is the ISO code exactly.
+        for currency in ["tnd", "TND ", " TND", "Tnd"] {
+            let mut body = money(&token, "c-1", "rc", 100);
+            body["currency"] = json!(currency);
+            fail(call(app, "bet", &body).await, 200, 67);
+        }
+        // A win for a round this player never bet in is refused (the demo provider is like most
+        // aggregators); a win in a round with a bet is paid.
+        fail(call(app, "win", &money(&token, "w-x", "no-such-round", 1_000)).await, 200, 32);
+        let (_, _, other) = demo_session(app, "pw10b@example.com", 10_000).await;
+        ok(call(app, "bet", &money(&other, "o-1", "theirs", 100)).await);
+        fail(call(app, "win", &money(&token, "w-y", "theirs", 1_000)).await, 200, 32);
+        assert_eq!(ok(call(app, "win", &money(&token, "w-z", "re", 1_000)).await)["balance"], 9_500);
+        // Above the per-transaction maximum: its own code, nothing moves.
+        fail(call(app, "win", &money(&token, "w-big", "re", 1_000_000_000_000_000)).await, 200, 30);
+        assert_eq!(app.minor_balance(user, BalanceKind::Real).await, 9_500);
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}
+
+/// Issue 9, item 2: wins that would overflow a balance are refused with their own
+/// non-retryable code (31) and change nothing; the writer keeps serving every player.
+#[tokio::test]
+async fn an_overflowing_balance_is_refused_and_the_writer_survives() {
+    let small = |c: &mut server::config::Config| c.ledger_limits = wallet::LedgerLimits { max_amount_major: 1_000, max_balance_major: 3_000 };
+    each_backend_with(small, async |app| {
+        let (_, user, token) = demo_session(app, "pw11@example.com", 0).await;
+        ok(call(app, "bet", &money(&token, "o-b", "ro", 0)).await);
+        for i in 0..3 {
+            ok(call(app, "win", &money(&token, &format!("o-w{i}"), "ro", 1_000_000)).await);
+        }
+        fail(call(app, "win", &money(&token, "o-w3", "ro", 1)).await, 200, 31);
+        fail(call(app, "win", &money(&token, "o-w4", "ro", 1_000_001)).await, 200, 30);
+        assert_eq!(app.minor_balance(user, BalanceKind::Real).await, 3_000_000);
+        // Every other player's postings still go through.
+        let (_, other, token2) = demo_session(app, "pw11b@example.com", 5_000).await;
+        assert_eq!(ok(call(app, "bet", &money(&token2, "p-1", "rp", 1_000)).await)["balance"], 4_000);
+        assert_eq!(app.minor_balance(other, BalanceKind::Real).await, 4_000);
+        let (status, health) = app.bare_client().get("/healthz").await;
+        assert_eq!((status, health["ledger"].as_str()), (200, Some("ok")));
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}
+
+/// Issue 9, item 2: a posting that fails inside the SQLite writer (here a balance stored as
+/// a float by hand, as an overflow once left it) fails alone; the writer serves the next
+/// posting, and a writer that does stop makes `/healthz` answer 503.
+#[tokio::test]
+async fn one_bad_posting_never_stops_the_writer_and_a_dead_writer_fails_health() {
+    each_backend(async |app| {
+        let (_, user, token) = demo_session(app, "pw12@example.com", 5_000).await;
+        let (_, other, token2) = demo_session(app, "pw12b@example.com", 5_000).await;
+        if app.backend == store::Backend::Sqlite {
+            // SQLite keeps a non-integral value as a float even in a BIGINT column.
+            app.sql(&format!("UPDATE ledger_accounts SET balance = 5000.5 WHERE owner_id = {user} AND kind = 'real'")).await;
+            let raw = serde_json::to_vec(&money(&token, "f-1", "rf", 1_000)).unwrap();
+            let ts = (now_ms() / 1000).to_string();
+            let reply: Value = unchecked(app, "/api/wallet/v1/bet", Some((raw, ts))).await.1;
+            assert_ne!(reply["status"], 0, "{reply}");
+        }
+        assert_eq!(ok(call(app, "bet", &money(&token2, "g-1", "rg", 1_000)).await)["balance"], 4_000);
+        assert_eq!(app.minor_balance(other, BalanceKind::Real).await, 4_000);
+        assert_eq!(app.bare_client().get("/healthz").await.0, 200);
+        app.state.ledger.halt_writer().await;
+        let (status, health) = unchecked(app, "/healthz", None).await;
+        if app.backend == store::Backend::Sqlite {
+            assert_eq!((status, health["ledger"].as_str()), (503, Some("stopped")), "{health}");
+        } else {
+            // PostgreSQL has no writer task: every request posts on its own connection.
+            assert_eq!(status, 200);
+        }
+    })
+    .await;
+}
+
+/// A request whose 5xx answer is the point of the test (the suite's client refuses any 5xx):
+/// a signed wallet call when `signed` carries `(body, timestamp)`, else a GET.
+async fn unchecked(app: &TestApp, path: &str, signed: Option<(Vec<u8>, String)>) -> (u16, Value) {
+    let api = app.bare_client();
+    let url = format!("{}{path}", api.base);
+    let req = match signed {
+        Some((raw, ts)) => api
+            .http
+            .post(url)
+            .header("content-type", "application/json")
+            .header("x-provider", "demo")
+            .header("x-timestamp", &ts)
+            .header("x-signature", sign(SECRET, &ts, &raw))
+            .body(raw),
+        None => api.http.get(url),
+    };
+    let resp = req.send().await.expect("request");
+    let status = resp.status().as_u16();
+    (status, serde_json::from_str(&resp.text().await.unwrap_or_default()).unwrap_or(Value::Null))
 }
