@@ -2,13 +2,14 @@
 #   make run   — install web deps (lock file), build the web app and the release server,
 #                migrate and seed ./data/carthage.db, serve on http://127.0.0.1:8080 (BIND overrides).
 #   make test  — every test: Rust (SQLite; PostgreSQL too when TEST_DATABASE_URL is set),
-#                web checks and unit tests, browser tests against the real server.
+#                web checks and unit tests, the OpenAPI contract against the real server
+#                (schemathesis), browser tests against the real server.
 SHELL := /bin/bash
 CARGO ?= cargo
 BIND ?= 127.0.0.1:8080
 export BIND
 
-.PHONY: run test test-rust test-web test-e2e web-deps web-build server-release openapi bench
+.PHONY: run test test-rust test-web test-contract test-e2e web-deps web-build server-release openapi bench
 
 web/node_modules/.package-lock.json: web/package-lock.json
 	cd web && npm ci --no-audit --no-fund
@@ -27,7 +28,7 @@ run: web-build server-release
 	CARTHAGE_MODE=demo DATABASE_URL=sqlite://data/carthage.db ./target/release/carthage seed > /dev/null
 	CARTHAGE_MODE=demo DATABASE_URL=sqlite://data/carthage.db WEB_DIR=web/dist exec ./target/release/carthage serve
 
-test: test-rust test-web test-e2e
+test: test-rust test-web test-contract test-e2e
 
 test-rust:
 	$(CARGO) test --workspace
@@ -35,6 +36,12 @@ test-rust:
 # Web: generated API types up to date, unit tests, initial JS of /home within 150 KiB gzip.
 test-web: web-build
 	cd web && npm run check:api && npm test && npm run size
+
+# The contract: a bounded, seeded schemathesis run over every operation of docs/openapi.json
+# (pinned, installed into .venv-st/ on first use): no 5xx, every reply as documented.
+test-contract:
+	$(CARGO) build -p server
+	bash scripts/contract.sh ./target/debug/carthage
 
 test-e2e: web-build
 	$(CARGO) build -p server

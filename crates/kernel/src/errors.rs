@@ -100,6 +100,8 @@ catalogue! {
     BalanceLimit = 31, 200, "This credit would take the balance above its maximum.";
     /// A win for a round in which this player has no bet (providers whose wins need a bet).
     RoundNotFound = 32, 200, "No bet was found for this round.";
+    /// A game client call without its `X-Game-Session` header.
+    GameSessionRequired = 33, 401, "The X-Game-Session header is required.";
     /// The terms must be accepted to sign up.
     TermsNotAccepted = 27, 200, "The terms and conditions must be accepted.";
     /// Malformed JSON, a missing or mistyped field, an invalid query parameter.

@@ -896,32 +896,32 @@ export interface components {
         Ad: {
             /** Format: int64 */
             id: number;
+            language: string;
             placement: string;
-            title: string;
             text: string;
+            title: string;
             url: string;
             url_image: string;
-            language: string;
         };
         AdjustReply: {
-            /** Format: int64 */
-            transactionId: number;
-            replayed: boolean;
-            kind: string;
-            currency: string;
             /** @description The balance after the adjustment. */
             balance: components["schemas"]["MajorUnits"];
+            currency: string;
+            kind: string;
+            replayed: boolean;
+            /** Format: int64 */
+            transactionId: number;
         };
         AdjustRequest: {
-            /** Format: int64 */
-            userId: number;
-            /** @description real, bonus, free_bet, cashback, weekly_cashback or points. */
-            kind: string;
             /** @description Signed decimal text in major units of the user's currency, e.g. "12.500" or "-3". */
             amount: string;
-            reason: string;
             /** @description Retry-safe: the same key answers the original result. */
             idempotencyKey: string;
+            /** @description real, bonus, free_bet, cashback, weekly_cashback or points. */
+            kind: string;
+            reason: string;
+            /** Format: int64 */
+            userId: number;
         };
         /** @description `balance` request body. */
         BalanceCall: {
@@ -929,498 +929,510 @@ export interface components {
         };
         /** @description Spec §3 Balance reply; amounts in major units of `currency`. */
         BalanceReply: {
-            currency: string;
             balance: components["schemas"]["MajorUnits"];
             bonusBalance: components["schemas"]["MajorUnits"];
             cashbackBalance: components["schemas"]["MajorUnits"];
+            currency: string;
             freeBetBalance: components["schemas"]["MajorUnits"];
+            freeBets: components["schemas"]["FreeBetsReply"];
+            isBanned: boolean;
+            jackpots: components["schemas"]["JackpotReply"][];
             pointBalance: components["schemas"]["MajorUnits"];
             weeklyCashback: components["schemas"]["MajorUnits"];
-            isBanned: boolean;
-            freeBets: components["schemas"]["FreeBetsReply"];
-            jackpots: components["schemas"]["JackpotReply"][];
             wonJackpots: components["schemas"]["JackpotReply"][];
         };
         ChangePasswordRequest: {
-            password: string;
             new_password: string;
+            password: string;
         };
         ClientSeedRequest: {
             /** @description 1–64 printable characters, no `:`. */
             clientSeed: string;
         };
+        /** @description `dice/roll` body (`studio::dice::DiceBet`, described for the contract). */
+        DiceRequest: {
+            /**
+             * Format: int64
+             * @description Stake in minor units.
+             */
+            amount: number;
+            /** @description Win when the roll is over the target (else under). */
+            over: boolean;
+            /**
+             * Format: int64
+             * @description Hundredths (e.g. 4950 = 49.50); outside the game's range → 68.
+             */
+            target: number;
+        };
         DoneReply: {
             done: boolean;
         };
         EmailSignupReply: {
+            email: string;
             /** Format: int64 */
             id: number;
-            email: string;
             /** @description A verification link was e-mailed; sign-in answers 11 until it is opened. */
             verificationSent: boolean;
         };
         /** @description One ended round of `GET /api/studio/crash/rounds`. */
         EndedRound: {
-            /** Format: int64 */
-            id: number;
-            /** @description The round's hash (hex): SHA-256 of it is the previous round's hash. */
-            hash: string;
             /**
              * Format: double
              * @description The crash point as a number with two decimals (2.37 = 2.37×).
              */
             crashPoint: number;
+            /** @description The round's hash (hex): SHA-256 of it is the previous round's hash. */
+            hash: string;
+            /** Format: int64 */
+            id: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_AdjustReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /** @description The balance after the adjustment. */
+                balance: components["schemas"]["MajorUnits"];
+                currency: string;
+                kind: string;
+                replayed: boolean;
+                /** Format: int64 */
+                transactionId: number;
+            };
             /**
              * Format: int32
              * @description 0 on success, else a code of the `ErrorCode` catalogue.
              */
             status: number;
-            result?: {
-                /** Format: int64 */
-                transactionId: number;
-                replayed: boolean;
-                kind: string;
-                currency: string;
-                /** @description The balance after the adjustment. */
-                balance: components["schemas"]["MajorUnits"];
-            };
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_BalanceReply: {
-            /**
-             * Format: int32
-             * @description 0 on success, else a code of the `ErrorCode` catalogue.
-             */
-            status: number;
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
             /** @description Spec §3 Balance reply; amounts in major units of `currency`. */
             result?: {
-                currency: string;
                 balance: components["schemas"]["MajorUnits"];
                 bonusBalance: components["schemas"]["MajorUnits"];
                 cashbackBalance: components["schemas"]["MajorUnits"];
+                currency: string;
                 freeBetBalance: components["schemas"]["MajorUnits"];
+                freeBets: components["schemas"]["FreeBetsReply"];
+                isBanned: boolean;
+                jackpots: components["schemas"]["JackpotReply"][];
                 pointBalance: components["schemas"]["MajorUnits"];
                 weeklyCashback: components["schemas"]["MajorUnits"];
-                isBanned: boolean;
-                freeBets: components["schemas"]["FreeBetsReply"];
-                jackpots: components["schemas"]["JackpotReply"][];
                 wonJackpots: components["schemas"]["JackpotReply"][];
             };
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_DoneReply: {
-            /**
-             * Format: int32
-             * @description 0 on success, else a code of the `ErrorCode` catalogue.
-             */
-            status: number;
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
             result?: {
                 done: boolean;
             };
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_EmailSignupReply: {
-            /**
-             * Format: int32
-             * @description 0 on success, else a code of the `ErrorCode` catalogue.
-             */
-            status: number;
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
             result?: {
+                email: string;
                 /** Format: int64 */
                 id: number;
-                email: string;
                 /** @description A verification link was e-mailed; sign-in answers 11 until it is opened. */
                 verificationSent: boolean;
             };
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Fairness: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description `GET /api/studio/crash/fairness`. */
+            result?: {
+                salt: string;
+                /** @description c_N of the active chain (hex); SHA-256 of round 1's hash. */
+                terminatingHash: string;
+            };
             /**
              * Format: int32
              * @description 0 on success, else a code of the `ErrorCode` catalogue.
              */
             status: number;
-            /** @description `GET /api/studio/crash/fairness`. */
-            result?: {
-                /** @description c_N of the active chain (hex); SHA-256 of round 1's hash. */
-                terminatingHash: string;
-                salt: string;
-            };
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Game: {
-            /**
-             * Format: int32
-             * @description 0 on success, else a code of the `ErrorCode` catalogue.
-             */
-            status: number;
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
             /** @description A game normalised to the spec's Game shape (§3). */
             result?: {
+                authRequired: boolean;
+                casinoType: string;
+                description: string;
+                gameId: string;
+                gameName: string;
                 /**
                  * Format: int64
                  * @description Catalogue id.
                  */
                 id: number;
-                gameId: string;
-                gameName: string;
+                imageUrl: string;
+                isNew: boolean;
                 name: string;
-                description: string;
-                /** @description Category tabs (spec §3), including the name-derived category (§2). */
-                tab: string[];
                 provider: string;
                 /** @description The provider after the §9 aliases (pragmaticf → pragmatic, …). */
                 routeProvider: string;
-                imageUrl: string;
-                casinoType: string;
-                isNew: boolean;
                 /**
                  * Format: double
                  * @description Declared RTP in percent (two decimals), or null when the provider publishes none.
                  */
                 rtp?: number | null;
+                /** @description Category tabs (spec §3), including the name-derived category (§2). */
+                tab: string[];
                 /** @description `low`, `medium`, `high`, or null when unknown. */
                 volatility?: string | null;
-                authRequired: boolean;
             };
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Launch: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description What a launch returns (spec §4 session start). */
+            result?: {
+                sessionToken: string;
+                /** @description What the game page frames. */
+                url: string;
+            };
             /**
              * Format: int32
              * @description 0 on success, else a code of the `ErrorCode` catalogue.
              */
             status: number;
-            /** @description What a launch returns (spec §4 session start). */
-            result?: {
-                /** @description What the game page frames. */
-                url: string;
-                sessionToken: string;
-            };
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_OneClickReply: {
-            /**
-             * Format: int32
-             * @description 0 on success, else a code of the `ErrorCode` catalogue.
-             */
-            status: number;
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
             result?: {
                 /** @description The generated login, shown once. */
                 email: string;
+                expiresAt: string;
                 /** @description The generated password, shown once (never stored in clear). */
                 password: string;
                 token: string;
-                expiresAt: string;
                 user: components["schemas"]["UserReply"];
             };
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
-        };
-        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
-        Envelope_PhoneCodeReply: {
             /**
              * Format: int32
              * @description 0 on success, else a code of the `ErrorCode` catalogue.
              */
             status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_PhoneCodeReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
             /** @description Spec §3 phone code reply. */
             result?: {
-                phone: string;
                 /**
                  * Format: int64
                  * @description The request id.
                  */
                 id: number;
+                phone: string;
             };
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_ProfileReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description Spec §3 Profile. */
+            result?: {
+                address?: string | null;
+                balance: components["schemas"]["MajorUnits"];
+                birthDate?: string | null;
+                card?: string | null;
+                currency: string;
+                email?: string | null;
+                firstName: string;
+                gender?: string | null;
+                /** Format: int64 */
+                id: number;
+                lastName: string;
+                middleName: string;
+                numberDocument?: string | null;
+                phone?: string | null;
+                yandex?: string | null;
+            };
             /**
              * Format: int32
              * @description 0 on success, else a code of the `ErrorCode` catalogue.
              */
             status: number;
-            /** @description Spec §3 Profile. */
-            result?: {
-                /** Format: int64 */
-                id: number;
-                email?: string | null;
-                phone?: string | null;
-                currency: string;
-                balance: components["schemas"]["MajorUnits"];
-                firstName: string;
-                lastName: string;
-                middleName: string;
-                birthDate?: string | null;
-                gender?: string | null;
-                numberDocument?: string | null;
-                address?: string | null;
-                card?: string | null;
-                yandex?: string | null;
-            };
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_RestoreEmailReply: {
-            /**
-             * Format: int32
-             * @description 0 on success, else a code of the `ErrorCode` catalogue.
-             */
-            status: number;
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
             result?: {
                 email: string;
             };
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_RestorePhoneReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description Spec §7 recovery by phone. */
+            result?: {
+                /** Format: int64 */
+                request_id: number;
+                user_phone: string;
+            };
             /**
              * Format: int32
              * @description 0 on success, else a code of the `ErrorCode` catalogue.
              */
             status: number;
-            /** @description Spec §7 recovery by phone. */
-            result?: {
-                user_phone: string;
-                /** Format: int64 */
-                request_id: number;
-            };
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Rotation: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                next: components["schemas"]["SeedView"];
+                revealed: components["schemas"]["RevealedSeed"];
+            };
             /**
              * Format: int32
              * @description 0 on success, else a code of the `ErrorCode` catalogue.
              */
             status: number;
-            result?: {
-                revealed: components["schemas"]["RevealedSeed"];
-                next: components["schemas"]["SeedView"];
-            };
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_RoundReply: {
-            /**
-             * Format: int32
-             * @description 0 on success, else a code of the `ErrorCode` catalogue.
-             */
-            status: number;
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
             /** @description The answer to a played round. */
             result?: {
-                /** Format: int64 */
-                roundId: number;
-                /** Format: int64 */
-                bet: number;
-                /** Format: int64 */
-                win: number;
-                /** @description Game-specific: the slot round, or `{bets, result}` / `{bet, result}`. */
-                outcome: Record<string, never>;
                 /**
                  * Format: int64
                  * @description The player's real balance after the round (minor units).
                  */
                 balance: number;
+                /** Format: int64 */
+                bet: number;
+                /** @description Game-specific: the slot round, or `{bets, result}` / `{bet, result}`. */
+                outcome: Record<string, never>;
+                /** Format: int64 */
+                roundId: number;
                 /** @description The seed pair and nonce this round used. */
                 seed: components["schemas"]["SeedView"];
+                /** Format: int64 */
+                win: number;
             };
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_SeedView: {
-            /**
-             * Format: int32
-             * @description 0 on success, else a code of the `ErrorCode` catalogue.
-             */
-            status: number;
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
             /** @description The seed pair a player's next round uses. */
             result?: {
-                serverSeedHash: string;
                 clientSeed: string;
                 /** Format: int64 */
                 nonce: number;
+                serverSeedHash: string;
             };
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
-        };
-        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
-        Envelope_SessionReply: {
             /**
              * Format: int32
              * @description 0 on success, else a code of the `ErrorCode` catalogue.
              */
             status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_SessionReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
             /**
              * @description A new session. The token is also set as the `carthage_session` cookie (httpOnly);
              *     clients without cookies send it as `Authorization: Bearer <token>`.
              */
             result?: {
-                token: string;
                 expiresAt: string;
+                token: string;
                 user: components["schemas"]["UserReply"];
             };
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
-        };
-        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
-        Envelope_SetLanguageReply: {
             /**
              * Format: int32
              * @description 0 on success, else a code of the `ErrorCode` catalogue.
              */
             status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_SetLanguageReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
             result?: {
-                languageId: string;
                 /**
                  * Format: int64
                  * @description 1 when the player app is translated into it (fr-fr, en-US, ar-ar), else 0.
                  */
                 applied: number;
+                languageId: string;
             };
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
-        };
-        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
-        Envelope_StudioSession: {
             /**
              * Format: int32
              * @description 0 on success, else a code of the `ErrorCode` catalogue.
              */
             status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_StudioSession: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
             /** @description What the game client needs to start. */
             result?: {
-                gameId: string;
-                name: string;
-                /** @description `slot`, `roulette`, `dice`, `crash` (or `table` for a game played only through the wallet API). */
-                kind: string;
-                provider: string;
-                currency: string;
-                /** Format: int32 */
-                exponent: number;
                 /**
                  * Format: int64
                  * @description Real balance, minor units.
                  */
                 balance: number;
-                /** Format: int64 */
-                minBet: number;
-                /** Format: int64 */
-                maxBet: number;
                 betLevels: number[];
-                /** Format: int64 */
-                maxWin: number;
+                currency: string;
+                /** Format: int32 */
+                exponent: number;
+                gameId: string;
+                /** @description `slot`, `roulette`, `dice`, `crash` (or `table` for a game played only through the wallet API). */
+                kind: string;
                 lang: string;
                 /** Format: int64 */
+                maxBet: number;
+                /** Format: int64 */
+                maxWin: number;
+                /** Format: int64 */
+                minBet: number;
+                name: string;
+                /** Format: int64 */
                 playerId: number;
+                provider: string;
             };
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
-        };
-        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
-        Envelope_UserReply: {
             /**
              * Format: int32
              * @description 0 on success, else a code of the `ErrorCode` catalogue.
              */
             status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_UserReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
             /** @description The user (spec §3 User). */
             result?: {
+                currency: string;
+                email?: string | null;
+                emailVerified: boolean;
+                firstName: string;
                 /** Format: int64 */
                 id: number;
+                isBannedOnBetroute: boolean;
+                isOnPaykassmaPayment: boolean;
+                isPartner: boolean;
+                lang: string;
+                lastName: string;
                 /** @description The e-mail (the phone for phone accounts). */
                 login: string;
-                email?: string | null;
                 phone?: string | null;
-                currency: string;
-                firstName: string;
-                lastName: string;
                 /**
                  * Format: int64
                  * @description 0 player, 1 partner, 2 cashier, 3 super agent, 4 admin.
                  */
                 role: number;
-                isBannedOnBetroute: boolean;
-                isPartner: boolean;
-                isOnPaykassmaPayment: boolean;
-                emailVerified: boolean;
-                lang: string;
             };
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Vec_Ad: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /** Format: int64 */
+                id: number;
+                language: string;
+                placement: string;
+                text: string;
+                title: string;
+                url: string;
+                url_image: string;
+            }[];
             /**
              * Format: int32
              * @description 0 on success, else a code of the `ErrorCode` catalogue.
              */
             status: number;
-            result?: {
-                /** Format: int64 */
-                id: number;
-                placement: string;
-                title: string;
-                text: string;
-                url: string;
-                url_image: string;
-                language: string;
-            }[];
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Vec_EndedRound: {
-            /**
-             * Format: int32
-             * @description 0 on success, else a code of the `ErrorCode` catalogue.
-             */
-            status: number;
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
             result?: {
-                /** Format: int64 */
-                id: number;
-                /** @description The round's hash (hex): SHA-256 of it is the previous round's hash. */
-                hash: string;
                 /**
                  * Format: double
                  * @description The crash point as a number with two decimals (2.37 = 2.37×).
                  */
                 crashPoint: number;
+                /** @description The round's hash (hex): SHA-256 of it is the previous round's hash. */
+                hash: string;
+                /** Format: int64 */
+                id: number;
             }[];
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
-        };
-        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
-        Envelope_Vec_FlatPage: {
             /**
              * Format: int32
              * @description 0 on success, else a code of the `ErrorCode` catalogue.
              */
             status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_FlatPage: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
             result?: {
                 /** Format: int64 */
                 id: number;
@@ -1430,70 +1442,63 @@ export interface components {
                 priority: number;
                 text: string;
             }[];
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
-        };
-        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
-        Envelope_Vec_Game: {
             /**
              * Format: int32
              * @description 0 on success, else a code of the `ErrorCode` catalogue.
              */
             status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_Game: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
             result?: {
+                authRequired: boolean;
+                casinoType: string;
+                description: string;
+                gameId: string;
+                gameName: string;
                 /**
                  * Format: int64
                  * @description Catalogue id.
                  */
                 id: number;
-                gameId: string;
-                gameName: string;
+                imageUrl: string;
+                isNew: boolean;
                 name: string;
-                description: string;
-                /** @description Category tabs (spec §3), including the name-derived category (§2). */
-                tab: string[];
                 provider: string;
                 /** @description The provider after the §9 aliases (pragmaticf → pragmatic, …). */
                 routeProvider: string;
-                imageUrl: string;
-                casinoType: string;
-                isNew: boolean;
                 /**
                  * Format: double
                  * @description Declared RTP in percent (two decimals), or null when the provider publishes none.
                  */
                 rtp?: number | null;
+                /** @description Category tabs (spec §3), including the name-derived category (§2). */
+                tab: string[];
                 /** @description `low`, `medium`, `high`, or null when unknown. */
                 volatility?: string | null;
-                authRequired: boolean;
             }[];
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
-        };
-        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
-        Envelope_Vec_HistoryEntryReply: {
             /**
              * Format: int32
              * @description 0 on success, else a code of the `ErrorCode` catalogue.
              */
             status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_HistoryEntryReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
             result?: {
+                balance_after?: null | components["schemas"]["MajorUnits"];
+                comment: string;
+                created_at: string;
+                currency: string;
                 /**
                  * Format: int64
                  * @description The posting (ledger entry) id.
                  */
                 id: number;
-                /**
-                 * Format: int64
-                 * @description The ledger transaction id.
-                 */
-                transaction_id: number;
-                created_at: string;
-                /** @description Signed amount in major units: positive credits, negative debits. */
-                value: components["schemas"]["MajorUnits"];
-                currency: string;
-                /** @description `payment` (credit) or `withdrawal` (debit). */
-                type: string;
                 is_closed: boolean;
                 /**
                  * Format: int64
@@ -1502,133 +1507,140 @@ export interface components {
                 payment_mode: number;
                 /** @description The balance moved: real, bonus, free_bet, cashback, weekly_cashback, points. */
                 purse: string;
-                comment: string;
-                balance_after?: null | components["schemas"]["MajorUnits"];
+                /**
+                 * Format: int64
+                 * @description The ledger transaction id.
+                 */
+                transaction_id: number;
+                /** @description `payment` (credit) or `withdrawal` (debit). */
+                type: string;
+                /** @description Signed amount in major units: positive credits, negative debits. */
+                value: components["schemas"]["MajorUnits"];
             }[];
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Vec_OutboxMessageDoc: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /** @description `sms` or `email`. */
+                channel: string;
+                code?: string | null;
+                createdAt: string;
+                link?: string | null;
+                text: string;
+                to: string;
+            }[];
             /**
              * Format: int32
              * @description 0 on success, else a code of the `ErrorCode` catalogue.
              */
             status: number;
-            result?: {
-                to: string;
-                /** @description `sms` or `email`. */
-                channel: string;
-                text: string;
-                code?: string | null;
-                link?: string | null;
-                createdAt: string;
-            }[];
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Vec_Provider: {
-            /**
-             * Format: int32
-             * @description 0 on success, else a code of the `ErrorCode` catalogue.
-             */
-            status: number;
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
             result?: {
-                /** @description Lower-case code (the name used in routes, blocklists and the wallet API). */
-                name: string;
-                displayName: string;
-                /** @description `slots` or `casinolive`. */
-                casinoType: string;
                 /** @description Guests see no games of this provider (spec §6). */
                 authRequired: boolean;
+                /** @description `slots` or `casinolive`. */
+                casinoType: string;
+                displayName: string;
                 /** Format: int64 */
                 gameCount: number;
                 logoUrl?: string | null;
+                /** @description Lower-case code (the name used in routes, blocklists and the wallet API). */
+                name: string;
             }[];
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Vec_RoundView: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /** Format: int64 */
+                bet: number;
+                clientSeed: string;
+                gameId: string;
+                /** Format: int64 */
+                nonce: number;
+                outcome: Record<string, never>;
+                /** Format: int64 */
+                roundId: number;
+                /** @description Null until the seed is rotated. */
+                serverSeed?: string | null;
+                serverSeedHash: string;
+                /** @description `settled`, `open` or `void`. */
+                status: string;
+                time: string;
+                /** Format: int64 */
+                win: number;
+            }[];
             /**
              * Format: int32
              * @description 0 on success, else a code of the `ErrorCode` catalogue.
              */
             status: number;
-            result?: {
-                /** Format: int64 */
-                roundId: number;
-                time: string;
-                gameId: string;
-                /** Format: int64 */
-                bet: number;
-                /** Format: int64 */
-                win: number;
-                /** @description `settled`, `open` or `void`. */
-                status: string;
-                outcome: Record<string, never>;
-                serverSeedHash: string;
-                /** @description Null until the seed is rotated. */
-                serverSeed?: string | null;
-                clientSeed: string;
-                /** Format: int64 */
-                nonce: number;
-            }[];
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Vec_Slide: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /** Format: int64 */
+                id: number;
+                language: string;
+                url: string;
+                url_image: string;
+            }[];
             /**
              * Format: int32
              * @description 0 on success, else a code of the `ErrorCode` catalogue.
              */
             status: number;
-            result?: {
-                /** Format: int64 */
-                id: number;
-                url: string;
-                url_image: string;
-                language: string;
-            }[];
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Vec_String: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: string[];
             /**
              * Format: int32
              * @description 0 on success, else a code of the `ErrorCode` catalogue.
              */
             status: number;
-            result?: string[];
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_VerifyReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                email?: string | null;
+                /** Format: int64 */
+                id: number;
+                verified: boolean;
+            };
             /**
              * Format: int32
              * @description 0 on success, else a code of the `ErrorCode` catalogue.
              */
             status: number;
-            result?: {
-                /** Format: int64 */
-                id: number;
-                email?: string | null;
-                verified: boolean;
-            };
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_WalletReply: {
-            /**
-             * Format: int32
-             * @description 0 on success, else a code of the `ErrorCode` catalogue.
-             */
-            status: number;
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
             /** @description Every wallet reply: the player's real balance after the operation. */
             result?: {
                 /**
@@ -1637,50 +1649,53 @@ export interface components {
                  */
                 balance: number;
                 currency: string;
-                /** Format: int64 */
-                playerId: number;
-                /** @description The provider's transaction id (null for `balance`). */
-                transactionId?: string | null;
                 /**
                  * Format: int64
                  * @description Our ledger transaction (null for `balance` and for a rollback that left a tombstone).
                  */
                 ledgerTxId?: number | null;
+                /** Format: int64 */
+                playerId: number;
+                /** @description The provider's transaction id (null for `balance`). */
+                transactionId?: string | null;
             };
-            /** @description English text of the error (the app translates by `status`). */
-            error_message?: string | null;
-        };
-        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
-        Envelope_bool: {
             /**
              * Format: int32
              * @description 0 on success, else a code of the `ErrorCode` catalogue.
              */
             status: number;
-            result?: boolean;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_bool: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
+            result?: boolean;
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
         };
         /**
          * @description Reply codes (the envelope's status). 0 is success.
          * @enum {integer}
          */
-        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 15 | 17 | 21 | 22 | 101 | 102 | 103 | 231 | 501 | 506 | 507 | 508 | 12 | 13 | 14 | 16 | 18 | 19 | 23 | 24 | 25 | 26 | 28 | 29 | 30 | 31 | 32 | 27 | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 71 | 72 | 1000;
+        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 15 | 17 | 21 | 22 | 101 | 102 | 103 | 231 | 501 | 506 | 507 | 508 | 12 | 13 | 14 | 16 | 18 | 19 | 23 | 24 | 25 | 26 | 28 | 29 | 30 | 31 | 32 | 33 | 27 | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 71 | 72 | 1000;
         /** @description Failure: `status` is the code, `result` optional data (e.g. `retryAfterSeconds`). */
         ErrorEnvelope: {
+            error_message: string;
+            result?: Record<string, never> | null;
             /**
              * Format: int32
              * @description A code of the `ErrorCode` catalogue.
              */
             status: number;
-            result?: Record<string, never> | null;
-            error_message: string;
         };
         /** @description `GET /api/studio/crash/fairness`. */
         Fairness: {
+            salt: string;
             /** @description c_N of the active chain (hex); SHA-256 of round 1's hash. */
             terminatingHash: string;
-            salt: string;
         };
         FavouriteAdd: {
             /**
@@ -1714,50 +1729,43 @@ export interface components {
         };
         /** @description A game normalised to the spec's Game shape (§3). */
         Game: {
+            authRequired: boolean;
+            casinoType: string;
+            description: string;
+            gameId: string;
+            gameName: string;
             /**
              * Format: int64
              * @description Catalogue id.
              */
             id: number;
-            gameId: string;
-            gameName: string;
+            imageUrl: string;
+            isNew: boolean;
             name: string;
-            description: string;
-            /** @description Category tabs (spec §3), including the name-derived category (§2). */
-            tab: string[];
             provider: string;
             /** @description The provider after the §9 aliases (pragmaticf → pragmatic, …). */
             routeProvider: string;
-            imageUrl: string;
-            casinoType: string;
-            isNew: boolean;
             /**
              * Format: double
              * @description Declared RTP in percent (two decimals), or null when the provider publishes none.
              */
             rtp?: number | null;
+            /** @description Category tabs (spec §3), including the name-derived category (§2). */
+            tab: string[];
             /** @description `low`, `medium`, `high`, or null when unknown. */
             volatility?: string | null;
-            authRequired: boolean;
         };
         /** @description Spec §3 payment history entry (source field names). */
         HistoryEntryReply: {
+            balance_after?: null | components["schemas"]["MajorUnits"];
+            comment: string;
+            created_at: string;
+            currency: string;
             /**
              * Format: int64
              * @description The posting (ledger entry) id.
              */
             id: number;
-            /**
-             * Format: int64
-             * @description The ledger transaction id.
-             */
-            transaction_id: number;
-            created_at: string;
-            /** @description Signed amount in major units: positive credits, negative debits. */
-            value: components["schemas"]["MajorUnits"];
-            currency: string;
-            /** @description `payment` (credit) or `withdrawal` (debit). */
-            type: string;
             is_closed: boolean;
             /**
              * Format: int64
@@ -1766,33 +1774,40 @@ export interface components {
             payment_mode: number;
             /** @description The balance moved: real, bonus, free_bet, cashback, weekly_cashback, points. */
             purse: string;
-            comment: string;
-            balance_after?: null | components["schemas"]["MajorUnits"];
+            /**
+             * Format: int64
+             * @description The ledger transaction id.
+             */
+            transaction_id: number;
+            /** @description `payment` (credit) or `withdrawal` (debit). */
+            type: string;
+            /** @description Signed amount in major units: positive credits, negative debits. */
+            value: components["schemas"]["MajorUnits"];
         };
         /** @description A jackpot as the balance reply lists it (spec §3). */
         JackpotReply: {
+            amount: components["schemas"]["MajorUnits"];
             /** Format: int64 */
             id: number;
             image: string;
-            amount: components["schemas"]["MajorUnits"];
             name: string;
             /** Format: int64 */
             timer?: number | null;
         };
         /** @description What a launch returns (spec §4 session start). */
         Launch: {
+            sessionToken: string;
             /** @description What the game page frames. */
             url: string;
-            sessionToken: string;
         };
         LoginEmailRequest: {
             email: string;
             password: string;
         };
         LoginPhoneRequest: {
+            password: string;
             /** @description Country code and number, e.g. `21612345678` (`+` optional). */
             phone: string;
-            password: string;
         };
         LoginRequest: {
             /** @description A phone when it has neither `@` nor a dot (a leading `+` is stripped), else an e-mail. */
@@ -1804,10 +1819,10 @@ export interface components {
         OneClickReply: {
             /** @description The generated login, shown once. */
             email: string;
+            expiresAt: string;
             /** @description The generated password, shown once (never stored in clear). */
             password: string;
             token: string;
-            expiresAt: string;
             user: components["schemas"]["UserReply"];
         };
         OneClickRequest: {
@@ -1817,85 +1832,85 @@ export interface components {
         };
         /** @description A message in the demo outbox. */
         OutboxMessageDoc: {
-            to: string;
             /** @description `sms` or `email`. */
             channel: string;
-            text: string;
             code?: string | null;
-            link?: string | null;
             createdAt: string;
+            link?: string | null;
+            text: string;
+            to: string;
         };
         /** @description Spec §3 phone code reply. */
         PhoneCodeReply: {
-            phone: string;
             /**
              * Format: int64
              * @description The request id.
              */
             id: number;
+            phone: string;
         };
         PhoneCodeRequest: {
-            phone: string;
             /** @description Lowercase hex SHA-256 of the phone string followed by the settings' `phoneCodeSalt`. */
             hash: string;
+            phone: string;
         };
         PhoneSignupRequest: {
+            code?: string | null;
+            currency?: string | null;
+            lang?: string | null;
+            /** @description Sent by the app; the phone is the login. */
+            login?: string | null;
+            password: string;
             /** @description Country code and number, e.g. `21612345678`. */
             phone: string;
             /** @description The SMS code from `phone/code` (also accepted as `code`, which wins when both are sent). */
             phoneCode?: string | null;
-            code?: string | null;
-            password: string;
-            currency?: string | null;
-            /** @description Sent by the app; the phone is the login. */
-            login?: string | null;
             promocode?: string | null;
-            lang?: string | null;
             ref_id?: string | null;
         };
         /** @description Spec §3 Profile. */
         ProfileReply: {
+            address?: string | null;
+            balance: components["schemas"]["MajorUnits"];
+            birthDate?: string | null;
+            card?: string | null;
+            currency: string;
+            email?: string | null;
+            firstName: string;
+            gender?: string | null;
             /** Format: int64 */
             id: number;
-            email?: string | null;
-            phone?: string | null;
-            currency: string;
-            balance: components["schemas"]["MajorUnits"];
-            firstName: string;
             lastName: string;
             middleName: string;
-            birthDate?: string | null;
-            gender?: string | null;
             numberDocument?: string | null;
-            address?: string | null;
-            card?: string | null;
+            phone?: string | null;
             yandex?: string | null;
         };
         /** @description Only the fields sent change. `gander` is the spec's spelling; `gender` is accepted too. */
         ProfileUpdateRequest: {
-            first_name?: string | null;
-            last_name?: string | null;
-            middle_name?: string | null;
             /** @description `YYYY-MM-DD` (also `DD-MM-YYYY`); at least 18 years old. */
             birth_date?: string | null;
-            phone?: string | null;
-            /** @description Passport or identity document number. */
-            number_document?: string | null;
+            first_name?: string | null;
             /** @description `male` or `female`. */
             gander?: string | null;
+            last_name?: string | null;
+            middle_name?: string | null;
+            /** @description Passport or identity document number. */
+            number_document?: string | null;
+            phone?: string | null;
         };
         /** @description A provider as the lobby shows it. */
         Provider: {
-            /** @description Lower-case code (the name used in routes, blocklists and the wallet API). */
-            name: string;
-            displayName: string;
-            /** @description `slots` or `casinolive`. */
-            casinoType: string;
             /** @description Guests see no games of this provider (spec §6). */
             authRequired: boolean;
+            /** @description `slots` or `casinolive`. */
+            casinoType: string;
+            displayName: string;
             /** Format: int64 */
             gameCount: number;
             logoUrl?: string | null;
+            /** @description Lower-case code (the name used in routes, blocklists and the wallet API). */
+            name: string;
         };
         RestoreEmailReply: {
             email: string;
@@ -1908,129 +1923,143 @@ export interface components {
             new_password: string;
         };
         RestorePhoneNewRequest: {
-            phone: string;
-            new_password: string;
             code: string;
+            new_password: string;
+            phone: string;
         };
         /** @description Spec §7 recovery by phone. */
         RestorePhoneReply: {
-            user_phone: string;
             /** Format: int64 */
             request_id: number;
+            user_phone: string;
         };
         RestorePhoneRequest: {
             phone: string;
         };
         RevealedSeed: {
-            serverSeed: string;
-            serverSeedHash: string;
             clientSeed: string;
             /**
              * Format: int64
              * @description How many rounds used it (nonces 0..nonces-1).
              */
             nonces: number;
+            serverSeed: string;
+            serverSeedHash: string;
         };
         /** @description `rollback` request body. */
         RollbackCall: {
-            sessionToken: string;
-            /** @description The provider's id of the rollback itself. */
-            transactionId: string;
+            gameId?: string;
             /** @description The transaction to cancel. */
             referenceTransactionId: string;
             roundId?: string;
-            gameId?: string;
+            sessionToken: string;
+            /** @description The provider's id of the rollback itself. */
+            transactionId: string;
         };
         Rotation: {
-            revealed: components["schemas"]["RevealedSeed"];
             next: components["schemas"]["SeedView"];
+            revealed: components["schemas"]["RevealedSeed"];
+        };
+        /** @description One roulette bet as sent; a kind or numbers the table does not have → 68. */
+        RouletteBet: {
+            /**
+             * Format: int64
+             * @description Stake in minor units.
+             */
+            amount: number;
+            /**
+             * @description `straight`, `split`, `street`, `corner`, `line`, `dozen`, `column`, `red`, `black`,
+             *     `even`, `odd`, `low`, `high` (docs/FAIRNESS.md).
+             */
+            kind: string;
+            numbers?: number[];
         };
         RouletteRequest: {
             /** @description Each bet: `{kind, numbers, amount}` (see docs/FAIRNESS.md for the layout). */
-            bets: Record<string, never>[];
+            bets: components["schemas"]["RouletteBet"][];
         };
         /** @description The answer to a played round. */
         RoundReply: {
-            /** Format: int64 */
-            roundId: number;
-            /** Format: int64 */
-            bet: number;
-            /** Format: int64 */
-            win: number;
-            /** @description Game-specific: the slot round, or `{bets, result}` / `{bet, result}`. */
-            outcome: Record<string, never>;
             /**
              * Format: int64
              * @description The player's real balance after the round (minor units).
              */
             balance: number;
+            /** Format: int64 */
+            bet: number;
+            /** @description Game-specific: the slot round, or `{bets, result}` / `{bet, result}`. */
+            outcome: Record<string, never>;
+            /** Format: int64 */
+            roundId: number;
             /** @description The seed pair and nonce this round used. */
             seed: components["schemas"]["SeedView"];
+            /** Format: int64 */
+            win: number;
         };
         /** @description A past round as the history and fairness screens show it. */
         RoundView: {
             /** Format: int64 */
-            roundId: number;
-            time: string;
+            bet: number;
+            clientSeed: string;
             gameId: string;
             /** Format: int64 */
-            bet: number;
-            /** Format: int64 */
-            win: number;
-            /** @description `settled`, `open` or `void`. */
-            status: string;
+            nonce: number;
             outcome: Record<string, never>;
-            serverSeedHash: string;
+            /** Format: int64 */
+            roundId: number;
             /** @description Null until the seed is rotated. */
             serverSeed?: string | null;
-            clientSeed: string;
+            serverSeedHash: string;
+            /** @description `settled`, `open` or `void`. */
+            status: string;
+            time: string;
             /** Format: int64 */
-            nonce: number;
+            win: number;
         };
         /** @description The seed pair a player's next round uses. */
         SeedView: {
-            serverSeedHash: string;
             clientSeed: string;
             /** Format: int64 */
             nonce: number;
+            serverSeedHash: string;
         };
         /**
          * @description A new session. The token is also set as the `carthage_session` cookie (httpOnly);
          *     clients without cookies send it as `Authorization: Bearer <token>`.
          */
         SessionReply: {
-            token: string;
             expiresAt: string;
+            token: string;
             user: components["schemas"]["UserReply"];
         };
         SessionRequest: {
-            provider: string;
             gameId: string;
             /** @description `en`, `fr` or `ar` (or a platform language id such as `fr-fr`). */
             lang?: string;
             /** @description `mobile` or `desktop`. */
             platform?: string;
+            provider: string;
         };
         SetLanguageReply: {
-            languageId: string;
             /**
              * Format: int64
              * @description 1 when the player app is translated into it (fr-fr, en-US, ar-ar), else 0.
              */
             applied: number;
+            languageId: string;
         };
         SetLanguageRequest: {
             /** @description `fr-fr`, `en-US`, `ar-ar`, `ru-ru`, `kk-KZ` (short forms `fr`, `en`, `ar` too). */
             languageId: string;
         };
         SignupRequest: {
-            email: string;
-            password: string;
-            /** @description Sent empty by the app; ignored. */
-            name?: string | null;
             /** @description Defaults to TND; must be one of the settings' currencies (17 otherwise). */
             currency?: string | null;
+            email: string;
             lang?: string | null;
+            /** @description Sent empty by the app; ignored. */
+            name?: string | null;
+            password: string;
             promocode?: string | null;
             ref_id?: string | null;
         };
@@ -2038,9 +2067,9 @@ export interface components {
         Slide: {
             /** Format: int64 */
             id: number;
+            language: string;
             url: string;
             url_image: string;
-            language: string;
         };
         SpinRequest: {
             /**
@@ -2051,71 +2080,71 @@ export interface components {
         };
         /** @description What the game client needs to start. */
         StudioSession: {
-            gameId: string;
-            name: string;
-            /** @description `slot`, `roulette`, `dice`, `crash` (or `table` for a game played only through the wallet API). */
-            kind: string;
-            provider: string;
-            currency: string;
-            /** Format: int32 */
-            exponent: number;
             /**
              * Format: int64
              * @description Real balance, minor units.
              */
             balance: number;
-            /** Format: int64 */
-            minBet: number;
-            /** Format: int64 */
-            maxBet: number;
             betLevels: number[];
-            /** Format: int64 */
-            maxWin: number;
+            currency: string;
+            /** Format: int32 */
+            exponent: number;
+            gameId: string;
+            /** @description `slot`, `roulette`, `dice`, `crash` (or `table` for a game played only through the wallet API). */
+            kind: string;
             lang: string;
             /** Format: int64 */
+            maxBet: number;
+            /** Format: int64 */
+            maxWin: number;
+            /** Format: int64 */
+            minBet: number;
+            name: string;
+            /** Format: int64 */
             playerId: number;
+            provider: string;
         };
         /** @description The user (spec §3 User). */
         UserReply: {
+            currency: string;
+            email?: string | null;
+            emailVerified: boolean;
+            firstName: string;
             /** Format: int64 */
             id: number;
+            isBannedOnBetroute: boolean;
+            isOnPaykassmaPayment: boolean;
+            isPartner: boolean;
+            lang: string;
+            lastName: string;
             /** @description The e-mail (the phone for phone accounts). */
             login: string;
-            email?: string | null;
             phone?: string | null;
-            currency: string;
-            firstName: string;
-            lastName: string;
             /**
              * Format: int64
              * @description 0 player, 1 partner, 2 cashier, 3 super agent, 4 admin.
              */
             role: number;
-            isBannedOnBetroute: boolean;
-            isPartner: boolean;
-            isOnPaykassmaPayment: boolean;
-            emailVerified: boolean;
-            lang: string;
         };
         VerifyReply: {
+            email?: string | null;
             /** Format: int64 */
             id: number;
-            email?: string | null;
             verified: boolean;
         };
         /** @description `bet` / `win` request body. */
         WalletCall: {
-            sessionToken: string;
-            /** @description The provider's id of this transaction (unique per provider). */
-            transactionId: string;
-            roundId: string;
-            gameId: string;
             /**
              * Format: int64
              * @description Integer minor units of `currency`.
              */
             amount: number;
             currency: string;
+            gameId: string;
+            roundId: string;
+            sessionToken: string;
+            /** @description The provider's id of this transaction (unique per provider). */
+            transactionId: string;
         };
         /** @description Every wallet reply: the player's real balance after the operation. */
         WalletReply: {
@@ -2125,15 +2154,15 @@ export interface components {
              */
             balance: number;
             currency: string;
-            /** Format: int64 */
-            playerId: number;
-            /** @description The provider's transaction id (null for `balance`). */
-            transactionId?: string | null;
             /**
              * Format: int64
              * @description Our ledger transaction (null for `balance` and for a rollback that left a tombstone).
              */
             ledgerTxId?: number | null;
+            /** Format: int64 */
+            playerId: number;
+            /** @description The provider's transaction id (null for `balance`). */
+            transactionId?: string | null;
         };
     };
     responses: never;
@@ -2162,7 +2191,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AdjustReply"];
+                    "application/json": components["schemas"]["Envelope_AdjustReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 3 no such user, 23 not signed in, 24 not an admin, 26 key reused, 40/47 invalid, 501/506/507 insufficient */
@@ -2194,7 +2232,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_SetLanguageReply"];
+                    "application/json": components["schemas"]["Envelope_SetLanguageReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 48 unsupported language, 40 */
@@ -2210,12 +2257,12 @@ export interface operations {
     };
     game_list: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
+            query: {
                 /** @description Provider code (lower case). */
                 provider: string;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -2225,7 +2272,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Vec_Game"];
+                    "application/json": components["schemas"]["Envelope_Vec_Game"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 60 unknown provider */
@@ -2241,12 +2297,12 @@ export interface operations {
     };
     providers: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
+            query?: {
                 /** @description `slots` or `casinolive` (all when absent). */
-                casinoType: string | null;
+                casinoType?: string;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -2256,21 +2312,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Vec_Provider"];
+                    "application/json": components["schemas"]["Envelope_Vec_Provider"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     search: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Part of a game name (case-insensitive), 1–64 characters. */
+            query: {
+                /** @description Part of a game name (case-insensitive); empty or longer than 64 characters finds nothing. */
                 q: string;
                 /** @description At most this many games (1–200, default 50). */
-                limit: number | null;
+                limit?: number;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -2280,7 +2345,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Vec_Game"];
+                    "application/json": components["schemas"]["Envelope_Vec_Game"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2303,7 +2377,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Launch"];
+                    "application/json": components["schemas"]["Envelope_Launch"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 61, 60, 62, 71 */
@@ -2319,12 +2402,12 @@ export interface operations {
     };
     outbox: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
+            query: {
                 /** @description A phone (digits, `+` optional) or an e-mail address. */
                 to: string;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -2334,7 +2417,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Vec_OutboxMessageDoc"];
+                    "application/json": components["schemas"]["Envelope_Vec_OutboxMessageDoc"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 40 missing `to`; 43 in production */
@@ -2366,7 +2458,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Game"];
+                    "application/json": components["schemas"]["Envelope_Game"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 23 not signed in, 62 unknown game */
@@ -2394,7 +2495,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Vec_Game"];
+                    "application/json": components["schemas"]["Envelope_Vec_Game"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 23 not signed in */
@@ -2426,7 +2536,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_bool"];
+                    "application/json": components["schemas"]["Envelope_bool"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 23 not signed in */
@@ -2442,17 +2561,17 @@ export interface operations {
     };
     history: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
+            query?: {
                 /** @description Start: `YYYY-MM-DD`, `DD-MM-YYYY`, RFC 3339 or epoch seconds/ms. Default: 30 days ago. */
-                begin: string | null;
+                begin?: string;
                 /** @description End (a date includes that whole day). Default: now. */
-                end: string | null;
+                end?: string;
                 /** @description At most 500 (default 200). */
-                limit: number | null;
-                offset: number | null;
+                limit?: number;
+                offset?: number;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -2462,7 +2581,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Vec_HistoryEntryReply"];
+                    "application/json": components["schemas"]["Envelope_Vec_HistoryEntryReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 23 not signed in, 40 bad query, 46 invalid range */
@@ -2478,11 +2606,11 @@ export interface operations {
     };
     ads: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                lang: string | null;
+            query?: {
+                lang?: string;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -2492,7 +2620,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Vec_Ad"];
+                    "application/json": components["schemas"]["Envelope_Vec_Ad"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2513,7 +2650,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Vec_FlatPage"];
+                    "application/json": components["schemas"]["Envelope_Vec_FlatPage"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2532,18 +2678,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, never> | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     slides: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                lang: string | null;
+            query?: {
+                lang?: string;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -2553,7 +2708,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Vec_Slide"];
+                    "application/json": components["schemas"]["Envelope_Vec_Slide"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2572,7 +2736,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Fairness"];
+                    "application/json": components["schemas"]["Envelope_Fairness"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 43 before the first round */
@@ -2588,12 +2761,12 @@ export interface operations {
     };
     rounds: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
+            query?: {
                 /** @description 1–100, default 20. */
-                limit: number | null;
+                limit?: number;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -2603,7 +2776,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Vec_EndedRound"];
+                    "application/json": components["schemas"]["Envelope_Vec_EndedRound"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 40 bad limit */
@@ -2628,7 +2810,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["DiceRequest"];
             };
         };
         responses: {
@@ -2637,7 +2819,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_RoundReply"];
+                    "application/json": components["schemas"]["Envelope_RoundReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 68, 501, 63 */
@@ -2671,7 +2862,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_RoundReply"];
+                    "application/json": components["schemas"]["Envelope_RoundReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 68, 501, 63 */
@@ -2687,14 +2887,14 @@ export interface operations {
     };
     rounds: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1–100, default 10. */
+                limit?: number;
+            };
             header: {
                 "X-Game-Session": string;
             };
-            path: {
-                /** @description 1–100, default 10. */
-                limit: number | null;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -2704,7 +2904,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Vec_RoundView"];
+                    "application/json": components["schemas"]["Envelope_Vec_RoundView"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 63 */
@@ -2734,7 +2943,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_SeedView"];
+                    "application/json": components["schemas"]["Envelope_SeedView"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 63 */
@@ -2768,7 +2986,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_SeedView"];
+                    "application/json": components["schemas"]["Envelope_SeedView"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 47, 63 */
@@ -2798,7 +3025,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Rotation"];
+                    "application/json": components["schemas"]["Envelope_Rotation"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 63 */
@@ -2829,7 +3065,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_StudioSession"];
+                    "application/json": components["schemas"]["Envelope_StudioSession"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 63 */
@@ -2859,7 +3104,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, never> | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 63, 62 */
@@ -2893,7 +3147,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_RoundReply"];
+                    "application/json": components["schemas"]["Envelope_RoundReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 68, 501, 63 */
@@ -2921,7 +3184,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_BalanceReply"];
+                    "application/json": components["schemas"]["Envelope_BalanceReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 23 not signed in */
@@ -2952,7 +3224,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_BalanceReply"];
+                    "application/json": components["schemas"]["Envelope_BalanceReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 23 not signed in, 25 below the minimum, 26 key reused */
@@ -2980,7 +3261,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Vec_String"];
+                    "application/json": components["schemas"]["Envelope_Vec_String"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2999,7 +3289,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_UserReply"];
+                    "application/json": components["schemas"]["Envelope_UserReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 23 not signed in, 5 banned */
@@ -3029,7 +3328,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_VerifyReply"];
+                    "application/json": components["schemas"]["Envelope_VerifyReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 6 invalid key, 7 expired, 8 already verified */
@@ -3062,7 +3370,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_SessionReply"];
+                    "application/json": components["schemas"]["Envelope_SessionReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 2, 3, 4, 5, 11, 14, 16, 40 */
@@ -3095,7 +3412,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_SessionReply"];
+                    "application/json": components["schemas"]["Envelope_SessionReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 2 invalid login, 3 no such user, 4 incorrect password, 5 banned, 11 not verified, 14 rate limited, 16 locked, 40/42/45 bad request */
@@ -3128,7 +3454,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_SessionReply"];
+                    "application/json": components["schemas"]["Envelope_SessionReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 2, 3, 4, 5, 14, 16, 40 */
@@ -3156,7 +3491,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_DoneReply"];
+                    "application/json": components["schemas"]["Envelope_DoneReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3179,7 +3523,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_DoneReply"];
+                    "application/json": components["schemas"]["Envelope_DoneReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 4 incorrect password, 23 not signed in, 231 weak */
@@ -3211,7 +3564,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_RestoreEmailReply"];
+                    "application/json": components["schemas"]["Envelope_RestoreEmailReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 18 e-mail invalid, 21 no such user, 14 rate limited */
@@ -3243,7 +3605,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_DoneReply"];
+                    "application/json": components["schemas"]["Envelope_DoneReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 9 not found, 10 expired, 231 weak */
@@ -3275,7 +3646,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_RestorePhoneReply"];
+                    "application/json": components["schemas"]["Envelope_RestorePhoneReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 13, 14, 15 phone invalid, 22 no such user */
@@ -3307,7 +3687,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_DoneReply"];
+                    "application/json": components["schemas"]["Envelope_DoneReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 10 expired, 15 phone invalid, 22 no such user, 101 no request, 102 code mismatch, 231 weak */
@@ -3339,7 +3728,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_PhoneCodeReply"];
+                    "application/json": components["schemas"]["Envelope_PhoneCodeReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 1 phone registered, 13 daily SMS limit, 14 rate limited, 15 phone invalid, 19 hash invalid */
@@ -3367,7 +3765,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_ProfileReply"];
+                    "application/json": components["schemas"]["Envelope_ProfileReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 23 not signed in */
@@ -3399,7 +3806,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_ProfileReply"];
+                    "application/json": components["schemas"]["Envelope_ProfileReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 1 phone taken, 15 phone invalid, 23 not signed in, 47 invalid field */
@@ -3431,7 +3847,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_EmailSignupReply"];
+                    "application/json": components["schemas"]["Envelope_EmailSignupReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 1 exists, 14 rate limited, 17 currency, 18 e-mail invalid, 231 weak password, 40 */
@@ -3463,7 +3888,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_OneClickReply"];
+                    "application/json": components["schemas"]["Envelope_OneClickReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 17 currency, 40 */
@@ -3496,7 +3930,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_SessionReply"];
+                    "application/json": components["schemas"]["Envelope_SessionReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 1 exists, 12 SMS code invalid, 15 phone invalid, 17 currency, 231 weak password, 40 */
@@ -3535,7 +3978,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_WalletReply"];
+                    "application/json": components["schemas"]["Envelope_WalletReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 64, 65, 66, 63, 40 */
@@ -3571,7 +4023,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_WalletReply"];
+                    "application/json": components["schemas"]["Envelope_WalletReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 501, 26, 28, 63, 67, 68, 64, 65, 66 */
@@ -3607,7 +4068,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_WalletReply"];
+                    "application/json": components["schemas"]["Envelope_WalletReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 72, 26, 63, 64, 65, 66 */
@@ -3643,7 +4113,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_WalletReply"];
+                    "application/json": components["schemas"]["Envelope_WalletReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description 26, 63, 67, 64, 65, 66 */

@@ -15,11 +15,15 @@ export type RequestBody<P extends keyof paths, M extends Method> = paths[P][M] e
   ? B
   : never;
 
-/** `result` of the success envelope of an operation. */
+/**
+ * `result` of the success envelope of an operation. The contract's 200 body is the success
+ * envelope *or* the error envelope (a business refusal answers HTTP 200); the error
+ * envelope is the member whose `error_message` is a plain string, and is left out here.
+ */
 export type ReplyOf<P extends keyof paths, M extends Method> = paths[P][M] extends {
   responses: { 200: { content: { 'application/json': infer E } } };
 }
-  ? E extends { result?: infer R }
+  ? Exclude<E, Schemas['ErrorEnvelope']> extends { result?: infer R }
     ? NonNullable<R>
     : never
   : never;

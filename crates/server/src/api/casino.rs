@@ -29,6 +29,7 @@ fn player(user: &User) -> Player {
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 pub struct ProvidersQuery {
     /// `slots` or `casinolive` (all when absent).
@@ -52,6 +53,7 @@ pub async fn providers(State(state): State<AppState>, MaybeSession(user): MaybeS
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct GameListQuery {
     /// Provider code (lower case).
     pub provider: String,
@@ -66,8 +68,9 @@ pub async fn game_list(State(state): State<AppState>, MaybeSession(user): MaybeS
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct SearchQuery {
-    /// Part of a game name (case-insensitive), 1–64 characters.
+    /// Part of a game name (case-insensitive); empty or longer than 64 characters finds nothing.
     pub q: String,
     /// At most this many games (1–200, default 50).
     pub limit: Option<i64>,

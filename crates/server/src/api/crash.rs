@@ -36,9 +36,11 @@ pub async fn fairness(State(state): State<AppState>) -> ApiResult<Fairness> {
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct CrashRoundsQuery {
     /// 1–100, default 20.
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
 }
 

@@ -5,7 +5,7 @@
 use super::envelope::{bad_request, ApiError};
 use crate::app::AppState;
 use accounts::{Client, User};
-use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{ConnectInfo, FromRef, FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use kernel::{AppError, ErrorCode};
@@ -14,8 +14,9 @@ use std::net::SocketAddr;
 
 pub const SESSION_COOKIE: &str = "carthage_session";
 
-/// A JSON body. Malformed JSON, missing or mistyped fields → 40; a body over the limit
-/// → 42; a body that is not `application/json` → 45.
+/// A JSON body. Malformed JSON, a top level other than an object (serde would read a
+/// struct from an array), missing or mistyped fields → 40; a body over the limit → 42; a
+/// body that is not `application/json` → 45.
 pub struct JsonBody<T>(pub T);
 
 impl<S, T> FromRequest<S> for JsonBody<T>
@@ -26,27 +27,64 @@ where
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match axum::Json::<T>::from_request(req, state).await {
-            Ok(axum::Json(v)) => Ok(JsonBody(v)),
-            Err(rejection) => Err(json_rejection(rejection)),
+        if !json_content_type(req.headers()) {
+            return Err(ApiError(AppError::new(ErrorCode::UnsupportedMediaType)));
         }
+        let bytes = match axum::body::Bytes::from_request(req, state).await {
+            Ok(b) => b,
+            Err(e) if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE => {
+                return Err(ApiError(AppError::new(ErrorCode::PayloadTooLarge)))
+            }
+            Err(_) => return Err(bad_request("the body could not be read")),
+        };
+        json_object(&bytes).map(JsonBody)
     }
 }
 
-fn json_rejection(r: JsonRejection) -> ApiError {
-    match r {
-        JsonRejection::MissingJsonContentType(_) => ApiError(AppError::new(ErrorCode::UnsupportedMediaType)),
-        JsonRejection::JsonDataError(e) => bad_request(format!("invalid field: {}", e.body_text().trim_start_matches("Failed to deserialize the JSON body into the target type: "))),
-        JsonRejection::JsonSyntaxError(_) => bad_request("the body is not valid JSON"),
-        JsonRejection::BytesRejection(e) => {
-            if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError(AppError::new(ErrorCode::PayloadTooLarge))
-            } else {
-                bad_request("the body could not be read")
-            }
-        }
-        other => bad_request(other.body_text()),
+/// Parses a JSON object body into `T`. JSON does not tell `5` from `5.0` (JSON Schema calls
+/// both integers), so when the strict parse fails on a number, integral floats are read as
+/// integers and the parse is tried again; anything else keeps its first error (40).
+pub fn json_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(bad_request("the body must be a JSON object"));
     }
+    match serde_json::from_slice::<T>(bytes) {
+        Ok(v) => Ok(v),
+        Err(e) if e.is_data() => {
+            let retried = serde_json::from_slice::<serde_json::Value>(bytes).ok().and_then(|mut v| {
+                integral_floats_to_integers(&mut v).then(|| serde_json::from_value::<T>(v).ok()).flatten()
+            });
+            retried.ok_or_else(|| bad_request(format!("invalid field: {e}")))
+        }
+        Err(_) => Err(bad_request("the body is not valid JSON")),
+    }
+}
+
+/// Rewrites every float with no fractional part (within ±2^53, where a float is exact) as
+/// an integer; true when something changed.
+fn integral_floats_to_integers(v: &mut serde_json::Value) -> bool {
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    match v {
+        serde_json::Value::Number(n) if n.is_f64() => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() <= EXACT => {
+                *v = serde_json::Value::from(f as i64);
+                true
+            }
+            _ => false,
+        },
+        serde_json::Value::Array(items) => items.iter_mut().fold(false, |changed, x| integral_floats_to_integers(x) | changed),
+        serde_json::Value::Object(map) => map.values_mut().fold(false, |changed, x| integral_floats_to_integers(x) | changed),
+        _ => false,
+    }
+}
+
+/// `application/json` or `application/…+json`, with any parameters.
+fn json_content_type(headers: &axum::http::HeaderMap) -> bool {
+    let Some(value) = headers.get(axum::http::header::CONTENT_TYPE).and_then(|v| v.to_str().ok()) else {
+        return false;
+    };
+    let essence = value.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"))
 }
 
 /// A query string; bad parameters → 40.
@@ -203,7 +241,8 @@ where
     }
 }
 
-/// The game session named by `X-Game-Session` (studio game clients): live, else 63.
+/// The game session named by `X-Game-Session` (studio game clients): live, else 63; a
+/// request without the header (or with an empty one) is not a game client's → 33 (401).
 pub struct GameSessionHeader(pub casino::GameSession);
 
 impl<S> FromRequestParts<S> for GameSessionHeader
@@ -216,6 +255,9 @@ where
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let state = AppState::from_ref(state);
         let token = parts.headers.get("x-game-session").and_then(|v| v.to_str().ok()).unwrap_or("").trim().to_string();
+        if token.is_empty() {
+            return Err(ApiError(AppError::new(ErrorCode::GameSessionRequired)));
+        }
         Ok(GameSessionHeader(state.casino.sessions().live(&token).await?))
     }
 }

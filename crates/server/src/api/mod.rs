@@ -87,7 +87,42 @@ impl utoipa::Modify for ErrorCatalogue {
 
 /// The OpenAPI document as committed in `docs/openapi.json`.
 pub fn openapi_json() -> String {
-    let mut text = ApiDoc::openapi().to_pretty_json().unwrap_or_default();
+    let mut doc = serde_json::to_value(ApiDoc::openapi()).unwrap_or_default();
+    describe_refusals(&mut doc);
+    let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
     text.push('\n');
     text
+}
+
+/// Makes the document say what the server does with refusals (checked by the
+/// schemathesis run of `make test`, scripts/contract.sh):
+/// * a business refusal answers **HTTP 200** with the error envelope (spec §7), so every
+///   operation's 200 body is its success envelope or `ErrorEnvelope` (`anyOf`: an envelope
+///   whose result is any object matches both);
+/// * any operation may answer a **4xx** refusal (malformed input 400, sign-in 401, CSRF or
+///   role 403, 404, 405, conflicting retry 409, 413, 415, rate limit 429), always in the error
+///   envelope; each code's HTTP status is in `ErrorCode`'s `x-error-codes`.
+fn describe_refusals(doc: &mut serde_json::Value) {
+    let error = serde_json::json!({ "$ref": "#/components/schemas/ErrorEnvelope" });
+    let Some(paths) = doc.get_mut("paths").and_then(|p| p.as_object_mut()) else { return };
+    for item in paths.values_mut() {
+        let Some(item) = item.as_object_mut() else { continue };
+        for (method, op) in item.iter_mut() {
+            if !matches!(method.as_str(), "get" | "post" | "put" | "patch" | "delete") {
+                continue;
+            }
+            let Some(responses) = op.get_mut("responses").and_then(|r| r.as_object_mut()) else { continue };
+            if let Some(schema) = responses.get_mut("200").and_then(|r| r.pointer_mut("/content/application~1json/schema")) {
+                if schema.get("anyOf").is_none() {
+                    *schema = serde_json::json!({ "anyOf": [schema.clone(), error.clone()] });
+                }
+            }
+            responses.entry("4XX").or_insert_with(|| {
+                serde_json::json!({
+                    "description": "A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status)",
+                    "content": { "application/json": { "schema": error.clone() } }
+                })
+            });
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! body before it is parsed; then the call goes to `casino::ProviderWallet`, the same
 //! service the studio uses in-process.
 
-use super::envelope::{bad_request, ok, ApiError, ApiResult, Envelope, ErrorEnvelope};
+use super::envelope::{ok, ApiError, ApiResult, Envelope, ErrorEnvelope};
 use crate::app::AppState;
 use super::extract::RawBody;
 use axum::body::Bytes;
@@ -37,7 +37,7 @@ async fn authenticated<T: DeserializeOwned>(state: &AppState, headers: &HeaderMa
     };
     let secret = config.wallet_secret.as_deref().unwrap_or_default();
     casino::signature::verify(secret, header("x-timestamp"), header("x-signature"), body, kernel::clock::now_ms() / 1000)?;
-    let call: T = serde_json::from_slice(body).map_err(|e| bad_request(format!("invalid body: {e}")))?;
+    let call: T = super::extract::json_object(body)?;
     Ok((config, call))
 }
 

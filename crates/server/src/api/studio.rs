@@ -109,8 +109,28 @@ pub async fn slot_spin(State(state): State<AppState>, GameSessionHeader(s): Game
 #[serde(deny_unknown_fields)]
 pub struct RouletteRequest {
     /// Each bet: `{kind, numbers, amount}` (see docs/FAIRNESS.md for the layout).
-    #[schema(value_type = Vec<Object>)]
-    pub bets: Vec<studio::roulette::Bet>,
+    pub bets: Vec<RouletteBet>,
+}
+
+/// One roulette bet as sent; a kind or numbers the table does not have → 68.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct RouletteBet {
+    /// `straight`, `split`, `street`, `corner`, `line`, `dozen`, `column`, `red`, `black`,
+    /// `even`, `odd`, `low`, `high` (docs/FAIRNESS.md).
+    pub kind: String,
+    #[serde(default)]
+    pub numbers: Vec<i64>,
+    /// Stake in minor units.
+    pub amount: i64,
+}
+
+impl RouletteBet {
+    fn to_bet(&self) -> Result<studio::roulette::Bet, AppError> {
+        let invalid = |what: &str| AppError::with_detail(ErrorCode::InvalidBet, format!("unknown roulette {what}"));
+        let kind = serde_json::from_value(serde_json::Value::String(self.kind.clone())).map_err(|_| invalid("bet kind"))?;
+        let numbers = self.numbers.iter().map(|n| u8::try_from(*n).map_err(|_| invalid("number"))).collect::<Result<_, _>>()?;
+        Ok(studio::roulette::Bet { kind, numbers, amount: self.amount })
+    }
 }
 
 /// One European roulette spin over the given bets.
@@ -118,14 +138,29 @@ pub struct RouletteRequest {
     params(("X-Game-Session" = String, Header)),
     responses((status = 200, body = Envelope<RoundReply>), (status = "default", description = "68, 501, 63", body = ErrorEnvelope)))]
 pub async fn roulette_spin(State(state): State<AppState>, GameSessionHeader(s): GameSessionHeader, JsonBody(req): JsonBody<RouletteRequest>) -> ApiResult<RoundReply> {
-    ok(state.single.play(&s, Play::Roulette { bets: req.bets }).await?)
+    let bets = req.bets.iter().map(RouletteBet::to_bet).collect::<Result<Vec<_>, _>>()?;
+    ok(state.single.play(&s, Play::Roulette { bets }).await?)
+}
+
+/// `dice/roll` body (`studio::dice::DiceBet`, described for the contract).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DiceRequest {
+    /// Stake in minor units.
+    pub amount: i64,
+    /// Hundredths (e.g. 4950 = 49.50); outside the game's range → 68.
+    pub target: i64,
+    /// Win when the roll is over the target (else under).
+    pub over: bool,
 }
 
 /// One dice roll (0.00–100.00) over or under the target.
-#[utoipa::path(post, path = "/api/studio/dice/roll", tag = "studio", request_body = Object,
+#[utoipa::path(post, path = "/api/studio/dice/roll", tag = "studio", request_body = DiceRequest,
     params(("X-Game-Session" = String, Header)),
     responses((status = 200, body = Envelope<RoundReply>), (status = "default", description = "68, 501, 63", body = ErrorEnvelope)))]
-pub async fn dice_roll(State(state): State<AppState>, GameSessionHeader(s): GameSessionHeader, JsonBody(bet): JsonBody<studio::dice::DiceBet>) -> ApiResult<RoundReply> {
+pub async fn dice_roll(State(state): State<AppState>, GameSessionHeader(s): GameSessionHeader, JsonBody(req): JsonBody<DiceRequest>) -> ApiResult<RoundReply> {
+    let target = u32::try_from(req.target).map_err(|_| AppError::with_detail(ErrorCode::InvalidBet, "target out of range"))?;
+    let bet = studio::dice::DiceBet { amount: req.amount, target, over: req.over };
     ok(state.single.play(&s, Play::Dice { bet }).await?)
 }
 
@@ -159,6 +194,7 @@ pub async fn rotate(State(state): State<AppState>, GameSessionHeader(s): GameSes
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct RoundsQuery {
     /// 1–100, default 10.
     pub limit: Option<i64>,

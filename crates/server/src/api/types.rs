@@ -305,13 +305,18 @@ pub struct BalanceReply {
 }
 
 #[derive(Debug, Deserialize, ToSchema, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct HistoryQuery {
     /// Start: `YYYY-MM-DD`, `DD-MM-YYYY`, RFC 3339 or epoch seconds/ms. Default: 30 days ago.
     pub begin: Option<String>,
     /// End (a date includes that whole day). Default: now.
     pub end: Option<String>,
     /// At most 500 (default 200).
+    #[param(minimum = 1, maximum = 500)]
+    #[schema(minimum = 1, maximum = 500)]
     pub limit: Option<i64>,
+    #[param(minimum = 0)]
+    #[schema(minimum = 0)]
     pub offset: Option<i64>,
 }
 
@@ -339,11 +344,13 @@ pub struct HistoryEntryReply {
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct LangQuery {
     pub lang: Option<String>,
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct OutboxQuery {
     /// A phone (digits, `+` optional) or an e-mail address.
     pub to: String,

@@ -8,6 +8,7 @@ mod casino;
 mod crash;
 mod provider_wallet;
 mod studio;
+mod contract;
 
 use common::*;
 use reqwest::Method;
