@@ -2,8 +2,11 @@
 /**
  * Browser tests of the studio game client (web/studio.html, src/studio): a slot spin whose balance
  * follows bet and win, a dice roll checked by the in-browser verifier after a seed rotation, a crash
- * bet with auto cash-out over the WebSocket, roulette, the expired-session state, and screenshots of
- * every game in English and Arabic. Loaded by scripts/e2e.mjs, which passes its helpers.
+ * bet with auto cash-out over the WebSocket, the crash button ignoring a tap that lands just after
+ * its meaning changed (the round starts, crashes, or a cash-out happens) and a queued bet that is
+ * really cancelled, the auto cash-out field refusing letters, roulette, the expired-session state,
+ * and screenshots of every game in English and Arabic. Loaded by scripts/e2e.mjs, which passes its
+ * helpers.
  */
 
 /** @typedef {import('playwright-core').Page} Page */
@@ -97,7 +100,8 @@ export function tests(h) {
     if (!accepted) {
       const label = (await action.textContent()) ?? '';
       const m = (await page.getByTestId('crash-multiplier').textContent().catch(() => '')) ?? '';
-      assert(/next round/i.test(label), `the bet was not accepted (button: ${label})`);
+      const queued = await page.getByTestId('crash-queued').isVisible().catch(() => false);
+      assert(queued, `the bet was not accepted and is not shown as queued (button: ${label})`);
       if (mustFinish) throw new Error(`the round in progress (now ${m}) outlasted the test budget twice; the bet stayed queued`);
       note(`the round in progress (now ${m}) outlasted the test budget; the bet stayed queued (button: ${label})`);
       return false;
@@ -127,7 +131,183 @@ export function tests(h) {
     return true;
   }
 
+  /** Per-test budget of the runner (scripts/e2e.sh gives crash tests 90 s), minus a margin. */
+  const BUDGET_MS = (Number.parseInt(process.env.E2E_TEST_TIMEOUT_MS ?? '', 10) || 30_000) - 5_000;
+  /** src/studio/ui/actionGuard.ts ACTION_GUARD_MS: a tap this soon after a change is ignored. */
+  const GUARD_MS = 700;
+
+  /**
+   * Records, in the page, every change of what the crash button means (by its English label; the
+   * amount in "Cash out …" changes every tick and is not a change of meaning), with its time.
+   * @param {Page} page
+   */
+  async function watchMeaning(page) {
+    await page.evaluate(() => {
+      const w = /** @type {any} */ (window);
+      const b = /** @type {HTMLElement} */ (document.querySelector('[data-testid="crash-action"]'));
+      /** @param {string} t */
+      const meaning = (t) => (/^Cash out/.test(t) ? 'cashout' : /Bet next round/.test(t) ? 'betNext' : /Bet placed/.test(t) ? 'placed' : /Place bet/.test(t) ? 'bet' : t);
+      w.__meanings = [{ m: meaning(b.textContent ?? ''), at: performance.now() }];
+      new MutationObserver(() => {
+        const m = meaning(b.textContent ?? '');
+        if (w.__meanings[w.__meanings.length - 1].m !== m) w.__meanings.push({ m, at: performance.now() });
+      }).observe(b, { childList: true, characterData: true, subtree: true });
+    });
+  }
+
+  /**
+   * Waits for the button's meaning to change to one of `to` (after the `after`-th recorded change),
+   * taps it at once with a real touch, and returns the new meaning and how long after the change
+   * the tap had landed at the latest. Null when `timeout` passes first.
+   * @param {Page} page @param {string[]} to @param {number} after @param {number} timeout
+   */
+  async function tapOnChange(page, to, after, timeout) {
+    const box = await page.getByTestId('crash-action').boundingBox();
+    assert(box, 'no crash action button');
+    const hit = await page
+      .waitForFunction(([want, n]) => /** @type {any} */ (window).__meanings.slice(n).find((/** @type {any} */ c) => want.includes(c.m)) ?? null,
+        /** @type {const} */ ([to, after]), { timeout: Math.max(1, timeout), polling: 'raf' })
+      .then((h) => h.jsonValue(), () => null);
+    if (!hit) return null;
+    await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+    const late = await page.evaluate((at) => performance.now() - at, hit.at);
+    return { meaning: /** @type {string} */ (hit.m), late, index: await page.evaluate(() => /** @type {any} */ (window).__meanings.length) };
+  }
+
+  /**
+   * The issue's case: a round crashes just before the player taps "Cash out", and the same button
+   * (now "Bet next round") must not take the tap. A bet is placed in a betting window without auto
+   * cash-out; the tap that lands right after the round starts ("Bet placed" → "Cash out") must not
+   * cash out, the one right after the crash ("Cash out" → "Bet next round") must not queue a bet.
+   * A round that outlasts the budget is cashed out by hand instead, and the second tap of that
+   * double tap must not queue a bet either. Then, if the next window opens in time: no bet is sent
+   * and the balance (page and API) is unchanged. A bet queued and cancelled in between must not be
+   * sent either.
+   * @param {Context} context @param {AbortSignal} signal @param {(line: string) => void} note @param {boolean} mustFinish
+   * @returns {Promise<boolean>} whether a guarded tap was made and checked
+   */
+  async function crashGuardScenario(context, signal, note, mustFinish) {
+    const started = Date.now();
+    const left = () => BUDGET_MS - (Date.now() - started);
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    /** @type {{ type?: string, at: number }[]} */
+    const sent = [];
+    page.on('websocket', (ws) => ws.on('framesent', (f) => {
+      try {
+        sent.push({ ...JSON.parse(String(f.payload)), at: Date.now() });
+      } catch {
+        /* not JSON */
+      }
+    }));
+    const { url, token } = await launch(context, signal, 'crash');
+    await open(page, url);
+    await page.waitForFunction(() => !document.querySelector('[data-testid="crash-connecting"]'), undefined, { timeout: 10000 });
+    const action = page.getByTestId('crash-action');
+    const apiBalance = async () => {
+      const res = await context.request.get(urlOf('/api/studio/session'), { headers: { 'X-Game-Session': token } });
+      const env = await res.json();
+      assert(env.status === 0, `GET /api/studio/session: ${JSON.stringify(env).slice(0, 200)}`);
+      return /** @type {number} */ (env.result.balance);
+    };
+    /** @param {string} why */
+    const giveUp = (why) => {
+      if (mustFinish) throw new Error(`${why}: the guard was not exercised twice in a row`);
+      note(`${why}: not verified in this attempt`);
+      return false;
+    };
+
+    // A betting window with time left to bet (auto cash-out stays off: the bet rides to the crash).
+    const windowOpen = await page.waitForFunction(() => {
+      const b = /** @type {HTMLButtonElement | null} */ (document.querySelector('[data-testid="crash-action"]'));
+      const c = document.querySelector('[data-testid="crash-countdown"]');
+      return !!b && !b.disabled && /Place bet/.test(b.textContent ?? '') && !!c && Number.parseFloat(c.textContent ?? '0') >= 1.5;
+    }, undefined, { timeout: Math.max(1, left() - 30000), polling: 100 }).then(() => true, () => false);
+    if (!windowOpen) return giveUp('no betting window opened in time');
+    const before = await shownMinor(page);
+    await action.click();
+    await action.filter({ hasText: 'Bet placed' }).waitFor({ timeout: 4000 });
+    const staked = await shownMinor(page);
+    const betsSent = () => sent.filter((m) => m.type === 'bet').length;
+    const cashoutsSent = () => sent.filter((m) => m.type === 'cashout').length;
+    assert(betsSent() === 1, `${betsSent()} bets sent, expected 1`);
+    note(`bet ${before - staked} (balance ${before} → ${staked})`);
+    await watchMeaning(page);
+
+    // 1. The round starts: "Bet placed" → "Cash out". A tap right then must not cash out.
+    const first = await tapOnChange(page, ['cashout', 'betNext'], 1, 8000);
+    assert(first, 'the round did not start within 8 s of the betting window');
+    assert(first.late < GUARD_MS - 100, `the tap landed ${Math.round(first.late)} ms after the change: too late to test the ${GUARD_MS} ms guard`);
+    let change = first;
+    if (first.meaning === 'cashout') {
+      await page.waitForTimeout(300);
+      assert(cashoutsSent() === 0, `a tap ${Math.round(first.late)} ms after "Cash out" appeared sent a cash-out`);
+      note(`tap ${Math.round(first.late)} ms after the round started: ignored, no cash-out`);
+      // 2. The crash: "Cash out" → "Bet next round", tapped at once. A round too long for the budget
+      // is cashed out by hand (after the guard), and the double tap's second tap is the one checked.
+      const crash = await tapOnChange(page, ['betNext'], first.index, left() - 15000);
+      if (crash) {
+        change = crash;
+        note(`tap ${Math.round(crash.late)} ms after the crash turned "Cash out" into "Bet next round"`);
+      } else {
+        await page.waitForFunction(() => !(/** @type {HTMLButtonElement} */ (document.querySelector('[data-testid="crash-action"]'))).disabled);
+        const n = await page.evaluate(() => /** @type {any} */ (window).__meanings.length);
+        await action.tap();
+        const second = await tapOnChange(page, ['betNext'], n, 5000);
+        assert(second, 'the cash-out by hand did not turn the button into "Bet next round"');
+        assert(cashoutsSent() === 1, `${cashoutsSent()} cash-outs sent by the double tap, expected 1`);
+        change = second;
+        note(`long round: cashed out by hand, second tap ${Math.round(second.late)} ms after "Bet next round" appeared`);
+      }
+    } else {
+      note(`the round crashed at once; tap ${Math.round(first.late)} ms after "Bet next round" appeared`);
+    }
+    assert(change.late < GUARD_MS - 100, `the tap landed ${Math.round(change.late)} ms after the change: too late to test the ${GUARD_MS} ms guard`);
+    const changedAt = Date.now() - change.late;
+    await page.waitForTimeout(Math.max(0, GUARD_MS + 150 - change.late));
+    const label = (await action.textContent()) ?? '';
+    assert(!(await page.getByTestId('crash-queued').isVisible()), `the tap queued a bet (button: ${label})`);
+    assert(/Bet next round|Place bet/.test(label), `after the ignored tap the button reads ${JSON.stringify(label)}`);
+    assert(betsSent() === 1, `${betsSent()} bets sent, expected 1`);
+    const settled = await shownMinor(page);
+    assert(settled === (await apiBalance()), `the page shows ${settled}, the API ${await apiBalance()}`);
+
+    // A bet queued on purpose (the guard is over) and cancelled is never sent — only while the
+    // window is surely still closed (the pause after a crash is 3 s).
+    const phase = await page.locator('[data-phase]').first().getAttribute('data-phase');
+    const quiet = phase === 'running' || (phase === 'crashed' && Date.now() - changedAt < 1200);
+    if (quiet && /Bet next round/.test(label)) {
+      await action.click();
+      const card = page.getByTestId('crash-queued');
+      await card.waitFor({ timeout: 1000 });
+      const detail = (await page.getByTestId('crash-queued-detail').textContent()) ?? '';
+      const amount = (await page.getByTestId('bet-value').textContent()) ?? '';
+      assert(detail.includes(amount.trim()), `the queued bet shows ${JSON.stringify(detail)}, the bet is ${JSON.stringify(amount)}`);
+      assert(/Queued for next round/.test((await card.textContent()) ?? ''), 'the queued bet does not say "Queued for next round"');
+      await page.getByRole('button', { name: 'Cancel the bet queued for next round' }).click();
+      await card.waitFor({ state: 'detached', timeout: 1000 });
+      note(`queued ${detail.replace(/[\u2066-\u2069]/g, '')} and cancelled`);
+    }
+
+    // The next window: nothing is sent for this player, and the balance stays.
+    const next = await page.waitForFunction(() => /Place bet/.test(document.querySelector('[data-testid="crash-action"]')?.textContent ?? ''),
+      undefined, { timeout: Math.max(1, left() - 3000), polling: 100 }).then(() => true, () => false);
+    if (next) {
+      await page.waitForTimeout(1500);
+      assert(betsSent() === 1, `a bet was sent when the next window opened (${betsSent()} bets sent)`);
+      const now = await shownMinor(page);
+      const fromApi = await apiBalance();
+      assert(now === settled && fromApi === settled, `balance moved after the ignored tap: ${settled} → page ${now}, API ${fromApi}`);
+      note(`next window opened: no bet sent, balance ${settled} (page and API)`);
+    } else {
+      note('the next window did not open within the budget: the queue and balance after it not checked');
+    }
+    assertNoPageErrors(errors);
+    return true;
+  }
+
   let crashVerified = false;
+  let guardVerified = false;
 
   return [
     {
@@ -238,6 +418,51 @@ export function tests(h) {
       },
     },
     {
+      name: 'studio: crash — a tap just after the button changes meaning (round start, crash) is ignored: no cash-out, no bet queued, balance unchanged',
+      async run({ context, signal, note }) {
+        guardVerified = await crashGuardScenario(context, signal, note, false);
+      },
+    },
+    {
+      name: 'studio: crash — the auto cash-out field refuses letters as they are typed and says why',
+      async run({ context, signal, note }) {
+        const page = await context.newPage();
+        const errors = collectErrors(page);
+        /** @type {any[]} */
+        const sent = [];
+        page.on('websocket', (ws) => ws.on('framesent', (f) => sent.push(String(f.payload))));
+        const { url } = await launch(context, signal, 'crash');
+        await open(page, url);
+        await page.waitForFunction(() => !document.querySelector('[data-testid="crash-connecting"]'), undefined, { timeout: 10000 });
+        const auto = page.getByTestId('crash-auto');
+        const error = page.getByTestId('crash-auto-error');
+        await auto.fill('');
+        await auto.pressSequentially('2x.5a0e', { delay: 20 });
+        assert((await auto.inputValue()) === '2.50', `typing "2x.5a0e" left ${JSON.stringify(await auto.inputValue())} in the field`);
+        await error.getByText('Digits only').waitFor({ timeout: 2000 });
+        await auto.fill('abc');
+        assert((await auto.inputValue()) === '2.50', `pasting "abc" left ${JSON.stringify(await auto.inputValue())}`);
+        await auto.fill('1.234');
+        assert((await auto.inputValue()) === '2.50', `a third decimal was accepted: ${JSON.stringify(await auto.inputValue())}`);
+        // In range only from 1.01× to 1,000,000×: the error says so and nothing can be sent.
+        await auto.fill('0.5');
+        await error.waitFor({ timeout: 2000 });
+        const text = ((await error.textContent()) ?? '').replace(/[\u2066-\u2069]/g, '');
+        assert(text === 'Auto cash-out from 1.01× to 1,000,000.00×', `range error ${JSON.stringify(text)}`);
+        assert((await auto.getAttribute('aria-invalid')) === 'true', 'the field is not marked invalid');
+        assert(await page.getByTestId('crash-action').isDisabled(), 'the bet button is enabled with an invalid auto cash-out');
+        await page.waitForTimeout(400);
+        await shot(page, 'studio-crash-auto-error-en');
+        await page.getByTestId('crash-action').click({ force: true });
+        await page.waitForTimeout(300);
+        assert(!sent.some((f) => /"type":"bet"/.test(f)), `a bet was sent with an invalid auto cash-out: ${sent.join(' ')}`);
+        await auto.fill('1.5');
+        await error.waitFor({ state: 'detached', timeout: 4000 });
+        note('letters, a third decimal and "abc" refused; 0.5 out of range; 1.5 accepted');
+        assertNoPageErrors(errors);
+      },
+    },
+    {
       name: 'studio: roulette — chips on a straight, a split and red; the spin settles',
       async run({ context, signal, note }) {
         const page = await context.newPage();
@@ -291,6 +516,16 @@ export function tests(h) {
           return;
         }
         await crashScenario(context, signal, note, true);
+      },
+    },
+    {
+      name: 'studio: crash guard — second attempt when the first met rounds too long for the test budget',
+      async run({ context, signal, note }) {
+        if (guardVerified) {
+          note('the first attempt checked the guarded taps');
+          return;
+        }
+        await crashGuardScenario(context, signal, note, true);
       },
     },
     {

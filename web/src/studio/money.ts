@@ -67,3 +67,12 @@ export function payoutOf(bet: number, multiplierHundredths: number): number {
 export function formatMultiplier(hundredths: number, locale = 'en'): string {
   return `${formatMinor(hundredths, 2, locale)}×`;
 }
+
+/**
+ * Wraps a number (with its unit) in a left-to-right isolate (U+2066 … U+2069) for use inside a
+ * translated sentence: in Arabic "2.60×" or "0.500 TND" then keeps its order and its sign on the
+ * right side, whatever surrounds it. In JSX, `<bdi dir="ltr">` does the same.
+ */
+export function isolate(text: string): string {
+  return `\u2066${text}\u2069`;
+}

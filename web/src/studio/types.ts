@@ -70,10 +70,12 @@ export interface HistoryRound {
   serverSeed?: string | null;
   clientSeed?: string;
   nonce?: number;
-  // crash
+  // crash (docs/CRASH.md "Wiring"): crash point and hash are null until the round is over
   cashedOutAt?: number | null;
-  crashPoint?: number;
-  hash?: string;
+  crashPoint?: number | null;
+  hash?: string | null;
+  /** The bet: placing, open, cashed, lost, refunded (round void or interrupted). */
+  status?: string;
 }
 
 export interface CrashFairness {

@@ -1,12 +1,14 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { StudioError } from '../api';
 import { useStudio } from '../context';
 import { crashMultiplierAt } from '../fair';
-import { formatMultiplier, parseMajor, payoutOf } from '../money';
+import { formatMinor, formatMultiplier, isolate, payoutOf } from '../money';
 import { play } from '../sound';
+import { ACTION_GUARD_MS, useActionGuard } from '../ui/actionGuard';
 import { BetControl, useBetLevels } from '../ui/BetControl';
 import { Ico } from '../ui/icons';
+import { acceptAutoText, actionKindOf, AUTO_MAX, AUTO_MIN, autoValueOf } from './crashModel';
 import { connectCrash, type CrashPhase, type CrashPlayer, type ServerMessage } from './crashSocket';
 import css from './crash.module.css';
 import g from './games.module.css';
@@ -28,7 +30,20 @@ interface MyBet {
   win: number | null;
 }
 
+/**
+ * A bet for the next round. The protocol has no way to withdraw a bet the server has taken, so a
+ * queued bet stays in this client until the next betting window opens and is sent then: until
+ * that moment, Cancel simply drops it. Amount and auto cash-out are fixed when it is queued (the
+ * controls are locked meanwhile), so what is sent is what the card shows.
+ */
+interface QueuedBet {
+  amount: number;
+  auto: number | null;
+}
+
 const SETTLED_CODES_EXPIRED = 63;
+/** How long the "digits only" hint stays after a refused keystroke. */
+const FORMAT_HINT_MS = 2500;
 
 export function CrashGame() {
   const { t } = useTranslation('studio');
@@ -36,11 +51,12 @@ export function CrashGame() {
   const levels = useBetLevels();
   const [bet, setBet] = useState(levels[Math.min(2, levels.length - 1)] ?? 100);
   const [autoOn, setAutoOn] = useState(false);
-  const [autoText, setAutoText] = useState('2.00');
+  const [autoText, setAutoText] = useState(() => formatMinor(200, 2, lang));
+  const [formatHint, setFormatHint] = useState(false);
   const [status, setStatus] = useState<'connecting' | 'open' | 'closed'>('connecting');
   const [round, setRound] = useState<RoundState | null>(null);
   const [mine, setMine] = useState<MyBet | null>(null);
-  const [queued, setQueued] = useState(false);
+  const [queued, setQueued] = useState<QueuedBet | null>(null);
   const [players, setPlayers] = useState<{ list: CrashPlayer[]; count: number }>({ list: [], count: 0 });
   const [recent, setRecent] = useState<{ id: number; m: number }[]>([]);
   const [pendingReq, setPendingReq] = useState<string | null>(null);
@@ -50,14 +66,14 @@ export function CrashGame() {
   const balanceRef = useRef(balance);
   balanceRef.current = balance;
   const mineRef = useRef<MyBet | null>(null);
-  const queuedRef = useRef(false);
-  const betRef = useRef({ amount: bet, auto: null as number | null });
+  const queuedRef = useRef<QueuedBet | null>(null);
+  const hintTimer = useRef<number | undefined>(undefined);
+  const autoErrorId = useId();
   mineRef.current = mine;
   queuedRef.current = queued;
 
-  const autoValue = autoOn ? parseMajor(autoText, 2) : null;
-  const autoValid = !autoOn || (autoValue !== null && autoValue >= 101);
-  betRef.current = { amount: bet, auto: autoOn ? autoValue : null };
+  const autoValue = autoValueOf(autoText);
+  const autoValid = !autoOn || autoValue !== null;
 
   const serverNow = () => Date.now() + offset.current;
 
@@ -69,8 +85,12 @@ export function CrashGame() {
     );
   }, [api]);
 
+  useEffect(() => () => window.clearTimeout(hintTimer.current), []);
+
   useEffect(() => {
     const placeBet = (amount: number, auto: number | null) => {
+      // Never send what the server would refuse as malformed: the auto value is re-checked here.
+      if (auto !== null && (!Number.isInteger(auto) || auto < AUTO_MIN || auto > AUTO_MAX)) return null;
       const id = sock.current?.send({ type: 'bet', amount, autoCashOut: auto });
       if (id) setPendingReq(id);
       return id;
@@ -94,9 +114,11 @@ export function CrashGame() {
           if (m.phase === 'betting') {
             if (mineRef.current && mineRef.current.roundId !== m.id) setMine(null);
             setPlayers({ list: [], count: 0 });
-            if (queuedRef.current) {
-              setQueued(false);
-              placeBet(betRef.current.amount, betRef.current.auto);
+            const q = queuedRef.current;
+            if (q) {
+              queuedRef.current = null;
+              setQueued(null);
+              placeBet(q.amount, q.auto);
             }
           }
           break;
@@ -112,8 +134,9 @@ export function CrashGame() {
           setRound((r) => ({ id: m.id, phase: 'crashed', bettingEndsAt: r?.bettingEndsAt ?? 0, startedAt: r?.startedAt ?? 0, crashPoint: m.crashPoint, lastM: m.crashPoint }));
           setRecent((cur) => merge(cur, [{ id: m.id, m: m.crashPoint }]));
           const my = mineRef.current;
-          if (my && my.roundId === m.id && my.cashedOutAt === null) {
-            play('crash');
+          if (my && my.roundId === m.id) {
+            play(my.cashedOutAt === null ? 'crash' : 'stop');
+            // The round is over for this player either way: the history now has its crash point.
             settle(balanceRef.current);
           } else play('stop');
           break;
@@ -174,43 +197,85 @@ export function CrashGame() {
   const liveM =
     phase === 'running' && round ? Math.max(round.lastM, crashMultiplierAt(now - round.startedAt)) : phase === 'crashed' && round?.crashPoint ? round.crashPoint : 100;
   const activeBet = mine && round && mine.roundId === round.id ? mine : null;
-  const canCashOut = phase === 'running' && activeBet !== null && activeBet.cashedOutAt === null;
   const countdown = phase === 'betting' && round ? Math.max(0, round.bettingEndsAt - now) : 0;
+  const kind = actionKindOf({ phase, hasActiveBet: activeBet !== null, cashedOut: activeBet?.cashedOutAt != null, queued: queued !== null });
+  // Any change of what the button does (the round crashed under a "Cash out", the round started
+  // under "Bet placed", a cash-out turned it into "Bet next round", …) makes it ignore taps a moment.
+  const guard = useActionGuard(kind);
+
+  const onAutoChange = (typed: string) => {
+    const next = acceptAutoText(typed);
+    window.clearTimeout(hintTimer.current);
+    if (next === null) {
+      // Refused: the field keeps its text and says why.
+      setFormatHint(true);
+      hintTimer.current = window.setTimeout(() => setFormatHint(false), FORMAT_HINT_MS);
+      return;
+    }
+    setFormatHint(false);
+    setAutoText(next);
+    setAutoOn(true);
+  };
 
   const onAction = () => {
-    if (canCashOut) {
-      const id = sock.current?.send({ type: 'cashout' });
-      if (id) setPendingReq(id);
-      return;
+    if (guard.isGuarded()) return;
+    switch (kind) {
+      case 'cashout': {
+        const id = sock.current?.send({ type: 'cashout' });
+        if (id) setPendingReq(id);
+        return;
+      }
+      case 'bet':
+      case 'betNext': {
+        const auto = autoOn ? autoValue : null;
+        if (autoOn && auto === null) return; // the inline error already says what is wrong
+        if (kind === 'betNext') {
+          setQueued({ amount: bet, auto });
+          return;
+        }
+        const id = sock.current?.send({ type: 'bet', amount: bet, autoCashOut: auto });
+        if (id) setPendingReq(id);
+        return;
+      }
+      default:
+        return;
     }
-    if (!autoValid) {
-      toast(t('crash.autoInvalid'), 'error');
-      return;
-    }
-    if (phase === 'betting' && !activeBet) {
-      const id = sock.current?.send({ type: 'bet', amount: bet, autoCashOut: autoOn ? autoValue : null });
-      if (id) setPendingReq(id);
-      return;
-    }
-    if (!activeBet || phase !== 'betting') setQueued((q) => !q);
+  };
+
+  const cancelQueued = () => {
+    queuedRef.current = null;
+    setQueued(null);
+    toast(t('crash.queuedCancelled'));
   };
 
   let actionLabel: string;
   let actionClass = '';
-  if (canCashOut) {
-    actionLabel = t('crash.cashOut', { amount: money(payoutOf(activeBet.amount, liveM)) });
-    actionClass = g.actionGo!;
-  } else if (activeBet && phase === 'betting') {
-    actionLabel = t('crash.betPlaced');
-  } else if (queued) {
-    actionLabel = t('crash.cancelQueued');
-    actionClass = g.actionDanger!;
-  } else if (phase === 'betting') {
-    actionLabel = t('crash.placeBet');
-  } else {
-    actionLabel = t('crash.betNext');
+  switch (kind) {
+    case 'cashout':
+      actionLabel = t('crash.cashOut', { amount: isolate(money(payoutOf(activeBet?.amount ?? 0, liveM))) });
+      actionClass = g.actionGo!;
+      break;
+    case 'placed':
+      actionLabel = t('crash.betPlaced');
+      break;
+    case 'queued':
+      actionLabel = t('crash.betQueued');
+      break;
+    case 'bet':
+      actionLabel = t('crash.placeBet');
+      break;
+    default:
+      actionLabel = t('crash.betNext');
   }
-  const actionDisabled = status !== 'open' || pendingReq !== null || (activeBet !== null && !canCashOut && phase === 'betting');
+  const wantsBet = kind === 'bet' || kind === 'betNext';
+  const baseDisabled = status !== 'open' || pendingReq !== null || kind === 'placed' || kind === 'queued' || (wantsBet && !autoValid);
+  const actionDisabled = baseDisabled || guard.guarded;
+  const inputsLocked = !!activeBet || queued !== null;
+
+  let autoError: string | null = null;
+  if (formatHint) autoError = t('crash.autoFormat');
+  else if (autoOn && autoValue === null && !inputsLocked)
+    autoError = t('crash.autoRange', { min: isolate(formatMultiplier(AUTO_MIN, lang)), max: isolate(formatMultiplier(AUTO_MAX, lang)) });
 
   return (
     <div className={g.game}>
@@ -250,33 +315,73 @@ export function CrashGame() {
           )}
           {activeBet?.cashedOutAt != null && (
             <div className={css.myWin} data-testid="crash-my-win">
-              {t('crash.youCashedOut', { m: formatMultiplier(activeBet.cashedOutAt, lang), amount: money(activeBet.win ?? 0) })}
+              {t('crash.youCashedOut', { m: isolate(formatMultiplier(activeBet.cashedOutAt, lang)), amount: isolate(money(activeBet.win ?? 0)) })}
             </div>
           )}
         </div>
       </div>
 
       <div className={`${g.controls} ${css.controls}`}>
+        {/* Above the panel, over the foot of the stage: appearing never moves the buttons below. */}
+        {queued && (
+          <div className={css.queued} data-testid="crash-queued">
+            <span className={css.queuedIcon} aria-hidden="true">
+              <Ico name="hourglass" size={18} />
+            </span>
+            <span className={css.queuedText}>
+              <span className={css.queuedTitle}>{t('crash.queued')}</span>
+              <span className={css.queuedDetail} data-testid="crash-queued-detail">
+                <span>
+                  <bdi dir="ltr">{money(queued.amount)}</bdi>
+                  {queued.auto !== null && ' ·'}
+                </span>
+                {queued.auto !== null && <> <span>{t('crash.queuedAuto', { m: isolate(formatMultiplier(queued.auto, lang)) })}</span></>}
+              </span>
+            </span>
+            <button type="button" className={css.queuedCancel} onClick={cancelQueued} aria-label={t('crash.queuedCancelLabel')} data-testid="crash-queued-cancel">
+              {t('crash.queuedCancel')}
+            </button>
+          </div>
+        )}
+        {!queued && autoError && (
+          <p id={autoErrorId} className={css.autoError} role="alert" data-testid="crash-auto-error">
+            {autoError}
+          </p>
+        )}
         <div className={css.autoRow}>
           <label className={css.switch}>
-            <input type="checkbox" checked={autoOn} onChange={(e) => setAutoOn(e.target.checked)} disabled={!!activeBet} data-testid="crash-auto-toggle" />
+            <input type="checkbox" checked={autoOn} onChange={(e) => setAutoOn(e.target.checked)} disabled={inputsLocked} data-testid="crash-auto-toggle" />
             <span className={css.switchTrack} aria-hidden="true" />
             <span>{t('crash.autoCashOut')}</span>
           </label>
-          <div className={css.autoInput} data-invalid={!autoValid} dir="ltr">
+          <div className={css.autoInput} data-invalid={autoError !== null} dir="ltr">
             <input
               inputMode="decimal"
+              autoComplete="off"
+              enterKeyHint="done"
+              maxLength={10}
               value={autoText}
-              onChange={(e) => { setAutoText(e.target.value); setAutoOn(true); }}
-              disabled={!!activeBet}
+              onChange={(e) => onAutoChange(e.target.value)}
+              disabled={inputsLocked}
               aria-label={t('crash.autoCashOutAt')}
+              aria-invalid={autoError !== null}
+              aria-describedby={autoError ? autoErrorId : undefined}
               data-testid="crash-auto"
             />
             <span>×</span>
           </div>
         </div>
-        <BetControl value={bet} onChange={setBet} disabled={!!activeBet || queued} />
-        <button type="button" className={`${g.action} ${css.action} ${actionClass}`} onClick={onAction} disabled={actionDisabled} data-testid="crash-action">
+        <BetControl value={bet} onChange={setBet} disabled={inputsLocked} />
+        <button
+          type="button"
+          className={`${g.action} ${css.action} ${actionClass}`}
+          onClick={onAction}
+          disabled={actionDisabled}
+          data-meaning={kind}
+          data-guard={guard.guarded && !baseDisabled}
+          style={{ '--guard-ms': `${ACTION_GUARD_MS}ms` } as CSSProperties}
+          data-testid="crash-action"
+        >
           {actionLabel}
         </button>
       </div>
