@@ -17,18 +17,7 @@ if ! "$venv/bin/schemathesis" --version 2>/dev/null | grep -q "$version"; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check "schemathesis==$version"
 fi
-tmp=$(mktemp -d)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-base="http://127.0.0.1:$port"
-export CARTHAGE_MODE=demo DATABASE_URL="sqlite://$tmp/contract.db" BIND="127.0.0.1:$port" WEB_DIR="$root/web/dist" \
-  PUBLIC_URL="$base" RUST_LOG=warn ARGON2_MEMORY_KIB=4096 ARGON2_ITERATIONS=1
-"$bin" seed > /dev/null
-"$bin" serve > "$tmp/server.log" 2>&1 &
-pid=$!
-cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$tmp"; }
-trap cleanup EXIT
-for _ in $(seq 1 100); do curl -fs "$base/healthz" > /dev/null 2>&1 && break; sleep 0.1; done
-curl -fs "$base/healthz" > /dev/null || { echo "server did not start:"; cat "$tmp/server.log"; exit 1; }
+. "$root/scripts/test-server.sh"
 
 # A signed-in player with a game session, so authenticated operations are exercised past
 # their sign-in check (one-click sign-up answers the session token).

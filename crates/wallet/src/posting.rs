@@ -219,21 +219,18 @@ fn rollback_row(req: &RollbackRequest, legs: Vec<Leg>) -> PostingRequest {
 
 /// Claims the original key of `req` with a tombstone; `Some(id)` when it was free.
 async fn insert_tombstone(conn: &mut AnyConnection, req: &RollbackRequest) -> Result<Option<i64>, sqlx::Error> {
-    let row = sqlx::query(
-        "INSERT INTO ledger_transactions (id, tx_type, idempotency_key, request_hash, user_id, comment, metadata, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
-    )
-    .bind(next_id())
-    .bind(TxType::Tombstone.code())
-    .bind(&req.original_key)
-    .bind(TOMBSTONE_HASH)
-    .bind(req.user_id)
-    .bind(&req.comment)
-    .bind(req.metadata.to_string())
-    .bind(now_ms())
-    .fetch_optional(&mut *conn)
-    .await?;
-    Ok(row.map(|r| r.get(0)))
+    let tombstone = PostingRequest {
+        tx_type: TxType::Tombstone,
+        idempotency_key: req.original_key.clone(),
+        user_id: req.user_id,
+        comment: req.comment.clone(),
+        metadata: req.metadata.clone(),
+        legs: Vec::new(),
+        audit: None,
+        fingerprint: None,
+        group: None,
+    };
+    claim(conn, &tombstone, TOMBSTONE_HASH, None).await
 }
 
 /// Opens every balance of a player in a currency (idempotent), on `conn`.
