@@ -231,7 +231,7 @@ export function tests(h) {
     const betsSent = () => sent.filter((m) => m.type === 'bet').length;
     const cashoutsSent = () => sent.filter((m) => m.type === 'cashout').length;
     assert(betsSent() === 1, `${betsSent()} bets sent, expected 1`);
-    note(`bet ${before - staked} (balance ${before} → ${staked})`);
+    note(`bet ${before - staked} after ${((Date.now() - started) / 1000).toFixed(1)} s (balance ${before} → ${staked})`);
     await watchMeaning(page);
 
     // 1. The round starts: "Bet placed" → "Cash out". A tap right then must not cash out.
@@ -245,7 +245,8 @@ export function tests(h) {
       note(`tap ${Math.round(first.late)} ms after the round started: ignored, no cash-out`);
       // 2. The crash: "Cash out" → "Bet next round", tapped at once. A round too long for the budget
       // is cashed out by hand (after the guard), and the double tap's second tap is the one checked.
-      const crash = await tapOnChange(page, ['betNext'], first.index, left() - 15000);
+      const waitCrash = left() - 15000;
+      const crash = await tapOnChange(page, ['betNext'], first.index, waitCrash);
       if (crash) {
         change = crash;
         note(`tap ${Math.round(crash.late)} ms after the crash turned "Cash out" into "Bet next round"`);
@@ -257,7 +258,7 @@ export function tests(h) {
         assert(second, 'the cash-out by hand did not turn the button into "Bet next round"');
         assert(cashoutsSent() === 1, `${cashoutsSent()} cash-outs sent by the double tap, expected 1`);
         change = second;
-        note(`long round: cashed out by hand, second tap ${Math.round(second.late)} ms after "Bet next round" appeared`);
+        note(`round still running after ${(waitCrash / 1000).toFixed(1)} s: cashed out by hand, second tap ${Math.round(second.late)} ms after "Bet next round" appeared`);
       }
     } else {
       note(`the round crashed at once; tap ${Math.round(first.late)} ms after "Bet next round" appeared`);
