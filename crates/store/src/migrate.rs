@@ -19,6 +19,8 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 5, name: "casino", sql: include_str!("../migrations/0005_casino.sql") },
     Migration { version: 6, name: "studio", sql: include_str!("../migrations/0006_studio.sql") },
     Migration { version: 7, name: "crash", sql: include_str!("../migrations/0007_crash.sql") },
+    // Version 8 is the ledger work's (merged separately); versions apply in order of number.
+    Migration { version: 9, name: "sessions_outbox", sql: include_str!("../migrations/0009_sessions_outbox.sql") },
 ];
 
 /// Splits a migration file into statements: they end with `;` at the end of a line.
