@@ -15,17 +15,70 @@ use kernel::ids::{next_id, random_user_id};
 use kernel::{AppError, Currency, ErrorCode};
 use limits::{Limits, LimitsConfig, Refusal};
 pub use model::*;
-use notify::{Channel, Message, Notifier};
+use notify::{Channel, Message};
 use password::HashParams;
 use rand::Rng;
 use sha2::{Digest, Sha256};
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
-use store::sqlx::{self, any::AnyRow, Row};
+use store::sqlx::{self, any::AnyRow, AnyConnection, Row};
 use store::Db;
 use subtle::ConstantTimeEq;
+use tokio::sync::Notify;
 use wallet::Ledger;
+
+/// The sign-up methods offered (`SIGNUP_METHODS`); a disabled one answers 36.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SignupMethods {
+    pub email: bool,
+    pub phone: bool,
+    pub one_click: bool,
+}
+
+impl Default for SignupMethods {
+    fn default() -> Self {
+        SignupMethods { email: true, phone: true, one_click: true }
+    }
+}
+
+impl SignupMethods {
+    /// `email,phone,oneclick` (any subset, comma-separated; `none` for none).
+    pub fn parse(list: &str) -> Result<SignupMethods, String> {
+        let mut m = SignupMethods { email: false, phone: false, one_click: false };
+        for item in list.split(',').map(|s| s.trim().to_ascii_lowercase()).filter(|s| !s.is_empty()) {
+            match item.as_str() {
+                "email" => m.email = true,
+                "phone" => m.phone = true,
+                "oneclick" | "one-click" | "one_click" => m.one_click = true,
+                "none" => {}
+                other => return Err(format!("unknown sign-up method {other:?} (email, phone, oneclick or none)")),
+            }
+        }
+        Ok(m)
+    }
+}
+
+/// The channels messages can reach: a transport is configured (or demo mode, where the
+/// readable outbox is the delivery). Recovery through a missing channel answers 37.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Channels {
+    pub email: bool,
+    pub sms: bool,
+}
+
+impl Default for Channels {
+    fn default() -> Self {
+        Channels { email: true, sms: true }
+    }
+}
+
+/// Told when every session of a player ends (recovery, ban), so that other contexts end
+/// what lives inside them (the server wires the casino's game sessions to it).
+#[async_trait::async_trait]
+pub trait SessionsEnded: Send + Sync {
+    async fn all_sessions_ended(&self, user_id: i64) -> Result<(), AppError>;
+}
 
 #[derive(Debug, Clone)]
 pub struct AccountsConfig {
@@ -49,6 +102,10 @@ pub struct AccountsConfig {
     /// Demo mode only (the server never sets it in production): major units credited to
     /// every self-service sign-up, posted as its own transaction type (202 demo credit).
     pub demo_credit_major: Option<i64>,
+    /// Sign-up methods offered.
+    pub signup: SignupMethods,
+    /// Channels a message can be delivered through.
+    pub channels: Channels,
 }
 
 impl Default for AccountsConfig {
@@ -68,6 +125,8 @@ impl Default for AccountsConfig {
             special_user_id: None,
             one_click_domain: "player.carthage.local".into(),
             demo_credit_major: None,
+            signup: SignupMethods::default(),
+            channels: Channels::default(),
         }
     }
 }
@@ -76,7 +135,9 @@ impl Default for AccountsConfig {
 pub struct Accounts {
     db: Db,
     ledger: Ledger,
-    notifier: Arc<dyn Notifier>,
+    /// Woken after a message is committed to the outbox (the worker delivers it).
+    outbox_wake: Arc<Notify>,
+    sessions_ended: Option<Arc<dyn SessionsEnded>>,
     limits: Arc<Limits>,
     cfg: Arc<AccountsConfig>,
 }
@@ -214,9 +275,20 @@ fn retry_data(wait: Duration) -> serde_json::Value {
 }
 
 impl Accounts {
-    pub fn new(db: Db, ledger: Ledger, notifier: Arc<dyn Notifier>, cfg: AccountsConfig) -> Accounts {
+    pub fn new(db: Db, ledger: Ledger, cfg: AccountsConfig) -> Accounts {
         let limits = Arc::new(Limits::new(cfg.limits));
-        Accounts { db, ledger, notifier, limits, cfg: Arc::new(cfg) }
+        Accounts { db, ledger, outbox_wake: Arc::new(Notify::new()), sessions_ended: None, limits, cfg: Arc::new(cfg) }
+    }
+
+    /// Tells `hook` whenever every session of a player ends.
+    pub fn on_sessions_ended(mut self, hook: Arc<dyn SessionsEnded>) -> Accounts {
+        self.sessions_ended = Some(hook);
+        self
+    }
+
+    /// The outbox worker delivering this service's messages (woken at each new message).
+    pub fn outbox_worker(&self, transport: Arc<dyn notify::Transport>, cfg: notify::OutboxConfig) -> notify::OutboxWorker {
+        notify::OutboxWorker::new(self.db.clone(), transport, cfg, self.outbox_wake.clone())
     }
 
     pub fn config(&self) -> &AccountsConfig {
@@ -248,7 +320,9 @@ impl Accounts {
     }
 
     /// Creates a user and opens their wallet accounts. Fails with code 1 when the e-mail
-    /// or phone is taken.
+    /// or phone is taken. With `verify_email`, the verification token and its e-mail are
+    /// written in the same transaction as the user: there is never a user whose
+    /// verification message was lost, nor a message for a user that does not exist.
     async fn insert_user(
         &self,
         new: &NewUser,
@@ -256,11 +330,13 @@ impl Accounts {
         lang: &str,
         promocode: Option<&str>,
         ref_id: Option<&str>,
+        verify_email: Option<&str>,
     ) -> Result<User, AppError> {
         let hash = password::hash(new.password.clone(), self.cfg.hash).await.map_err(AppError::internal)?;
         let now = now_ms();
         for _ in 0..5 {
             let id = random_user_id();
+            let mut tx = self.db.writer().begin().await.map_err(db_err)?;
             let res = sqlx::query(
                 "INSERT INTO users (id, email, phone, password_hash, role, currency, first_name, last_name, lang, promocode, ref_id, \
                  email_verified_at, registered_via, created_at, updated_at) \
@@ -280,34 +356,43 @@ impl Accounts {
             .bind(if verified { Some(now) } else { None })
             .bind(new.registered_via)
             .bind(now)
-            .execute(self.db.writer())
+            .execute(&mut *tx)
             .await;
             match res {
-                Ok(_) => {
-                    self.ledger.open_accounts(id, new.currency).await.map_err(AppError::from)?;
-                    if let Some(major) = self.cfg.demo_credit_major.filter(|m| *m > 0 && new.registered_via != "seed" && new.role == Role::Player) {
-                        let posting = wallet::PostingRequest::transfer(
-                            wallet::TxType::DemoCredit,
-                            format!("demo-credit:{id}"),
-                            Some(id),
-                            new.currency,
-                            wallet::AccountRef::House(wallet::HouseAccount::DemoCredit),
-                            wallet::AccountRef::Player { user_id: id, kind: wallet::BalanceKind::Real },
-                            new.currency.major(major),
-                        )
-                        .comment("Demo credit");
-                        self.ledger.post(posting).await.map_err(AppError::from)?;
-                    }
-                    return self.user_by_id(id).await?.ok_or_else(|| AppError::internal("user vanished"));
-                }
+                Ok(_) => {}
                 Err(e) if store::is_unique_violation(&e) => {
+                    // The transaction is dead (PostgreSQL) and holds the SQLite writer: end it first.
+                    tx.rollback().await.map_err(db_err)?;
                     if self.email_or_phone_taken(new.email.as_deref(), new.phone.as_deref()).await? {
                         return Err(ErrorCode::UserExists.into());
                     }
                     // The random id collided: draw another.
+                    continue;
                 }
                 Err(e) => return Err(db_err(e)),
             }
+            if let Some(email) = verify_email {
+                self.write_verification(&mut tx, id, email).await?;
+            }
+            tx.commit().await.map_err(db_err)?;
+            if verify_email.is_some() {
+                self.outbox_wake.notify_one();
+            }
+            self.ledger.open_accounts(id, new.currency).await.map_err(AppError::from)?;
+            if let Some(major) = self.cfg.demo_credit_major.filter(|m| *m > 0 && new.registered_via != "seed" && new.role == Role::Player) {
+                let posting = wallet::PostingRequest::transfer(
+                    wallet::TxType::DemoCredit,
+                    format!("demo-credit:{id}"),
+                    Some(id),
+                    new.currency,
+                    wallet::AccountRef::House(wallet::HouseAccount::DemoCredit),
+                    wallet::AccountRef::Player { user_id: id, kind: wallet::BalanceKind::Real },
+                    new.currency.major(major),
+                )
+                .comment("Demo credit");
+                self.ledger.post(posting).await.map_err(AppError::from)?;
+            }
+            return self.user_by_id(id).await?.ok_or_else(|| AppError::internal("user vanished"));
         }
         Err(AppError::internal("could not allocate a user id"))
     }
@@ -338,7 +423,7 @@ impl Accounts {
             phone: new.phone.as_deref().and_then(validate::normalize_phone),
             ..new
         };
-        self.insert_user(&new, true, "en-US", None, None).await
+        self.insert_user(&new, true, "en-US", None, None, None).await
     }
 
     /// Finds by e-mail or phone (CLI, seed).
@@ -353,7 +438,8 @@ impl Accounts {
     }
 
     /// Bans or unbans. A banned user's sessions end at their next use, which answers 5
-    /// (the balance poll answers `isBanned: true` so the app logs out silently).
+    /// (the balance poll answers `isBanned: true` so the app logs out silently); their
+    /// game sessions end at once.
     pub async fn set_banned(&self, user_id: i64, banned: bool) -> Result<(), AppError> {
         sqlx::query("UPDATE users SET is_banned = $1, updated_at = $2 WHERE id = $3")
             .bind(banned as i64)
@@ -362,7 +448,17 @@ impl Accounts {
             .execute(self.db.writer())
             .await
             .map_err(db_err)?;
+        if banned {
+            self.all_sessions_ended(user_id).await?;
+        }
         Ok(())
+    }
+
+    async fn all_sessions_ended(&self, user_id: i64) -> Result<(), AppError> {
+        match &self.sessions_ended {
+            Some(hook) => hook.all_sessions_ended(user_id).await,
+            None => Ok(()),
+        }
     }
 
     fn currency_for_signup(requested: Option<&str>, allowed: &[Currency]) -> Result<Currency, AppError> {
@@ -388,8 +484,12 @@ impl Accounts {
 
     // ---------------------------------------------------------------- sign-up
 
-    /// E-mail sign-up: creates an unverified account and e-mails the verification link.
+    /// E-mail sign-up: creates an unverified account and e-mails the verification link
+    /// (through the outbox, written in the same transaction as the user).
     pub async fn signup_email(&self, s: EmailSignup, allowed: &[Currency], client: &Client) -> Result<User, AppError> {
+        if !self.cfg.signup.email {
+            return Err(ErrorCode::SignupMethodDisabled.into());
+        }
         let email = validate::normalize_email(&s.email).ok_or(ErrorCode::EmailInvalid)?;
         if !validate::password_is_strong(&s.password) {
             return Err(ErrorCode::WeakPassword.into());
@@ -410,14 +510,11 @@ impl Accounts {
             registered_via: "email",
         };
         let lang = Self::lang_or_default(s.lang.as_deref());
-        let user = self.insert_user(&new, false, &lang, s.promocode.as_deref(), s.ref_id.as_deref()).await?;
-        self.send_verification(&user, &email).await?;
-        Ok(user)
+        self.insert_user(&new, false, &lang, s.promocode.as_deref(), s.ref_id.as_deref(), Some(&email)).await
     }
 
-    /// Stores the hash of an e-mailed secret (verification link or restore code).
-    async fn insert_email_token(&self, purpose: &str, secret: &str, user_id: i64, email: &str, ttl_ms: i64) -> Result<(), AppError> {
-        let now = now_ms();
+    /// Stores the hash of an e-mailed secret (verification link or restore code) on `conn`.
+    async fn insert_email_token(conn: &mut AnyConnection, purpose: &str, secret: &str, user_id: i64, email: &str, expires_at: i64) -> Result<(), AppError> {
         sqlx::query(
             "INSERT INTO email_tokens (id, purpose, token_hash, user_id, email, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
@@ -426,11 +523,17 @@ impl Accounts {
         .bind(sha256_hex(secret))
         .bind(user_id)
         .bind(email)
-        .bind(now)
-        .bind(now + ttl_ms)
-        .execute(self.db.writer())
+        .bind(now_ms())
+        .bind(expires_at)
+        .execute(&mut *conn)
         .await
         .map_err(db_err)?;
+        Ok(())
+    }
+
+    /// Writes a message to the outbox on `conn` (the caller's transaction).
+    async fn enqueue(conn: &mut AnyConnection, m: &Message, expires_at: Option<i64>) -> Result<(), AppError> {
+        notify::enqueue(conn, m, expires_at).await.map_err(db_err)?;
         Ok(())
     }
 
@@ -441,23 +544,30 @@ impl Accounts {
             .map_err(|w| AppError::new(ErrorCode::RateLimited).data(retry_data(w)))
     }
 
-    async fn send_verification(&self, user: &User, email: &str) -> Result<(), AppError> {
+    /// A verification token for `email` and its e-mail, on `conn`.
+    async fn write_verification(&self, conn: &mut AnyConnection, user_id: i64, email: &str) -> Result<(), AppError> {
         let token = random_token();
-        self.insert_email_token("verify", &token, user.id, email, self.cfg.email_verify_ttl_ms).await?;
+        let expires_at = now_ms() + self.cfg.email_verify_ttl_ms;
+        Self::insert_email_token(conn, "verify", &token, user_id, email, expires_at).await?;
         let link = format!("{}/verify?code={token}", self.cfg.public_url.trim_end_matches('/'));
-        self.notify(Message {
+        let message = Message {
             channel: Channel::Email,
             to: email.to_string(),
             subject: "Confirm your e-mail address".into(),
             text: format!("Welcome to Carthage! Confirm your e-mail address by opening this link: {link}\nThe link is valid for 48 hours."),
             code: None,
             link: Some(link),
-        })
-        .await
+        };
+        Self::enqueue(conn, &message, Some(expires_at)).await
     }
 
-    async fn notify(&self, m: Message) -> Result<(), AppError> {
-        self.notifier.send(m).await.map_err(AppError::internal)
+    /// A fresh verification link for an existing user (token and e-mail in one transaction).
+    async fn send_verification(&self, user: &User, email: &str) -> Result<(), AppError> {
+        let mut tx = self.db.writer().begin().await.map_err(db_err)?;
+        self.write_verification(&mut tx, user.id, email).await?;
+        tx.commit().await.map_err(db_err)?;
+        self.outbox_wake.notify_one();
+        Ok(())
     }
 
     /// `email/verify/{code}`: 6 invalid key, 7 expired, 8 already verified.
@@ -527,7 +637,9 @@ impl Accounts {
         Ok(row.is_some() && self.cfg.sms_daily_limit_per_phone > 0)
     }
 
-    /// Issues a 6-digit SMS code for `purpose` and sends it; returns the request id.
+    /// Issues a 6-digit SMS code for `purpose` and sends it; returns the request id. The
+    /// code and its SMS are written in one transaction (with the retirement of the older
+    /// codes of this phone and purpose: only the newest is live).
     async fn issue_phone_code(&self, phone: &str, purpose: &str, client: &Client) -> Result<i64, AppError> {
         self.check_send(phone, client)?;
         if !self.take_sms_quota(phone).await? {
@@ -536,8 +648,24 @@ impl Accounts {
         let code = random_digits(6);
         let id = next_id();
         let now = now_ms();
-        // Only the newest code of a phone and purpose is live.
-        self.retire_phone_codes(phone, purpose).await?;
+        let expires_at = now + self.cfg.phone_code_ttl_ms;
+        let what = if purpose == "signup" { "registration" } else { "password recovery" };
+        let message = Message {
+            channel: Channel::Sms,
+            to: phone.to_string(),
+            subject: String::new(),
+            text: format!("Carthage: your {what} code is {code}. It expires in 10 minutes. Never share it."),
+            code: Some(code.clone()),
+            link: None,
+        };
+        let mut tx = self.db.writer().begin().await.map_err(db_err)?;
+        sqlx::query("UPDATE phone_codes SET used_at = $1 WHERE phone = $2 AND purpose = $3 AND used_at IS NULL")
+            .bind(now)
+            .bind(phone)
+            .bind(purpose)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?;
         sqlx::query(
             "INSERT INTO phone_codes (id, phone, purpose, code_hash, attempts, created_at, expires_at, ip) VALUES ($1, $2, $3, $4, 0, $5, $6, $7)",
         )
@@ -546,26 +674,22 @@ impl Accounts {
         .bind(purpose)
         .bind(sha256_hex(&format!("{id}:{code}")))
         .bind(now)
-        .bind(now + self.cfg.phone_code_ttl_ms)
+        .bind(expires_at)
         .bind(&client.ip)
-        .execute(self.db.writer())
+        .execute(&mut *tx)
         .await
         .map_err(db_err)?;
-        let what = if purpose == "signup" { "registration" } else { "password recovery" };
-        self.notify(Message {
-            channel: Channel::Sms,
-            to: phone.to_string(),
-            subject: String::new(),
-            text: format!("Carthage: your {what} code is {code}. It expires in 10 minutes. Never share it."),
-            code: Some(code),
-            link: None,
-        })
-        .await?;
+        Self::enqueue(&mut tx, &message, Some(expires_at)).await?;
+        tx.commit().await.map_err(db_err)?;
+        self.outbox_wake.notify_one();
         Ok(id)
     }
 
     /// `phone/code {phone, hash}`: sends a sign-up code. Returns `(phone, request id)`.
     pub async fn request_signup_code(&self, phone_raw: &str, hash: &str, client: &Client) -> Result<(String, i64), AppError> {
+        if !self.cfg.signup.phone {
+            return Err(ErrorCode::SignupMethodDisabled.into());
+        }
         if !self.phone_hash_ok(phone_raw, hash) {
             return Err(ErrorCode::PhoneHashInvalid.into());
         }
@@ -575,17 +699,6 @@ impl Accounts {
         }
         let id = self.issue_phone_code(&phone, "signup", client).await?;
         Ok((phone, id))
-    }
-
-    async fn retire_phone_codes(&self, phone: &str, purpose: &str) -> Result<(), AppError> {
-        sqlx::query("UPDATE phone_codes SET used_at = $1 WHERE phone = $2 AND purpose = $3 AND used_at IS NULL")
-            .bind(now_ms())
-            .bind(phone)
-            .bind(purpose)
-            .execute(self.db.writer())
-            .await
-            .map_err(db_err)?;
-        Ok(())
     }
 
     /// Checks a code against the newest code of `purpose` for the phone and uses it up.
@@ -637,6 +750,9 @@ impl Accounts {
 
     /// Phone sign-up: the SMS code must match; success signs in.
     pub async fn signup_phone(&self, s: PhoneSignup, allowed: &[Currency], client: &Client) -> Result<SignedIn, AppError> {
+        if !self.cfg.signup.phone {
+            return Err(ErrorCode::SignupMethodDisabled.into());
+        }
         let phone = validate::normalize_phone(&s.phone).ok_or(ErrorCode::PhoneInvalid)?;
         if !validate::password_is_strong(&s.password) {
             return Err(ErrorCode::WeakPassword.into());
@@ -657,7 +773,7 @@ impl Accounts {
             registered_via: "phone",
         };
         let lang = Self::lang_or_default(s.lang.as_deref());
-        let user = self.insert_user(&new, true, &lang, s.promocode.as_deref(), s.ref_id.as_deref()).await?;
+        let user = self.insert_user(&new, true, &lang, s.promocode.as_deref(), s.ref_id.as_deref(), None).await?;
         self.start_session(user, client).await
     }
 
@@ -670,6 +786,9 @@ impl Accounts {
         allowed: &[Currency],
         client: &Client,
     ) -> Result<(SignedIn, String), AppError> {
+        if !self.cfg.signup.one_click {
+            return Err(ErrorCode::SignupMethodDisabled.into());
+        }
         let currency = Self::currency_for_signup(currency, allowed)?;
         let password = generate_password();
         let lang = Self::lang_or_default(lang);
@@ -686,7 +805,7 @@ impl Accounts {
                 last_name: String::new(),
                 registered_via: "one_click",
             };
-            match self.insert_user(&new, true, &lang, promocode, None).await {
+            match self.insert_user(&new, true, &lang, promocode, None, None).await {
                 // The generated address is taken (1 in 10^10 per account): draw another.
                 Err(e) if e.code == ErrorCode::UserExists && attempt < 5 => attempt += 1,
                 other => break other?,
@@ -715,7 +834,7 @@ impl Accounts {
             return Err(ErrorCode::IncorrectPassword.into());
         }
         self.limits.check_login(&value, &client.ip).map_err(refusal_error)?;
-        let Some((user, hash)) = self.user_with_hash(column, &value).await? else {
+        let Some((user, hash)) = self.lookup(column, &value, ErrorCode::NoSuchUser, client).await? else {
             return Err(ErrorCode::NoSuchUser.into());
         };
         if !password::verify(password.to_string(), hash).await {
@@ -733,7 +852,7 @@ impl Accounts {
         if user.registered_via == "email" && !user.email_verified {
             // The right password on an unverified account: send a fresh link (the first
             // may be lost), within the per-address send limit.
-            if let Some(email) = user.email.clone() {
+            if let Some(email) = user.email.clone().filter(|_| self.cfg.channels.email) {
                 if self.check_send(&email, client).is_ok() {
                     if let Err(e) = self.send_verification(&user, &email).await {
                         tracing::warn!(user = user.id, error = %e.text(), "could not resend the verification link");
@@ -773,7 +892,15 @@ impl Accounts {
     /// The user behind a session token. Errors: 23 no live session; 5 banned (the
     /// user's sessions are ended).
     pub async fn authenticate(&self, token: &str) -> Result<User, AppError> {
-        Ok(self.authenticate_joined(token, &SessionJoin::NONE).await?.0)
+        Ok(self.authenticate_session(token).await?.0)
+    }
+
+    /// [`Accounts::authenticate`] with the id of the session (what a game launch records:
+    /// its game session ends with this one).
+    pub async fn authenticate_session(&self, token: &str) -> Result<(User, i64), AppError> {
+        let (user, rows) = self.authenticate_joined(token, &SessionJoin::NONE).await?;
+        let session_id = rows.first().map(|r| r.get::<i64, _>(24)).ok_or(ErrorCode::NotAuthenticated)?;
+        Ok((user, session_id))
     }
 
     /// [`Accounts::authenticate`] that also brings back, in the same query, the rows of
@@ -843,7 +970,9 @@ impl Accounts {
         Ok(())
     }
 
-    /// Ends every session of a user, except `keep` (a token hash's session) if given.
+    /// Ends every session of a user, except `keep` (a token's session) if given. Game
+    /// sessions launched from an ended session stop taking stakes with it (they follow
+    /// their player session); when every session ends, [`SessionsEnded`] is told.
     pub async fn revoke_all_sessions(&self, user_id: i64, keep_token: Option<&str>) -> Result<(), AppError> {
         let keep = keep_token.map(sha256_hex).unwrap_or_default();
         sqlx::query("UPDATE sessions SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL AND token_hash <> $3")
@@ -853,7 +982,24 @@ impl Accounts {
             .execute(self.db.writer())
             .await
             .map_err(db_err)?;
+        if keep_token.is_none() {
+            self.all_sessions_ended(user_id).await?;
+        }
         Ok(())
+    }
+
+    /// Looks an account up for a sign-in or a recovery, within the unknown-account quota of
+    /// the client's IP: refused (14) while the IP is over it, whatever the account; a miss
+    /// takes from the quota (and answers 14 instead of `missing` when it runs out).
+    async fn lookup(&self, column: &str, value: &str, missing: ErrorCode, client: &Client) -> Result<Option<(User, String)>, AppError> {
+        let over = |w: Duration| AppError::new(ErrorCode::RateLimited).data(retry_data(w));
+        self.limits.check_probe(&client.ip).map_err(over)?;
+        let found = self.user_with_hash(column, value).await?;
+        if found.is_none() {
+            self.limits.record_unknown_account(&client.ip).map_err(over)?;
+            tracing::debug!(code = missing.code(), "sign-in or recovery for an unknown account");
+        }
+        Ok(found)
     }
 
     // ---------------------------------------------------------------- passwords
@@ -896,12 +1042,15 @@ impl Accounts {
 
     /// `password/restore {email}`: e-mails a restore code (21 when no such user).
     pub async fn restore_by_email(&self, email_raw: &str, client: &Client) -> Result<String, AppError> {
+        if !self.cfg.channels.email {
+            return Err(ErrorCode::RecoveryMethodUnavailable.into());
+        }
         let email = validate::normalize_email(email_raw).ok_or(ErrorCode::EmailInvalid)?;
-        let (user, _) = self.user_with_hash("email", &email).await?.ok_or(ErrorCode::EmailUserMissing)?;
+        let (user, _) = self.lookup("email", &email, ErrorCode::EmailUserMissing, client).await?.ok_or(ErrorCode::EmailUserMissing)?;
         self.check_send(&email, client)?;
         let code = random_restore_code();
-        self.insert_email_token("restore", &code, user.id, &email, self.cfg.restore_ttl_ms).await?;
-        self.notify(Message {
+        let expires_at = now_ms() + self.cfg.restore_ttl_ms;
+        let message = Message {
             channel: Channel::Email,
             to: email.clone(),
             subject: "Your password recovery code".into(),
@@ -909,10 +1058,14 @@ impl Accounts {
                 "Someone asked to reset the password of your Carthage account. Your recovery code is {code} (valid for one hour). \
                  If it was not you, ignore this e-mail."
             ),
-            code: Some(code),
+            code: Some(code.clone()),
             link: None,
-        })
-        .await?;
+        };
+        let mut tx = self.db.writer().begin().await.map_err(db_err)?;
+        Self::insert_email_token(&mut tx, "restore", &code, user.id, &email, expires_at).await?;
+        Self::enqueue(&mut tx, &message, Some(expires_at)).await?;
+        tx.commit().await.map_err(db_err)?;
+        self.outbox_wake.notify_one();
         Ok(email)
     }
 
@@ -961,20 +1114,23 @@ impl Accounts {
 
     /// `password/restore/phone {phone}`: SMS code; returns `(user_phone, request_id)`.
     pub async fn restore_by_phone(&self, phone_raw: &str, client: &Client) -> Result<(String, i64), AppError> {
+        if !self.cfg.channels.sms {
+            return Err(ErrorCode::RecoveryMethodUnavailable.into());
+        }
         let phone = validate::normalize_phone(phone_raw).ok_or(ErrorCode::PhoneInvalid)?;
-        self.user_with_hash("phone", &phone).await?.ok_or(ErrorCode::PhoneUserMissing)?;
+        self.lookup("phone", &phone, ErrorCode::PhoneUserMissing, client).await?.ok_or(ErrorCode::PhoneUserMissing)?;
         let id = self.issue_phone_code(&phone, "restore", client).await?;
         Ok((phone, id))
     }
 
     /// `password/restore/phone/new {phone, new_password, code}`: 101 no request for this
     /// phone, 102 code mismatch, 10 expired, 231 weak.
-    pub async fn restore_phone_new(&self, phone_raw: &str, code: &str, new_password: &str) -> Result<(), AppError> {
+    pub async fn restore_phone_new(&self, phone_raw: &str, code: &str, new_password: &str, client: &Client) -> Result<(), AppError> {
         let phone = validate::normalize_phone(phone_raw).ok_or(ErrorCode::PhoneInvalid)?;
         if !validate::password_is_strong(new_password) {
             return Err(ErrorCode::WeakPassword.into());
         }
-        let (user, _) = self.user_with_hash("phone", &phone).await?.ok_or(ErrorCode::PhoneUserMissing)?;
+        let (user, _) = self.lookup("phone", &phone, ErrorCode::PhoneUserMissing, client).await?.ok_or(ErrorCode::PhoneUserMissing)?;
         self.consume_phone_code(&phone, "restore", code, ErrorCode::RecoveryPhoneNotFound, ErrorCode::RecoveryCodeMismatch).await?;
         self.set_password(user.id, new_password).await?;
         self.revoke_all_sessions(user.id, None).await

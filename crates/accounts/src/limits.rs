@@ -5,6 +5,11 @@
 //!   The account quota (burst 10, one cell every 40 s) caps failures at 10 + 90 = 100 per
 //!   hour and account. Before the lock, replies to repeated failures slow down.
 //! * SMS and e-mail sends per address and per IP.
+//! * Unknown-account probes per IP: a sign-in or recovery naming a login, e-mail or phone
+//!   that does not exist (codes 3, 21, 22) takes a cell; when the bucket is empty the IP
+//!   is refused (14) on every sign-in and recovery lookup until a cell is back, so nobody
+//!   learns which accounts exist faster than the quota (burst 30, one every 20 s: at most
+//!   210 names an hour and IP).
 
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
@@ -34,6 +39,8 @@ pub struct LimitsConfig {
     pub login_failures_per_ip: Limit,
     pub sends_per_address: Limit,
     pub sends_per_ip: Limit,
+    /// Sign-ins and recoveries that named no existing account, per IP.
+    pub unknown_accounts_per_ip: Limit,
     /// Failures after which replies are delayed.
     pub slow_down_after: u32,
     pub slow_down_step: Duration,
@@ -46,6 +53,7 @@ impl Default for LimitsConfig {
             login_failures_per_ip: Limit { burst: 50, period: Duration::from_secs(10) },
             sends_per_address: Limit { burst: 5, period: Duration::from_secs(12 * 60) },
             sends_per_ip: Limit { burst: 20, period: Duration::from_secs(60) },
+            unknown_accounts_per_ip: Limit { burst: 30, period: Duration::from_secs(20) },
             slow_down_after: 3,
             slow_down_step: Duration::from_millis(250),
         }
@@ -58,6 +66,7 @@ pub struct Limits {
     fail_ip: DefaultKeyedRateLimiter<String>,
     send_address: DefaultKeyedRateLimiter<String>,
     send_ip: DefaultKeyedRateLimiter<String>,
+    probe_ip: DefaultKeyedRateLimiter<String>,
     locked: Mutex<HashMap<String, Instant>>,
     recent_failures: Mutex<HashMap<String, (u32, Instant)>>,
 }
@@ -77,6 +86,7 @@ impl Limits {
             fail_ip: RateLimiter::keyed(cfg.login_failures_per_ip.quota()),
             send_address: RateLimiter::keyed(cfg.sends_per_address.quota()),
             send_ip: RateLimiter::keyed(cfg.sends_per_ip.quota()),
+            probe_ip: RateLimiter::keyed(cfg.unknown_accounts_per_ip.quota()),
             locked: Mutex::new(HashMap::new()),
             recent_failures: Mutex::new(HashMap::new()),
         }
@@ -87,6 +97,9 @@ impl Limits {
     }
     fn ip_key(ip: &str) -> String {
         format!("i:{ip}")
+    }
+    fn probe_key(ip: &str) -> String {
+        format!("p:{ip}")
     }
 
     fn locked_for(&self, key: &str) -> Option<Duration> {
@@ -153,12 +166,35 @@ impl Limits {
         Ok(())
     }
 
+    /// Before looking an account up for a sign-in or a recovery: has this IP named too many
+    /// accounts that do not exist? (The refusal does not depend on the account asked for,
+    /// so it tells nothing about it.)
+    pub fn check_probe(&self, ip: &str) -> Result<(), Duration> {
+        match self.locked_for(&Self::probe_key(ip)) {
+            Some(wait) => Err(wait),
+            None => Ok(()),
+        }
+    }
+
+    /// After a lookup found no account: takes a cell for the IP; when none is left the IP
+    /// is refused until one is back (the wait is returned).
+    pub fn record_unknown_account(&self, ip: &str) -> Result<(), Duration> {
+        let clock = DefaultClock::default();
+        if let Err(not_until) = self.probe_ip.check_key(&ip.to_string()) {
+            let wait = not_until.wait_time_from(clock.now());
+            self.locked.lock().unwrap_or_else(|p| p.into_inner()).insert(Self::probe_key(ip), Instant::now() + wait);
+            return Err(wait);
+        }
+        Ok(())
+    }
+
     /// Drops state of keys that have fully recovered (called periodically).
     pub fn housekeeping(&self) {
         self.fail_account.retain_recent();
         self.fail_ip.retain_recent();
         self.send_address.retain_recent();
         self.send_ip.retain_recent();
+        self.probe_ip.retain_recent();
         let now = Instant::now();
         self.locked.lock().unwrap_or_else(|p| p.into_inner()).retain(|_, until| *until > now);
         self.recent_failures
@@ -206,6 +242,22 @@ mod tests {
         assert!(delays[4] > delays[3]);
         limits.record_success("a");
         assert_eq!(limits.record_failure("a", "ip").unwrap(), Duration::ZERO);
+    }
+
+    #[test]
+    fn unknown_account_probes_are_limited_per_ip() {
+        let cfg = LimitsConfig { unknown_accounts_per_ip: Limit { burst: 3, period: Duration::from_secs(3600) }, ..LimitsConfig::default() };
+        let limits = Limits::new(cfg);
+        for _ in 0..3 {
+            assert!(limits.check_probe("ip").is_ok());
+            assert!(limits.record_unknown_account("ip").is_ok());
+        }
+        let wait = limits.record_unknown_account("ip").unwrap_err();
+        assert!(wait > Duration::from_secs(3000));
+        assert!(limits.check_probe("ip").is_err(), "the IP stays refused");
+        assert!(limits.check_probe("other").is_ok());
+        // Sign-in failures are another budget.
+        assert!(limits.check_login("acc", "ip").is_ok());
     }
 
     #[test]

@@ -26,6 +26,8 @@ pub struct Player {
     pub user_id: i64,
     pub role: i64,
     pub currency: Currency,
+    /// The player session (sign-in) asking: a game session it launches ends with it.
+    pub session_id: i64,
 }
 
 /// What a launch returns (spec §4 session start).
@@ -102,7 +104,15 @@ impl Casino {
         let platform = if platform.eq_ignore_ascii_case("desktop") { "desktop" } else { "mobile" };
         let (_, token) = self
             .sessions
-            .create(sessions::NewSession { user_id: player.user_id, provider: &provider, game_id, currency: player.currency, lang: &lang, platform })
+            .create(sessions::NewSession {
+                user_id: player.user_id,
+                player_session_id: Some(player.session_id),
+                provider: &provider,
+                game_id,
+                currency: player.currency,
+                lang: &lang,
+                platform,
+            })
             .await?;
         let url = config
             .launch_url

@@ -104,6 +104,11 @@ catalogue! {
     GameSessionRequired = 33, 401, "The X-Game-Session header is required.";
     /// The terms must be accepted to sign up.
     TermsNotAccepted = 27, 200, "The terms and conditions must be accepted.";
+    // ---- accounts (36–39) ----
+    /// This sign-up method (e-mail, phone or one-click) is turned off by the operator (`SIGNUP_METHODS`).
+    SignupMethodDisabled = 36, 200, "This sign-up method is not available.";
+    /// Recovery by e-mail or by SMS while no transport for that channel is configured.
+    RecoveryMethodUnavailable = 37, 200, "This recovery method is not available; please contact support.";
     /// Malformed JSON, a missing or mistyped field, an invalid query parameter.
     BadRequest = 40, 400, "The request is malformed.";
     /// A cross-site request to a state-changing endpoint was refused.

@@ -105,11 +105,18 @@ async fn main() -> anyhow::Result<()> {
                 )
                 .comment("crash load test credit");
                 state.ledger.post(credit).await.map_err(kernel::AppError::from)?;
+                // A game session lives inside a sign-in: sign in, then launch from it.
+                let signed_in = state
+                    .accounts
+                    .login(accounts::LoginKind::Email, &email, "Bench1234", &accounts::Client::default())
+                    .await?;
+                let (_, player_session_id) = state.accounts.authenticate_session(&signed_in.token).await?;
                 let (_, token) = state
                     .casino
                     .sessions()
                     .create(casino::sessions::NewSession {
                         user_id: user.id,
+                        player_session_id: Some(player_session_id),
                         provider: "studio",
                         game_id: "crash",
                         currency: kernel::Currency::Tnd,

@@ -4,8 +4,8 @@ use crate::api;
 use crate::api::envelope::ApiError;
 use crate::config::{Config, Mode};
 use crate::metrics::Metrics;
-use accounts::notify::{Notifier, Outbox, TransportConfig, Transports};
-use accounts::Accounts;
+use accounts::notify::{OutboxConfig, OutboxWorker, Transports};
+use accounts::{Accounts, Channels};
 use axum::body::Body;
 use axum::extract::{MatchedPath, Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
@@ -15,7 +15,8 @@ use axum::routing::{any, get};
 use axum::Router;
 use content::Content;
 use kernel::{AppError, ErrorCode};
-use std::sync::Arc;
+use std::net::SocketAddr;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 use store::Db;
 use tower_http::services::{ServeDir, ServeFile};
@@ -32,22 +33,54 @@ pub struct AppState {
     pub single: games::single::Single,
     pub crash: games::crash::CrashEngine, // crash
     pub metrics: Arc<Metrics>,
+    /// Delivers the message outbox (`serve` runs it; tests may run passes of their own).
+    pub outbox: OutboxWorker,
+    /// The address `/metrics` is served on when `METRICS_BIND` is set (known once bound).
+    pub metrics_addr: Arc<OnceLock<SocketAddr>>,
+}
+
+/// Every session of a player ended (recovery, ban): so do their game sessions.
+struct EndGameSessions(casino::Sessions);
+
+#[async_trait::async_trait]
+impl accounts::SessionsEnded for EndGameSessions {
+    async fn all_sessions_ended(&self, user_id: i64) -> Result<(), AppError> {
+        self.0.end_all(user_id).await
+    }
 }
 
 impl AppState {
     /// Connects the services to the database (migrations are the caller's business).
     pub fn new(config: Config, db: Db) -> anyhow::Result<AppState> {
         let ledger = Ledger::with_limits(db.clone(), config.ledger_limits);
-        let notifier: Arc<dyn Notifier> = match config.mode {
-            Mode::Demo => Arc::new(Outbox::new(db.clone())),
-            Mode::Production => Arc::new(Transports::new(TransportConfig::from_env()).map_err(|e| anyhow::anyhow!(e))?),
+        let demo = config.mode == Mode::Demo;
+        let transports = Transports::new(config.transports.clone()).map_err(|e| anyhow::anyhow!(e))?;
+        // Demo mode delivers every channel (to the readable outbox, and through a transport
+        // when one is configured); production only what a transport can carry.
+        let channels = Channels {
+            email: demo || config.transports.has(accounts::notify::Channel::Email),
+            sms: demo || config.transports.has(accounts::notify::Channel::Sms),
         };
-        let accounts = Accounts::new(db.clone(), ledger.clone(), notifier, config.accounts.clone());
-        let content = Content::new(db.clone());
         let casino = casino::Casino::new(db.clone(), ledger.clone());
+        let accounts = Accounts::new(db.clone(), ledger.clone(), accounts::AccountsConfig { channels, ..config.accounts.clone() })
+            .on_sessions_ended(Arc::new(EndGameSessions(casino.sessions().clone())));
+        let outbox = accounts.outbox_worker(Arc::new(transports), OutboxConfig { demo, ..config.outbox.clone() });
+        let content = Content::new(db.clone());
         let single = games::single::Single::new(db.clone(), casino.wallet().clone(), casino.sessions().clone());
         let crash = games::crash::CrashEngine::new(db.clone(), ledger.clone(), casino.clone(), games::crash::CrashConfig::from_env()); // crash
-        Ok(AppState { config: Arc::new(config), db, ledger, accounts, content, casino, single, crash, metrics: Arc::new(Metrics::default()) })
+        Ok(AppState {
+            config: Arc::new(config),
+            db,
+            ledger,
+            accounts,
+            content,
+            casino,
+            single,
+            crash,
+            metrics: Arc::new(Metrics::default()),
+            outbox,
+            metrics_addr: Arc::new(OnceLock::new()),
+        })
     }
 
     pub fn is_demo(&self) -> bool {
@@ -69,9 +102,10 @@ pub fn router(state: AppState) -> Router {
         .layer(axum::extract::DefaultBodyLimit::max(state.config.max_body_bytes))
         .layer(middleware::from_fn_with_state(state.clone(), csrf_guard));
     let ops = Router::new().route("/healthz", get(healthz)).route("/metrics", get(metrics));
+    let headers = Arc::new(SecurityHeaders::new(&state.config));
     api.merge(ops)
         .fallback_service(static_app(&state.config.web_dir))
-        .layer(middleware::from_fn(security_headers))
+        .layer(middleware::from_fn_with_state(headers, security_headers))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(|_| {
             ApiError(AppError::new(ErrorCode::Internal)).into_response()
         }))
@@ -111,9 +145,40 @@ async fn healthz(State(state): State<AppState>) -> Response {
     (status, axum::Json(body)).into_response()
 }
 
-async fn metrics(State(state): State<AppState>) -> Response {
+/// `/metrics` on the public listener: with `METRICS_BIND` it lives only there (404 here);
+/// with `METRICS_TOKEN` it needs `Authorization: Bearer <token>` (401, code 23); production
+/// without either never serves it publicly (404); demo mode serves it openly.
+async fn metrics(State(state): State<AppState>, parts: axum::http::request::Parts) -> Response {
+    let cfg = &state.config;
+    if cfg.metrics_bind.is_some() || (cfg.metrics_token.is_none() && cfg.mode == Mode::Production) {
+        return ApiError(AppError::new(ErrorCode::NotFound)).into_response();
+    }
+    metrics_reply(&state, &parts)
+}
+
+/// The metrics text, behind the token when one is configured.
+fn metrics_reply(state: &AppState, parts: &axum::http::request::Parts) -> Response {
+    if let Some(token) = &state.config.metrics_token {
+        let given = parts.headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
+        if !given.is_some_and(|g| constant_time_eq(g.trim().as_bytes(), token.as_bytes())) {
+            return ApiError(AppError::new(ErrorCode::NotAuthenticated)).into_response();
+        }
+    }
     let body = state.metrics.render(&state.ledger.stats());
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], body).into_response()
+}
+
+/// The router of the `METRICS_BIND` listener: `/metrics` only (token still checked if set).
+pub fn metrics_router(state: AppState) -> Router {
+    async fn handler(State(state): State<AppState>, parts: axum::http::request::Parts) -> Response {
+        metrics_reply(&state, &parts)
+    }
+    Router::new().route("/metrics", get(handler)).fallback(api_not_found).with_state(state)
+}
+
+/// Compares secrets without an early exit on the first differing byte.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 async fn track_metrics(State(state): State<AppState>, req: Request, next: Next) -> Response {
@@ -159,7 +224,40 @@ fn same_origin(state: &AppState, req: &Request) -> bool {
     !host.is_empty() && origin_host.eq_ignore_ascii_case(host)
 }
 
-async fn security_headers(req: Request, next: Next) -> Response {
+/// The security headers, computed once from the configuration.
+pub struct SecurityHeaders {
+    /// Everything but the studio game clients: may not be framed at all.
+    csp: HeaderValue,
+    /// `/studio/*`: framed by the player app (same origin only).
+    csp_studio: HeaderValue,
+    hsts: Option<HeaderValue>,
+}
+
+impl SecurityHeaders {
+    pub fn new(config: &Config) -> SecurityHeaders {
+        let csp = |frame_ancestors: &str| {
+            let frames: String = config.csp_frame_sources.iter().map(|s| format!(" {s}")).collect();
+            // Scripts and styles only from our own files (the built app has no inline script
+            // or style element; React's `style` props go through the CSSOM, which CSP does not
+            // govern). Images and media may come from providers' CDNs over HTTPS. The app
+            // frames /studio/ (and CSP_FRAME_SOURCES), and nothing frames the app.
+            let value = format!(
+                "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; media-src 'self' https:; \
+                 font-src 'self' data:; connect-src 'self'; frame-src 'self'{frames}; worker-src 'self'; manifest-src 'self'; \
+                 object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors {frame_ancestors}"
+            );
+            HeaderValue::from_str(&value).unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'; frame-ancestors 'none'"))
+        };
+        SecurityHeaders {
+            csp: csp("'none'"),
+            csp_studio: csp("'self'"),
+            // Two years, subdomains included: the whole site is HTTPS-only.
+            hsts: config.hsts().then(|| HeaderValue::from_static("max-age=63072000; includeSubDomains")),
+        }
+    }
+}
+
+async fn security_headers(State(headers): State<Arc<SecurityHeaders>>, req: Request, next: Next) -> Response {
     // Game clients are framed by the game page; nothing else may be framed.
     let framable = req.uri().path().starts_with("/studio");
     let mut resp = next.run(req).await;
@@ -167,8 +265,9 @@ async fn security_headers(req: Request, next: Next) -> Response {
     h.entry(header::X_CONTENT_TYPE_OPTIONS).or_insert(HeaderValue::from_static("nosniff"));
     h.entry(header::REFERRER_POLICY).or_insert(HeaderValue::from_static("strict-origin-when-cross-origin"));
     h.entry(header::X_FRAME_OPTIONS).or_insert(HeaderValue::from_static(if framable { "SAMEORIGIN" } else { "DENY" }));
-    if framable {
-        h.entry(header::CONTENT_SECURITY_POLICY).or_insert(HeaderValue::from_static("frame-ancestors 'self'"));
+    h.entry(header::CONTENT_SECURITY_POLICY).or_insert(if framable { headers.csp_studio.clone() } else { headers.csp.clone() });
+    if let Some(hsts) = &headers.hsts {
+        h.entry(header::STRICT_TRANSPORT_SECURITY).or_insert(hsts.clone());
     }
     resp
 }

@@ -47,9 +47,32 @@ pub async fn serve(
             }
         }
     });
+    // The message outbox: every instance runs a worker; claims keep them from sending a
+    // message twice.
+    let outbox = tokio::spawn(state.outbox.clone().run());
+    // `/metrics` on its own address (an internal network), when configured.
+    let metrics = match state.config.metrics_bind {
+        Some(addr) => {
+            let metrics_listener = tokio::net::TcpListener::bind(addr).await?;
+            let bound = metrics_listener.local_addr()?;
+            let _ = state.metrics_addr.set(bound);
+            tracing::info!(%bound, "metrics listening");
+            let router = app::metrics_router(state.clone());
+            Some(tokio::spawn(async move {
+                if let Err(e) = axum::serve(metrics_listener, router).await {
+                    tracing::error!(error = %e, "metrics listener failed");
+                }
+            }))
+        }
+        None => None,
+    };
     let app = app::router(state).into_make_service_with_connect_info::<SocketAddr>();
     let result = axum::serve(listener, app).with_graceful_shutdown(shutdown).await;
     housekeeping.abort();
+    outbox.abort();
+    if let Some(m) = metrics {
+        m.abort();
+    }
     crash.stop().await; // crash
     result.map_err(Into::into)
 }

@@ -20,6 +20,7 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 6, name: "studio", sql: include_str!("../migrations/0006_studio.sql") },
     Migration { version: 7, name: "crash", sql: include_str!("../migrations/0007_crash.sql") },
     Migration { version: 8, name: "ledger_reversals", sql: include_str!("../migrations/0008_ledger_reversals.sql") },
+    Migration { version: 9, name: "sessions_outbox", sql: include_str!("../migrations/0009_sessions_outbox.sql") },
 ];
 
 /// Splits a migration file into statements: they end with `;` at the end of a line.

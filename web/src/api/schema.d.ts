@@ -1680,7 +1680,7 @@ export interface components {
          * @description Reply codes (the envelope's status). 0 is success.
          * @enum {integer}
          */
-        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 15 | 17 | 21 | 22 | 101 | 102 | 103 | 231 | 501 | 506 | 507 | 508 | 12 | 13 | 14 | 16 | 18 | 19 | 23 | 24 | 25 | 26 | 28 | 29 | 30 | 31 | 32 | 33 | 27 | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 71 | 72 | 1000;
+        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 15 | 17 | 21 | 22 | 101 | 102 | 103 | 231 | 501 | 506 | 507 | 508 | 12 | 13 | 14 | 16 | 18 | 19 | 23 | 24 | 25 | 26 | 28 | 29 | 30 | 31 | 32 | 33 | 27 | 36 | 37 | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 71 | 72 | 1000;
         /** @description Failure: `status` is the code, `result` optional data (e.g. `retryAfterSeconds`). */
         ErrorEnvelope: {
             error_message: string;

@@ -76,7 +76,16 @@ async fn settle_round(db: &Db, ledger: &Ledger, casino: &Casino, config: &CrashC
         if !tokens.contains_key(&user) {
             let (_, token) = casino
                 .sessions()
-                .create(NewSession { user_id: user, provider: STUDIO, game_id: GAME_ID, currency, lang: "en", platform: "desktop" })
+                .create(NewSession {
+                    user_id: user,
+                    // The engine's own session: it pays and refunds, it never stakes.
+                    player_session_id: None,
+                    provider: STUDIO,
+                    game_id: GAME_ID,
+                    currency,
+                    lang: "en",
+                    platform: "desktop",
+                })
                 .await?;
             tokens.insert(user, token);
         }

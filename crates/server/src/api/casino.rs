@@ -4,7 +4,6 @@
 use super::envelope::{ok, ApiResult, Envelope, ErrorEnvelope};
 use super::extract::{JsonBody, MaybeSession, QueryParams, Session};
 use crate::app::AppState;
-use accounts::User;
 use axum::extract::State;
 use axum::routing::{get, post};
 use axum::Router;
@@ -24,8 +23,8 @@ pub fn routes() -> Router<AppState> {
         .route("/api/favorite_slots/get_list", get(favourite_list))
 }
 
-fn player(user: &User) -> Player {
-    Player { user_id: user.id, role: user.role.code(), currency: user.currency }
+fn player(s: &Session) -> Player {
+    Player { user_id: s.user.id, role: s.user.role.code(), currency: s.user.currency, session_id: s.session_id }
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -40,7 +39,8 @@ pub struct ProvidersQuery {
 /// player are left out.
 #[utoipa::path(get, path = "/api/casino/providers", tag = "casino", params(ProvidersQuery),
     responses((status = 200, body = Envelope<Vec<Provider>>)))]
-pub async fn providers(State(state): State<AppState>, MaybeSession(user): MaybeSession, QueryParams(q): QueryParams<ProvidersQuery>) -> ApiResult<Vec<Provider>> {
+pub async fn providers(State(state): State<AppState>, MaybeSession(session): MaybeSession, QueryParams(q): QueryParams<ProvidersQuery>) -> ApiResult<Vec<Provider>> {
+    let user = session.map(|s| s.user);
     let banned = state.casino.catalogue().banned_set(user.as_ref().map(|u| u.id)).await?;
     let guest = user.is_none();
     let mut list = state.casino.catalogue().providers(q.casino_type.as_deref(), &banned).await?;
@@ -63,8 +63,8 @@ pub struct GameListQuery {
 /// role other than 0 → `[]`; provider banned for the player → `[]`. Featured first.
 #[utoipa::path(get, path = "/api/casino/game_list", tag = "casino", params(GameListQuery),
     responses((status = 200, body = Envelope<Vec<Game>>), (status = "default", description = "60 unknown provider", body = ErrorEnvelope)))]
-pub async fn game_list(State(state): State<AppState>, MaybeSession(user): MaybeSession, QueryParams(q): QueryParams<GameListQuery>) -> ApiResult<Vec<Game>> {
-    ok(state.casino.game_list(&q.provider, user.as_ref().map(player)).await?)
+pub async fn game_list(State(state): State<AppState>, MaybeSession(session): MaybeSession, QueryParams(q): QueryParams<GameListQuery>) -> ApiResult<Vec<Game>> {
+    ok(state.casino.game_list(&q.provider, session.as_ref().map(player)).await?)
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -79,7 +79,8 @@ pub struct SearchQuery {
 /// Games whose name contains `q`, across the providers the caller may see.
 #[utoipa::path(get, path = "/api/casino/search", tag = "casino", params(SearchQuery),
     responses((status = 200, body = Envelope<Vec<Game>>)))]
-pub async fn search(State(state): State<AppState>, MaybeSession(user): MaybeSession, QueryParams(q): QueryParams<SearchQuery>) -> ApiResult<Vec<Game>> {
+pub async fn search(State(state): State<AppState>, MaybeSession(session): MaybeSession, QueryParams(q): QueryParams<SearchQuery>) -> ApiResult<Vec<Game>> {
+    let user = session.map(|s| s.user);
     let text = q.q.trim();
     if text.is_empty() || text.chars().count() > 64 {
         return ok(Vec::new());
@@ -109,18 +110,18 @@ pub struct SessionRequest {
 /// provider banned for the player → 71.
 #[utoipa::path(post, path = "/api/casino/session", tag = "casino", request_body = SessionRequest,
     responses((status = 200, body = Envelope<Launch>), (status = "default", description = "61, 60, 62, 71", body = ErrorEnvelope)))]
-pub async fn session(State(state): State<AppState>, MaybeSession(user): MaybeSession, JsonBody(req): JsonBody<SessionRequest>) -> ApiResult<Launch> {
-    let viewer = user.as_ref().filter(|u| !u.is_banned).map(player);
+pub async fn session(State(state): State<AppState>, MaybeSession(session): MaybeSession, JsonBody(req): JsonBody<SessionRequest>) -> ApiResult<Launch> {
+    let viewer = session.as_ref().filter(|s| !s.user.is_banned).map(player);
     ok(state.casino.launch(viewer, &req.provider, &req.game_id, &req.lang, &req.platform).await?)
 }
 
 /// Lower-case names of the providers banned for the signed-in player (guests: empty).
 #[utoipa::path(get, path = "/api/user/blocklist", tag = "casino",
     responses((status = 200, body = Envelope<Vec<String>>)))]
-pub async fn blocklist(State(state): State<AppState>, MaybeSession(user): MaybeSession) -> ApiResult<Vec<String>> {
-    match user {
+pub async fn blocklist(State(state): State<AppState>, MaybeSession(session): MaybeSession) -> ApiResult<Vec<String>> {
+    match session {
         None => ok(Vec::new()),
-        Some(u) => ok(state.casino.catalogue().blocklist(u.id).await?),
+        Some(s) => ok(state.casino.catalogue().blocklist(s.user.id).await?),
     }
 }
 

@@ -152,6 +152,8 @@ pub fn session_token(parts: &Parts) -> Option<String> {
 pub struct Session {
     pub user: User,
     pub token: String,
+    /// The session's id (a game launched now ends with it).
+    pub session_id: i64,
 }
 
 impl<S> FromRequestParts<S> for Session
@@ -164,8 +166,8 @@ where
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let state = AppState::from_ref(state);
         let token = session_token(parts).ok_or(ErrorCode::NotAuthenticated)?;
-        let user = state.accounts.authenticate(&token).await?;
-        Ok(Session { user, token })
+        let (user, session_id) = state.accounts.authenticate_session(&token).await?;
+        Ok(Session { user, token, session_id })
     }
 }
 
@@ -203,9 +205,10 @@ where
     }
 }
 
-/// The signed-in user when there is one (catalogue reads work for guests too). An absent,
-/// expired or revoked session reads as a guest.
-pub struct MaybeSession(pub Option<User>);
+/// The signed-in session when there is one (catalogue reads work for guests too). An
+/// absent, expired or revoked session reads as a guest.
+pub struct MaybeSession(pub Option<Session>);
+
 
 impl<S> FromRequestParts<S> for MaybeSession
 where
@@ -216,7 +219,7 @@ where
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         match Session::from_request_parts(parts, state).await {
-            Ok(session) => Ok(MaybeSession(Some(session.user))),
+            Ok(session) => Ok(MaybeSession(Some(session))),
             Err(ApiError(e)) if e.code == ErrorCode::Internal => Err(ApiError(e)),
             Err(_) => Ok(MaybeSession(None)),
         }

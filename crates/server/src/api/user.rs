@@ -219,8 +219,8 @@ pub async fn restore_email_new(State(state): State<AppState>, JsonBody(req): Jso
 #[utoipa::path(post, path = "/api/user/password/restore/phone/new", tag = "user", request_body = RestorePhoneNewRequest,
     responses((status = 200, body = Envelope<DoneReply>),
               (status = "default", description = "10 expired, 15 phone invalid, 22 no such user, 101 no request, 102 code mismatch, 231 weak", body = ErrorEnvelope)))]
-pub async fn restore_phone_new(State(state): State<AppState>, JsonBody(req): JsonBody<RestorePhoneNewRequest>) -> ApiResult<DoneReply> {
-    state.accounts.restore_phone_new(&req.phone, &req.code, &req.new_password).await?;
+pub async fn restore_phone_new(State(state): State<AppState>, ClientInfo(client): ClientInfo, JsonBody(req): JsonBody<RestorePhoneNewRequest>) -> ApiResult<DoneReply> {
+    state.accounts.restore_phone_new(&req.phone, &req.code, &req.new_password, &client).await?;
     ok(DoneReply { done: true })
 }
 

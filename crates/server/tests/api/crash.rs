@@ -12,18 +12,18 @@ use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
 use wallet::BalanceKind;
 
-type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+pub(crate) type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 const START: i64 = 100_000; // 100 TND
 
-struct Ws {
+pub(crate) struct Ws {
     socket: Socket,
     user_id: i64,
     hello: Value,
 }
 
 impl Ws {
-    async fn open(app: &TestApp, token: &str) -> Ws {
+    pub(crate) async fn open(app: &TestApp, token: &str) -> Ws {
         let url = format!("ws://{}/api/studio/crash/ws?token={token}", app.addr);
         let (socket, _) = tokio_tungstenite::connect_async(url).await.expect("ws connect");
         let mut ws = Ws { socket, user_id: 0, hello: Value::Null };
@@ -33,16 +33,16 @@ impl Ws {
         ws
     }
 
-    async fn send(&mut self, v: Value) {
+    pub(crate) async fn send(&mut self, v: Value) {
         self.send_text(&v.to_string()).await;
     }
 
-    async fn send_text(&mut self, t: &str) {
+    pub(crate) async fn send_text(&mut self, t: &str) {
         self.socket.send(Message::Text(t.to_string().into())).await.expect("ws send");
     }
 
     /// The next JSON message (10 s at most).
-    async fn next(&mut self) -> Value {
+    pub(crate) async fn next(&mut self) -> Value {
         loop {
             let m = tokio::time::timeout(Duration::from_secs(10), self.socket.next())
                 .await
@@ -57,7 +57,7 @@ impl Ws {
         }
     }
 
-    async fn next_of(&mut self, ty: &str) -> Value {
+    pub(crate) async fn next_of(&mut self, ty: &str) -> Value {
         loop {
             let v = self.next().await;
             if v["type"] == ty {
@@ -67,7 +67,7 @@ impl Ws {
     }
 
     /// The next message for a request (its reply: betAccepted, cashedOut or error).
-    async fn reply(&mut self, request_id: &str) -> Value {
+    pub(crate) async fn reply(&mut self, request_id: &str) -> Value {
         loop {
             let v = self.next().await;
             if v["requestId"] == request_id {
@@ -78,7 +78,7 @@ impl Ws {
 }
 
 /// Restarts the app's engine with the fast test configuration.
-async fn fast(app: &TestApp, tweak: impl FnOnce(&mut CrashConfig)) {
+pub(crate) async fn fast(app: &TestApp, tweak: impl FnOnce(&mut CrashConfig)) {
     if std::env::var("CRASH_TEST_LOG").is_ok() {
         let _ = tracing_subscriber::fmt().with_max_level(tracing::Level::INFO).with_test_writer().try_init();
     }
@@ -87,35 +87,23 @@ async fn fast(app: &TestApp, tweak: impl FnOnce(&mut CrashConfig)) {
     app.state.crash.restart(cfg).await;
 }
 
-/// A signed-up player with `credit` minor units and a crash game session: (user id, token).
+/// A signed-up player with `credit` minor units and a crash game session launched from
+/// their sign-in, as the app does: (user id, token).
 async fn gamer(app: &TestApp, email: &str, credit: i64) -> (i64, String) {
-    let (_, id, _) = app.player(email).await;
+    let (api, id, _) = app.player(email).await;
     if credit > 0 {
         app.credit(id, BalanceKind::Real, credit).await;
     }
-    let (_, token) = app
-        .state
-        .casino
-        .sessions()
-        .create(casino::sessions::NewSession {
-            user_id: id,
-            provider: "studio",
-            game_id: "crash",
-            currency: kernel::Currency::Tnd,
-            lang: "en",
-            platform: "desktop",
-        })
-        .await
-        .expect("game session");
-    (id, token)
+    let launch = ok(api.post("/api/casino/session", json!({ "provider": "studio", "gameId": "crash" })).await);
+    (id, launch["sessionToken"].as_str().expect("game session token").to_string())
 }
 
-async fn crash_point(app: &TestApp, round_id: i64) -> u64 {
+pub(crate) async fn crash_point(app: &TestApp, round_id: i64) -> u64 {
     app.scalar(&format!("SELECT crash_point FROM crash_rounds WHERE id = {round_id}")).await as u64
 }
 
 /// Waits for a fresh betting window whose crash point satisfies `want`: (round id, crash point).
-async fn round_where(app: &TestApp, ws: &mut Ws, want: impl Fn(u64) -> bool) -> (i64, u64) {
+pub(crate) async fn round_where(app: &TestApp, ws: &mut Ws, want: impl Fn(u64) -> bool) -> (i64, u64) {
     for _ in 0..200 {
         let r = ws.next_of("round").await;
         let left = r["bettingEndsAt"].as_i64().unwrap() - r["serverTime"].as_i64().unwrap();

@@ -7,6 +7,7 @@ mod common;
 mod casino;
 mod crash;
 mod provider_wallet;
+mod sessions_hardening;
 mod studio;
 mod contract;
 
