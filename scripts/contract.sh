@@ -7,7 +7,7 @@
 #   bash scripts/contract.sh [path/to/carthage]     (default ./target/debug/carthage)
 #
 # Schemathesis is pinned and installed from PyPI into .venv-st/ on first use. The run is
-# seeded (reproducible) and bounded: CONTRACT_EXAMPLES examples per operation (default 25).
+# seeded, one worker (reproducible) and bounded: CONTRACT_EXAMPLES examples per operation (default 25).
 set -euo pipefail
 bin=${1:-./target/debug/carthage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,7 +30,7 @@ game=$(curl -fs "$base/api/casino/session" -H "authorization: Bearer $token" -H 
 run() {
   "$venv/bin/schemathesis" run "$root/docs/openapi.json" --url "$base" \
     --checks all --phases examples,coverage,fuzzing \
-    --max-examples "${CONTRACT_EXAMPLES:-25}" --seed 20261124 --workers 2 --request-timeout 20 \
+    --max-examples "${CONTRACT_EXAMPLES:-25}" --seed 20261124 --workers 1 --request-timeout 20 \
     --suppress-health-check all --no-color \
     -H "Authorization: Bearer $token" -H "X-Game-Session: $game" "$@"
 }

@@ -127,6 +127,13 @@ async fn transfer_exists(state: &AppState, key: &str) -> Result<bool, ApiError> 
     responses((status = 200, body = Envelope<Vec<HistoryEntryReply>>),
               (status = "default", description = "23 not signed in, 40 bad query, 46 invalid range", body = ErrorEnvelope)))]
 pub async fn history(State(state): State<AppState>, session: Session, QueryParams(q): QueryParams<HistoryQuery>) -> ApiResult<Vec<HistoryEntryReply>> {
+    // Malformed paging is a malformed request (40, as the contract's ranges say), whatever
+    // the dates; the dates are checked next (46).
+    let limit = q.limit.unwrap_or(200);
+    let offset = q.offset.unwrap_or(0);
+    if !(1..=500).contains(&limit) || offset < 0 {
+        return Err(super::envelope::bad_request("limit must be 1 to 500 and offset not negative"));
+    }
     let now = now_ms();
     let bound = |v: &Option<String>, end: bool, default: i64| -> Result<i64, ApiError> {
         match v.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
@@ -138,11 +145,6 @@ pub async fn history(State(state): State<AppState>, session: Session, QueryParam
     let to_ms = bound(&q.end, true, now + 1)?;
     if to_ms < from_ms {
         return Err(ErrorCode::InvalidDateRange.into());
-    }
-    let limit = q.limit.unwrap_or(200);
-    let offset = q.offset.unwrap_or(0);
-    if !(1..=500).contains(&limit) || offset < 0 {
-        return Err(super::envelope::bad_request("limit must be 1 to 500 and offset not negative"));
     }
     let entries = state
         .ledger
