@@ -113,7 +113,7 @@ impl Config {
             db_max_connections: parse_var(&var, "DATABASE_MAX_CONNECTIONS")?.unwrap_or(16),
             json_logs: parse_var(&var, "JSON_LOGS")?.unwrap_or(mode == Mode::Production),
             accounts,
-            transports: TransportConfig::from_lookup(&var),
+            transports: TransportConfig::from_lookup(var),
             outbox: OutboxConfig::default(),
             metrics_token: var("METRICS_TOKEN"),
             metrics_bind: parse_var(&var, "METRICS_BIND")?,
