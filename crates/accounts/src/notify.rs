@@ -202,10 +202,6 @@ impl TransportConfig {
         }
     }
 
-    pub fn from_env() -> TransportConfig {
-        Self::from_lookup(|k| std::env::var(k).ok())
-    }
-
     /// Whether a transport for `channel` is configured.
     pub fn has(&self, channel: Channel) -> bool {
         match channel {

@@ -123,7 +123,7 @@ impl Config {
             json_logs: parse_var(&var, "JSON_LOGS")?.unwrap_or(mode == Mode::Production),
             accounts,
             ledger_limits,
-            transports: TransportConfig::from_lookup(&var),
+            transports: TransportConfig::from_lookup(var),
             outbox: OutboxConfig::default(),
             metrics_token: var("METRICS_TOKEN"),
             metrics_bind: parse_var(&var, "METRICS_BIND")?,
