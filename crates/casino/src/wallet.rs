@@ -231,21 +231,16 @@ impl ProviderWallet {
     /// refused (32); a retried win answers as before.
     pub async fn win(&self, provider: &str, call: &WalletCall, needs_bet: bool) -> Result<WalletReply, AppError> {
         let s = self.session(provider, &call.session_token).await?;
-        if needs_bet {
-            self.validate(call, &s)?;
-            let group = Self::round_group(provider, &call.round_id);
-            if !self.ledger.group_has(&group, TxType::BetStake, s.user_id).await? {
-                return Err(AppError::new(ErrorCode::RoundNotFound));
-            }
-        }
-        self.win_with(provider, &s, call).await
+        self.win_checked(provider, &s, call, needs_bet).await
     }
 
     /// [`Self::win`] for a session the caller already resolved (in-process games, recovery).
     pub async fn win_with(&self, provider: &str, s: &GameSession, call: &WalletCall) -> Result<WalletReply, AppError> {
-        if let Some(answer) = self.check_win(provider, s, call).await? {
-            return Ok(answer);
-        }
+        self.win_checked(provider, s, call, false).await
+    }
+
+    async fn win_checked(&self, provider: &str, s: &GameSession, call: &WalletCall, needs_bet: bool) -> Result<WalletReply, AppError> {
+        self.check_win(provider, s, call, needs_bet).await?;
         let receipt = self.ledger.post(Self::posting("win", provider, call, s)).await?;
         Ok(Self::reply(s, &call.transaction_id, &receipt))
     }
@@ -256,13 +251,16 @@ impl ProviderWallet {
         self.many("win", provider, items).await
     }
 
-    /// The checks of a win (`Some` would answer it without a posting; none does today).
-    async fn check_win(&self, provider: &str, s: &GameSession, call: &WalletCall) -> Result<Option<WalletReply>, AppError> {
+    /// The checks of a win; with `needs_bet`, the round must hold a bet of this player (32).
+    async fn check_win(&self, provider: &str, s: &GameSession, call: &WalletCall, needs_bet: bool) -> Result<(), AppError> {
         if s.provider != provider {
             return Err(AppError::new(ErrorCode::GameSessionInvalid));
         }
         self.validate(call, s)?;
-        Ok(None)
+        if needs_bet && !self.ledger.group_has(&Self::round_group(provider, &call.round_id), TxType::BetStake, s.user_id).await? {
+            return Err(AppError::new(ErrorCode::RoundNotFound));
+        }
+        Ok(())
     }
 
     /// `bet_many` / `win_many`: each call checked as alone, then every call that needs a
@@ -274,7 +272,7 @@ impl ProviderWallet {
         for (i, (mut s, call)) in items.into_iter().enumerate() {
             let checked = match kind {
                 "bet" => self.check_bet(provider, &mut s, &call, now).await,
-                _ => self.check_win(provider, &s, &call).await,
+                _ => self.check_win(provider, &s, &call, false).await.map(|()| None),
             };
             match checked {
                 Ok(Some(answer)) => out[i] = Some(Ok(answer)),

@@ -8,7 +8,7 @@ ALTER TABLE ledger_transactions ADD COLUMN reverses_tx_id BIGINT;
 -- The group a posting belongs to (a provider's round, later a bet slip), so that a win can
 -- require its round's bet with one indexed look-up.
 ALTER TABLE ledger_transactions ADD COLUMN group_key TEXT;
-CREATE INDEX ledger_transactions_group ON ledger_transactions (group_key);
+CREATE INDEX ledger_transactions_group ON ledger_transactions (group_key) WHERE group_key IS NOT NULL;
 
 -- Earlier rollbacks named their original only in metadata, which ends with
 -- `"rolls_back":"<key>"}` (serde_json sorts keys): link each to its original by that
@@ -27,7 +27,8 @@ WHERE tx_type = 204 AND reverses_tx_id IS NOT NULL AND EXISTS (
     SELECT 1 FROM ledger_transactions r2
     WHERE r2.tx_type = 204 AND r2.reverses_tx_id = ledger_transactions.reverses_tx_id AND r2.id < ledger_transactions.id
 );
-CREATE UNIQUE INDEX ledger_transactions_reverses ON ledger_transactions (reverses_tx_id);
+-- Partial: only rollbacks carry the column, so ordinary postings add no entry to this index.
+CREATE UNIQUE INDEX ledger_transactions_reverses ON ledger_transactions (reverses_tx_id) WHERE reverses_tx_id IS NOT NULL;
 
 -- Whether this provider's wins over the HTTP wallet need a bet in the same round (most
 -- aggregators refuse a win for a round never bet). The studio settles in-process and always

@@ -387,3 +387,26 @@ async fn unchecked(app: &TestApp, path: &str, signed: Option<(Vec<u8>, String)>)
     let status = resp.status().as_u16();
     (status, serde_json::from_str(&resp.text().await.unwrap_or_default()).unwrap_or(Value::Null))
 }
+
+/// The new posting path of issue 9 — a zero amount recorded as a posting — replayed, raced
+/// 20-way under one id, and rolled back twice under two ids: one record, one reversal,
+/// nothing moves; a win in its round is refused with another amount under the same id.
+#[tokio::test]
+async fn zero_amount_records_replay_race_and_reverse_once() {
+    each_backend(async |app| {
+        let (_, user, token) = demo_session(app, "pw13@example.com", 10_000).await;
+        let body = money(&token, "zr-1", "zr", 0);
+        let replies = futures::future::join_all((0..20).map(|_| call(app, "bet", &body))).await;
+        let ids: std::collections::HashSet<String> = replies.iter().map(|r| ok(r.clone())["ledgerTxId"].to_string()).collect();
+        assert_eq!(ids.len(), 1, "one record for twenty identical calls: {ids:?}");
+        assert_eq!(app.count("ledger_transactions WHERE idempotency_key = 'prov:demo:zr-1'").await, 1);
+        assert_eq!(ok(call(app, "bet", &body).await)["balance"], 10_000);
+        let first = ok(call(app, "rollback", &rollback(&token, "zr-rb1", "zr-1")).await);
+        let second = ok(call(app, "rollback", &rollback(&token, "zr-rb2", "zr-1")).await);
+        assert_eq!(first["ledgerTxId"], second["ledgerTxId"]);
+        assert_eq!(app.count(&format!("ledger_transactions WHERE tx_type = 204 AND user_id = {user}")).await, 1);
+        assert_eq!(app.minor_balance(user, BalanceKind::Real).await, 10_000);
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}
