@@ -164,14 +164,20 @@ impl ProviderWallet {
             "bet" => (TxType::BetStake, player, house, format!("Casino bet: {provider} {}", call.game_id)),
             _ => (TxType::BetWin, house, player, format!("Casino win: {provider} {}", call.game_id)),
         };
-        PostingRequest::transfer(tx_type, ledger_key(provider, &call.transaction_id), Some(s.user_id), s.currency, from, to, call.amount)
+        let posting = PostingRequest::transfer(tx_type, ledger_key(provider, &call.transaction_id), Some(s.user_id), s.currency, from, to, call.amount)
             .comment(comment)
             .metadata(serde_json::json!({
                 "provider": provider, "kind": kind, "transactionId": call.transaction_id,
                 "roundId": call.round_id, "gameId": call.game_id, "sessionId": s.id,
             }))
-            .fingerprint(format!("{kind}|{}|{}", call.round_id, call.game_id))
-            .group(Self::round_group(provider, &call.round_id))
+            .fingerprint(format!("{kind}|{}|{}", call.round_id, call.game_id));
+        // Only a bet needs finding by its round (a win's check); an indexed group on every
+        // win too would cost each posting an index entry for nothing.
+        if kind == "bet" {
+            posting.group(Self::round_group(provider, &call.round_id))
+        } else {
+            posting
+        }
     }
 
     fn reply(s: &GameSession, call_tx: &str, receipt: &::wallet::Receipt) -> WalletReply {
