@@ -102,7 +102,7 @@ impl Casino {
             _ => "en".to_string(),
         };
         let platform = if platform.eq_ignore_ascii_case("desktop") { "desktop" } else { "mobile" };
-        let (_, token) = self
+        let token = self
             .sessions
             .create(sessions::NewSession {
                 user_id: player.user_id,

@@ -129,9 +129,9 @@ impl Sessions {
         Sessions { db }
     }
 
-    /// Creates a session; returns it (as read back, with its player session) and its token
-    /// (given out once).
-    pub async fn create(&self, s: NewSession<'_>) -> Result<(GameSession, String), AppError> {
+    /// Creates a session; returns its token (given out once). Every later read brings the
+    /// player session with it ([`Self::find`]).
+    pub async fn create(&self, s: NewSession<'_>) -> Result<String, AppError> {
         let bytes: [u8; 32] = rand::rngs::OsRng.gen();
         let token = hex::encode(bytes);
         let now = now_ms();
@@ -155,13 +155,7 @@ impl Sessions {
         .execute(self.db.writer())
         .await
         .map_err(AppError::internal)?;
-        // Read back from the writer (a reader may not see the row yet).
-        let row = sqlx::query(&format!("{SESSION_SELECT} WHERE s.id = $1"))
-            .bind(id)
-            .fetch_one(self.db.writer())
-            .await
-            .map_err(AppError::internal)?;
-        Ok((session_of(&row)?, token))
+        Ok(token)
     }
 
     /// The session of a token, live or expired (wins and rollbacks accept expired ones);

@@ -111,7 +111,7 @@ async fn main() -> anyhow::Result<()> {
                     .login(accounts::LoginKind::Email, &email, "Bench1234", &accounts::Client::default())
                     .await?;
                 let (_, player_session_id) = state.accounts.authenticate_session(&signed_in.token).await?;
-                let (_, token) = state
+                let token = state
                     .casino
                     .sessions()
                     .create(casino::sessions::NewSession {

@@ -74,7 +74,7 @@ async fn settle_round(db: &Db, ledger: &Ledger, casino: &Casino, config: &CrashC
         // A session only the engine knows, to call the wallet for this player (wins and
         // rollbacks are honoured whatever the player's own session is).
         if !tokens.contains_key(&user) {
-            let (_, token) = casino
+            let token = casino
                 .sessions()
                 .create(NewSession {
                     user_id: user,
