@@ -10,6 +10,9 @@ import arCommon from '../locales/ar/common.json';
 import enAccount from '../locales/en/account.json';
 import frAccount from '../locales/fr/account.json';
 import arAccount from '../locales/ar/account.json';
+import enStudio from '../locales/en/studio.json';
+import frStudio from '../locales/fr/studio.json';
+import arStudio from '../locales/ar/studio.json';
 
 import openapiJson from '../../../docs/openapi.json';
 
@@ -66,6 +69,7 @@ describe('locales', () => {
       [enCommon, frCommon, arCommon],
       [enAccount, frAccount, arAccount],
       [enErrors, frErrors, arErrors],
+      [enStudio, frStudio, arStudio],
     ] as object[][]) {
       expect(keys(fr!)).toEqual(keys(en!));
       expect(keys(ar!)).toEqual(keys(en!));

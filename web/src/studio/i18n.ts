@@ -1,7 +1,6 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { applyDocumentLanguage, languageOf, type LanguageCode } from '../app/i18n';
-import { addStudioTexts } from './texts';
 
 // Only the studio's own texts and the error catalogue, loaded for the one language of the launch.
 const loaders = import.meta.glob<{ default: Record<string, unknown> }>('../locales/*/{studio,errors}.json');
@@ -25,6 +24,5 @@ export async function initStudioI18n(lng: LanguageCode) {
     returnNull: false,
     react: { useSuspense: false },
   });
-  addStudioTexts(i18n, lng);
   return i18n;
 }

@@ -7,13 +7,11 @@ import studioEn from '../locales/en/studio.json';
 import type { StudioApi } from './api';
 import { StudioContext, type StudioContextValue } from './context';
 import { formatMoney, formatShort } from './money';
-import { addStudioTexts } from './texts';
 import type { StudioSession } from './types';
 
-/** The English studio texts (locale file and the added ones) in the test i18n instance. */
+/** The English studio texts in the test i18n instance. */
 export function loadStudioEnglish() {
   i18n.addResourceBundle('en', 'studio', studioEn, true, true);
-  addStudioTexts(i18n, 'en');
 }
 
 export const SESSION: StudioSession = {
