@@ -51,7 +51,7 @@ export function tests(h) {
         await page.getByTestId('header-balance').filter({ hasText: major }).first().waitFor({ timeout: 20_000 });
         // The operations history holds the credit, every stake and every win, summing to the balance.
         const history = await page.evaluate(async () => {
-          const r = await fetch('/api/payment/history/payment-with-withdrawal?limit=500');
+          const r = await fetch('/api/user/transactions?limit=500');
           return (await r.json()).result;
         });
         const real = history.filter((e) => e.purse === 'real');

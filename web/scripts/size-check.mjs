@@ -1,55 +1,27 @@
-// Size budget of the first load of /home: the gzip size of the JavaScript the browser
-// fetches for it — the entry script of dist/index.html and its static imports, the /home route
-// chunk and its static imports, and the default (English) locale — from dist/.vite/manifest.json.
-// Fails above the budget (150 KiB). Run after `npm run build`.
-import { readFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
-import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+// @ts-check
+// Size budget of the first load of /home, as a browser sees it: the compressed JavaScript that
+// Chromium (its own Accept-Encoding, br included; empty cache) transfers when a guest opens /home,
+// until the network is idle (scripts/first-load.mjs). Fails above 150 KiB.
+//   npm run size -- http://127.0.0.1:8080      (or E2E_BASE_URL=...; a server serving this dist/)
+// `make test` runs the same measurement as the browser test "load: first load of /home ..."
+// (e2e/load.mjs) against the server scripts/e2e.sh starts.
+import { chromium } from 'playwright-core';
+import { FIRST_LOAD_BUDGET, kib, measureFirstLoad } from './first-load.mjs';
 
-const BUDGET = 150 * 1024;
-const dist = fileURLToPath(new URL('../dist/', import.meta.url));
-/** @type {Record<string, { file: string, imports?: string[] }>} */
-let manifest;
+const base = process.argv[2] ?? process.env.E2E_BASE_URL;
+if (!base) {
+  console.error('size: usage: npm run size -- <server origin, e.g. http://127.0.0.1:8080>');
+  process.exit(2);
+}
+const browser = await chromium.launch({ executablePath: process.env.E2E_CHROMIUM || '/usr/bin/chromium', headless: true });
 try {
-  manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
-} catch {
-  console.error('size: dist/.vite/manifest.json is missing: run `npm run build` first');
-  process.exit(2);
-}
-
-const html = readFileSync(join(dist, 'index.html'), 'utf8');
-const entryFile = /<script[^>]*type="module"[^>]*src="\/([^"]+\.js)"/.exec(html)?.[1];
-const entryKey = Object.keys(manifest).find((k) => manifest[k]?.file === entryFile);
-const homeKey = Object.keys(manifest).find((k) => /features\/home\/routes\/HomePage\.tsx$/.test(k));
-const localeKeys = Object.keys(manifest).filter((k) => /locales\/en\/common\.json$/.test(k));
-if (!entryKey || !homeKey || localeKeys.length === 0) {
-  console.error(`size: cannot find the entry (${entryFile}), the home route or the English locale in the manifest`);
-  process.exit(2);
-}
-
-const files = new Set();
-/** @param {string} key */
-const visit = (key) => {
-  const chunk = manifest[key];
-  if (!chunk || files.has(chunk.file)) return;
-  files.add(chunk.file);
-  for (const dep of chunk.imports ?? []) visit(dep);
-};
-for (const key of [entryKey, homeKey, ...localeKeys]) visit(key);
-
-let total = 0;
-const rows = [...files].map((file) => {
-  const bytes = gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
-  total += bytes;
-  return { file, bytes };
-});
-rows.sort((a, b) => b.bytes - a.bytes);
-/** @param {number} n */
-const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
-for (const { file, bytes } of rows) console.log(`  ${kib(bytes).padStart(10)}  ${file}`);
-console.log(`size: initial JavaScript for /home: ${kib(total)} gzip (budget ${kib(BUDGET)})`);
-if (total > BUDGET) {
-  console.error(`size: over budget by ${kib(total - BUDGET)}`);
-  process.exit(1);
+  const { total, files } = await measureFirstLoad(browser, base);
+  for (const f of files) console.log(`  ${kib(f.bytes).padStart(10)}  ${f.encoding.padEnd(8)} ${new URL(f.url).pathname}`);
+  console.log(`size: JavaScript transferred for /home: ${kib(total)} in ${files.length} files (budget ${kib(FIRST_LOAD_BUDGET)})`);
+  if (total > FIRST_LOAD_BUDGET) {
+    console.error(`size: over budget by ${kib(total - FIRST_LOAD_BUDGET)}`);
+    process.exitCode = 1;
+  }
+} finally {
+  await browser.close();
 }

@@ -4,6 +4,8 @@ import { RouterProvider } from 'react-router-dom';
 import { initI18n } from './app/i18n';
 import { Providers } from './app/providers';
 import { createRouter } from './app/router';
+import { rememberSession } from './app/remembered';
+import { registerServiceWorker } from './app/serviceWorker';
 import { makeStore } from './app/store';
 import './styles.css';
 
@@ -12,6 +14,8 @@ if (!container) throw new Error('Carthage: #root element is missing from index.h
 
 initI18n();
 const store = makeStore();
+// A reload of a signed-in page shows the remembered player at once (never the guest header).
+rememberSession(store);
 const router = createRouter();
 
 createRoot(container).render(
@@ -21,3 +25,5 @@ createRoot(container).render(
     </Providers>
   </StrictMode>,
 );
+
+registerServiceWorker();

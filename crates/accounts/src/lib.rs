@@ -8,6 +8,7 @@ pub mod limits;
 pub mod model;
 pub mod notify;
 pub mod password;
+pub mod rg;
 pub mod validate;
 
 use kernel::clock::{now_ms, DAY_MS, HOUR_MS, MINUTE_MS};
@@ -25,6 +26,7 @@ use std::time::Duration;
 use store::sqlx::{self, any::AnyRow, AnyConnection, Row};
 use store::Db;
 use subtle::ConstantTimeEq;
+use validate::Reason;
 use tokio::sync::Notify;
 use wallet::Ledger;
 
@@ -177,7 +179,7 @@ pub struct SessionJoin {
 impl SessionJoin {
     pub const NONE: SessionJoin = SessionJoin { join: "", columns: "" };
     /// Index of the first joined column in each row.
-    pub const FIRST_COLUMN: usize = 27;
+    pub const FIRST_COLUMN: usize = 29;
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -197,7 +199,7 @@ pub struct Client {
 
 const USER_COLUMNS: &str = "id, email, phone, role, currency, first_name, last_name, middle_name, birth_date, gender, \
     number_document, address, card, yandex, lang, email_verified_at, is_banned, is_banned_on_betroute, is_partner, \
-    parent_cashier_id, parent_super_agent_id, parent_admin_id, registered_via, created_at";
+    parent_cashier_id, parent_super_agent_id, parent_admin_id, registered_via, created_at, self_excluded_until, cool_off_until";
 
 fn user_from_row(r: &store::sqlx::any::AnyRow) -> User {
     User {
@@ -225,6 +227,8 @@ fn user_from_row(r: &store::sqlx::any::AnyRow) -> User {
         parent_admin_id: r.get(21),
         registered_via: r.get(22),
         created_at: r.get(23),
+        self_excluded_until: r.get(24),
+        cool_off_until: r.get(25),
     }
 }
 
@@ -270,11 +274,28 @@ fn db_err(e: sqlx::Error) -> AppError {
     AppError::internal(e)
 }
 
+/// A refusal tied to one field: `result` is `{field, reason}` (the field's wire name and
+/// a [`validate::Reason`] code). Code 47 keeps its English `field: why` message; other
+/// codes keep their catalogue text.
+pub fn field_error(code: ErrorCode, field: &str, reason: validate::Reason) -> AppError {
+    let e = if code == ErrorCode::InvalidField {
+        AppError::with_detail(code, format!("{field}: {}", reason.text()))
+    } else {
+        AppError::new(code)
+    };
+    e.data(serde_json::json!({ "field": field, "reason": reason.code() }))
+}
+
 fn retry_data(wait: Duration) -> serde_json::Value {
     serde_json::json!({ "retryAfterSeconds": wait.as_secs().max(1) })
 }
 
 impl Accounts {
+    /// The responsible-gambling service (deposit limits, self-exclusion, cool-off, reality check).
+    pub fn rg(&self) -> rg::Rg {
+        rg::Rg::new(self.clone())
+    }
+
     pub fn new(db: Db, ledger: Ledger, cfg: AccountsConfig) -> Accounts {
         let limits = Arc::new(Limits::new(cfg.limits));
         Accounts { db, ledger, outbox_wake: Arc::new(Notify::new()), sessions_ended: None, limits, cfg: Arc::new(cfg) }
@@ -316,7 +337,7 @@ impl Accounts {
             .fetch_optional(self.db.reader())
             .await
             .map_err(db_err)?;
-        Ok(row.map(|r| (user_from_row(&r), r.get::<String, _>(24))))
+        Ok(row.map(|r| (user_from_row(&r), r.get::<String, _>(26))))
     }
 
     /// Creates a user and opens their wallet accounts. Fails with code 1 when the e-mail
@@ -490,13 +511,13 @@ impl Accounts {
         if !self.cfg.signup.email {
             return Err(ErrorCode::SignupMethodDisabled.into());
         }
-        let email = validate::normalize_email(&s.email).ok_or(ErrorCode::EmailInvalid)?;
+        let email = validate::normalize_email(&s.email).ok_or_else(|| field_error(ErrorCode::EmailInvalid, "email", Reason::Invalid))?;
         if !validate::password_is_strong(&s.password) {
-            return Err(ErrorCode::WeakPassword.into());
+            return Err(field_error(ErrorCode::WeakPassword, "password", Reason::Weak));
         }
         let currency = Self::currency_for_signup(s.currency.as_deref(), allowed)?;
         if self.email_or_phone_taken(Some(&email), None).await? {
-            return Err(ErrorCode::UserExists.into());
+            return Err(field_error(ErrorCode::UserExists, "email", Reason::Taken));
         }
         self.check_send(&email, client)?;
         let new = NewUser {
@@ -693,9 +714,9 @@ impl Accounts {
         if !self.phone_hash_ok(phone_raw, hash) {
             return Err(ErrorCode::PhoneHashInvalid.into());
         }
-        let phone = validate::normalize_phone(phone_raw).ok_or(ErrorCode::PhoneInvalid)?;
+        let phone = validate::normalize_phone(phone_raw).ok_or_else(|| field_error(ErrorCode::PhoneInvalid, "phone", Reason::Invalid))?;
         if self.email_or_phone_taken(None, Some(&phone)).await? {
-            return Err(ErrorCode::UserExists.into());
+            return Err(field_error(ErrorCode::UserExists, "phone", Reason::Taken));
         }
         let id = self.issue_phone_code(&phone, "signup", client).await?;
         Ok((phone, id))
@@ -705,7 +726,8 @@ impl Accounts {
     /// Errors: `missing` when there is none (or it was used), `mismatch` when it does not
     /// match or its attempts are spent, 12/10 when expired. Every guess takes an attempt
     /// with a conditional update *before* the comparison, so parallel guesses cannot try
-    /// more than the allowed number.
+    /// more than the allowed number. Every refusal names the field `code`; a mismatch
+    /// also carries `attemptsLeft` (0: a new code must be sent).
     async fn consume_phone_code(&self, phone: &str, purpose: &str, code: &str, missing: ErrorCode, mismatch: ErrorCode) -> Result<(), AppError> {
         let row = sqlx::query(
             "SELECT id, code_hash, expires_at, used_at FROM phone_codes WHERE phone = $1 AND purpose = $2 \
@@ -716,25 +738,32 @@ impl Accounts {
         .fetch_optional(self.db.writer())
         .await
         .map_err(db_err)?
-        .ok_or(missing)?;
+        .ok_or_else(|| field_error(missing, "code", Reason::CodeExpired))?;
         let (id, code_hash, expires_at, used_at): (i64, String, i64, Option<i64>) = (row.get(0), row.get(1), row.get(2), row.get(3));
         if used_at.is_some() {
-            return Err(missing.into());
+            return Err(field_error(missing, "code", Reason::CodeExpired));
         }
         if expires_at <= now_ms() {
-            return Err(if purpose == "signup" { ErrorCode::SmsCodeInvalid } else { ErrorCode::RecoveryExpired }.into());
+            let code = if purpose == "signup" { ErrorCode::SmsCodeInvalid } else { ErrorCode::RecoveryExpired };
+            return Err(field_error(code, "code", Reason::CodeExpired));
         }
+        let max = self.cfg.phone_code_max_attempts;
+        let mismatch_left = |left: i64| {
+            let data = serde_json::json!({ "field": "code", "reason": Reason::CodeMismatch.code(), "attemptsLeft": left.max(0) });
+            AppError::new(mismatch).data(data)
+        };
         let attempt = sqlx::query("UPDATE phone_codes SET attempts = attempts + 1 WHERE id = $1 AND used_at IS NULL AND attempts < $2 RETURNING attempts")
             .bind(id)
-            .bind(self.cfg.phone_code_max_attempts)
+            .bind(max)
             .fetch_optional(self.db.writer())
             .await
             .map_err(db_err)?;
-        if attempt.is_none() {
-            return Err(mismatch.into());
-        }
+        let Some(attempt) = attempt else {
+            return Err(mismatch_left(0));
+        };
+        let attempts: i64 = attempt.get(0);
         if !ct_eq(&sha256_hex(&format!("{id}:{}", code.trim())), &code_hash) {
-            return Err(mismatch.into());
+            return Err(mismatch_left(max - attempts));
         }
         let used = sqlx::query("UPDATE phone_codes SET used_at = $1 WHERE id = $2 AND used_at IS NULL")
             .bind(now_ms())
@@ -743,7 +772,7 @@ impl Accounts {
             .await
             .map_err(db_err)?;
         if used.rows_affected() == 0 {
-            return Err(mismatch.into());
+            return Err(field_error(missing, "code", Reason::CodeExpired));
         }
         Ok(())
     }
@@ -753,13 +782,13 @@ impl Accounts {
         if !self.cfg.signup.phone {
             return Err(ErrorCode::SignupMethodDisabled.into());
         }
-        let phone = validate::normalize_phone(&s.phone).ok_or(ErrorCode::PhoneInvalid)?;
+        let phone = validate::normalize_phone(&s.phone).ok_or_else(|| field_error(ErrorCode::PhoneInvalid, "phone", Reason::Invalid))?;
         if !validate::password_is_strong(&s.password) {
-            return Err(ErrorCode::WeakPassword.into());
+            return Err(field_error(ErrorCode::WeakPassword, "password", Reason::Weak));
         }
         let currency = Self::currency_for_signup(s.currency.as_deref(), allowed)?;
         if self.email_or_phone_taken(None, Some(&phone)).await? {
-            return Err(ErrorCode::UserExists.into());
+            return Err(field_error(ErrorCode::UserExists, "phone", Reason::Taken));
         }
         self.consume_phone_code(&phone, "signup", &s.code, ErrorCode::SmsCodeInvalid, ErrorCode::SmsCodeInvalid).await?;
         let new = NewUser {
@@ -825,30 +854,40 @@ impl Accounts {
             LoginKind::Email => false,
             LoginKind::Universal => validate::login_is_phone(login),
         };
-        let (column, value) = if as_phone {
-            ("phone", validate::normalize_phone(login).ok_or(ErrorCode::InvalidLogin)?)
-        } else {
-            ("email", validate::normalize_email(login).ok_or(ErrorCode::InvalidLogin)?)
+        // The wire name of the login field of each sign-in form.
+        let field = match kind {
+            LoginKind::Email => "email",
+            LoginKind::Phone => "phone",
+            LoginKind::Universal => "login",
         };
+        let invalid_login = || field_error(ErrorCode::InvalidLogin, field, Reason::Invalid);
+        let (column, value) = if as_phone {
+            ("phone", validate::normalize_phone(login).ok_or_else(invalid_login)?)
+        } else {
+            ("email", validate::normalize_email(login).ok_or_else(invalid_login)?)
+        };
+        let wrong_password = || field_error(ErrorCode::IncorrectPassword, "password", Reason::Wrong);
         if password.is_empty() || password.len() > 128 {
-            return Err(ErrorCode::IncorrectPassword.into());
+            return Err(wrong_password());
         }
         self.limits.check_login(&value, &client.ip).map_err(refusal_error)?;
         let Some((user, hash)) = self.lookup(column, &value, ErrorCode::NoSuchUser, client).await? else {
-            return Err(ErrorCode::NoSuchUser.into());
+            return Err(field_error(ErrorCode::NoSuchUser, field, Reason::Unknown));
         };
         if !password::verify(password.to_string(), hash).await {
             let delay = self.limits.record_failure(&value, &client.ip).map_err(refusal_error)?;
             if !delay.is_zero() {
                 tokio::time::sleep(delay).await;
             }
-            return Err(ErrorCode::IncorrectPassword.into());
+            return Err(wrong_password());
         }
         self.limits.record_success(&value);
         if user.is_banned {
             self.revoke_all_sessions(user.id, None).await?;
             return Err(ErrorCode::UserBanned.into());
         }
+        // Self-exclusion and cool-off (responsible gambling): no sign-in until they end.
+        kernel::errors::rg_block(user.self_excluded_until, user.cool_off_until, now_ms())?;
         if user.registered_via == "email" && !user.email_verified {
             // The right password on an unverified account: send a fresh link (the first
             // may be lost), within the per-address send limit.
@@ -899,7 +938,7 @@ impl Accounts {
     /// its game session ends with this one).
     pub async fn authenticate_session(&self, token: &str) -> Result<(User, i64), AppError> {
         let (user, rows) = self.authenticate_joined(token, &SessionJoin::NONE).await?;
-        let session_id = rows.first().map(|r| r.get::<i64, _>(24)).ok_or(ErrorCode::NotAuthenticated)?;
+        let session_id = rows.first().map(|r| r.get::<i64, _>(26)).ok_or(ErrorCode::NotAuthenticated)?;
         Ok((user, session_id))
     }
 
@@ -926,10 +965,15 @@ impl Accounts {
         .map_err(db_err)?;
         let row = rows.first().ok_or(ErrorCode::NotAuthenticated)?;
         let user = user_from_row(row);
-        let (session_id, last_seen, absolute): (i64, i64, i64) = (row.get(24), row.get(25), row.get(26));
+        let (session_id, last_seen, absolute): (i64, i64, i64) = (row.get(26), row.get(27), row.get(28));
         if user.is_banned {
             self.revoke_all_sessions(user.id, None).await?;
             return Err(ErrorCode::UserBanned.into());
+        }
+        if let Err(e) = kernel::errors::rg_block(user.self_excluded_until, user.cool_off_until, now) {
+            // Taken elsewhere (the sessions were ended then): end any session left over.
+            self.revoke_all_sessions(user.id, None).await?;
+            return Err(e);
         }
         // Sliding idle expiry, written at most once a minute per session (balance polls
         // every 15 s must not turn into writes).
@@ -1031,10 +1075,10 @@ impl Accounts {
 
     async fn finish_change(&self, user_id: i64, current_token: &str, hash: &str, password: &str, new_password: &str) -> Result<(), AppError> {
         if password.len() > 128 || !password::verify(password.to_string(), hash.to_string()).await {
-            return Err(ErrorCode::IncorrectPassword.into());
+            return Err(field_error(ErrorCode::IncorrectPassword, "password", Reason::Wrong));
         }
         if !validate::password_is_strong(new_password) {
-            return Err(ErrorCode::WeakPassword.into());
+            return Err(field_error(ErrorCode::WeakPassword, "new_password", Reason::Weak));
         }
         self.set_password(user_id, new_password).await?;
         self.revoke_all_sessions(user_id, Some(current_token)).await
@@ -1045,8 +1089,11 @@ impl Accounts {
         if !self.cfg.channels.email {
             return Err(ErrorCode::RecoveryMethodUnavailable.into());
         }
-        let email = validate::normalize_email(email_raw).ok_or(ErrorCode::EmailInvalid)?;
-        let (user, _) = self.lookup("email", &email, ErrorCode::EmailUserMissing, client).await?.ok_or(ErrorCode::EmailUserMissing)?;
+        let email = validate::normalize_email(email_raw).ok_or_else(|| field_error(ErrorCode::EmailInvalid, "email", Reason::Invalid))?;
+        let (user, _) = self
+            .lookup("email", &email, ErrorCode::EmailUserMissing, client)
+            .await?
+            .ok_or_else(|| field_error(ErrorCode::EmailUserMissing, "email", Reason::Unknown))?;
         self.check_send(&email, client)?;
         let code = random_restore_code();
         let expires_at = now_ms() + self.cfg.restore_ttl_ms;
@@ -1073,24 +1120,25 @@ impl Accounts {
     /// 231 weak. Every session of the user ends.
     pub async fn restore_email_new(&self, code: &str, new_password: &str) -> Result<(), AppError> {
         let code = code.trim().to_ascii_uppercase();
+        let not_found = || field_error(ErrorCode::RecoveryNotFound, "code", Reason::CodeMismatch);
         if code.is_empty() || code.len() > 64 {
-            return Err(ErrorCode::RecoveryNotFound.into());
+            return Err(not_found());
         }
         let row = sqlx::query("SELECT id, user_id, expires_at, used_at FROM email_tokens WHERE token_hash = $1 AND purpose = 'restore'")
             .bind(sha256_hex(&code))
             .fetch_optional(self.db.writer())
             .await
             .map_err(db_err)?
-            .ok_or(ErrorCode::RecoveryNotFound)?;
+            .ok_or_else(not_found)?;
         let (id, user_id, expires_at, used_at): (i64, i64, i64, Option<i64>) = (row.get(0), row.get(1), row.get(2), row.get(3));
         if used_at.is_some() {
-            return Err(ErrorCode::RecoveryNotFound.into());
+            return Err(field_error(ErrorCode::RecoveryNotFound, "code", Reason::CodeExpired));
         }
         if expires_at <= now_ms() {
-            return Err(ErrorCode::RecoveryExpired.into());
+            return Err(field_error(ErrorCode::RecoveryExpired, "code", Reason::CodeExpired));
         }
         if !validate::password_is_strong(new_password) {
-            return Err(ErrorCode::WeakPassword.into());
+            return Err(field_error(ErrorCode::WeakPassword, "new_password", Reason::Weak));
         }
         let used = sqlx::query("UPDATE email_tokens SET used_at = $1 WHERE id = $2 AND used_at IS NULL")
             .bind(now_ms())
@@ -1099,7 +1147,7 @@ impl Accounts {
             .await
             .map_err(db_err)?;
         if used.rows_affected() == 0 {
-            return Err(ErrorCode::RecoveryNotFound.into());
+            return Err(field_error(ErrorCode::RecoveryNotFound, "code", Reason::CodeExpired));
         }
         // Every other outstanding recovery code of the account dies with this one.
         sqlx::query("UPDATE email_tokens SET used_at = $1 WHERE user_id = $2 AND purpose = 'restore' AND used_at IS NULL")
@@ -1117,20 +1165,25 @@ impl Accounts {
         if !self.cfg.channels.sms {
             return Err(ErrorCode::RecoveryMethodUnavailable.into());
         }
-        let phone = validate::normalize_phone(phone_raw).ok_or(ErrorCode::PhoneInvalid)?;
-        self.lookup("phone", &phone, ErrorCode::PhoneUserMissing, client).await?.ok_or(ErrorCode::PhoneUserMissing)?;
+        let phone = validate::normalize_phone(phone_raw).ok_or_else(|| field_error(ErrorCode::PhoneInvalid, "phone", Reason::Invalid))?;
+        self.lookup("phone", &phone, ErrorCode::PhoneUserMissing, client)
+            .await?
+            .ok_or_else(|| field_error(ErrorCode::PhoneUserMissing, "phone", Reason::Unknown))?;
         let id = self.issue_phone_code(&phone, "restore", client).await?;
         Ok((phone, id))
     }
 
     /// `password/restore/phone/new {phone, new_password, code}`: 101 no request for this
-    /// phone, 102 code mismatch, 10 expired, 231 weak.
+    /// phone, 102 code mismatch (with `attemptsLeft`), 10 expired, 231 weak.
     pub async fn restore_phone_new(&self, phone_raw: &str, code: &str, new_password: &str, client: &Client) -> Result<(), AppError> {
-        let phone = validate::normalize_phone(phone_raw).ok_or(ErrorCode::PhoneInvalid)?;
+        let phone = validate::normalize_phone(phone_raw).ok_or_else(|| field_error(ErrorCode::PhoneInvalid, "phone", Reason::Invalid))?;
         if !validate::password_is_strong(new_password) {
-            return Err(ErrorCode::WeakPassword.into());
+            return Err(field_error(ErrorCode::WeakPassword, "new_password", Reason::Weak));
         }
-        let (user, _) = self.lookup("phone", &phone, ErrorCode::PhoneUserMissing, client).await?.ok_or(ErrorCode::PhoneUserMissing)?;
+        let (user, _) = self
+            .lookup("phone", &phone, ErrorCode::PhoneUserMissing, client)
+            .await?
+            .ok_or_else(|| field_error(ErrorCode::PhoneUserMissing, "phone", Reason::Unknown))?;
         self.consume_phone_code(&phone, "restore", code, ErrorCode::RecoveryPhoneNotFound, ErrorCode::RecoveryCodeMismatch).await?;
         self.set_password(user.id, new_password).await?;
         self.revoke_all_sessions(user.id, None).await
@@ -1139,11 +1192,13 @@ impl Accounts {
     // ---------------------------------------------------------------- profile
 
     pub async fn update_profile(&self, user: &User, u: ProfileUpdate) -> Result<User, AppError> {
-        let invalid = |field: &str, why: &str| AppError::with_detail(ErrorCode::InvalidField, format!("{field}: {why}"));
+        // Refusals name the field by its wire name (`gander`: the spec's spelling; the HTTP
+        // layer renames it when the client sent `gender`).
+        let invalid = |field: &str, why: Reason| field_error(ErrorCode::InvalidField, field, why);
         let text = |field: &str, v: &Option<String>, current: &str, max: usize| -> Result<String, AppError> {
             match v {
                 None => Ok(current.to_string()),
-                Some(s) => validate::clean_text(s, max).ok_or_else(|| invalid(field, "too long or contains control characters")),
+                Some(s) => validate::clean_text(s, max).map_err(|why| invalid(field, why)),
             }
         };
         let first = text("first_name", &u.first_name, &user.first_name, 64)?;
@@ -1152,9 +1207,10 @@ impl Accounts {
         let document = match &u.number_document {
             None => user.number_document.clone(),
             Some(s) => {
-                let s = validate::clean_text(s, 32).ok_or_else(|| invalid("number_document", "at most 32 characters"))?;
+                // At most 32 characters: letters, digits, spaces and dashes.
+                let s = validate::clean_text(s, 32).map_err(|why| invalid("number_document", why))?;
                 if !s.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '-') {
-                    return Err(invalid("number_document", "letters, digits, spaces and dashes only"));
+                    return Err(invalid("number_document", Reason::BadCharacters));
                 }
                 (!s.is_empty()).then_some(s)
             }
@@ -1169,20 +1225,20 @@ impl Accounts {
         };
         let gender = match &u.gender {
             None => user.gender.clone(),
-            Some(s) => validate::normalize_gender(s).map_err(|why| invalid("gender", why))?,
+            Some(s) => validate::normalize_gender(s).map_err(|why| invalid("gander", why))?,
         };
         let phone = match u.phone.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
             None => user.phone.clone(),
             Some(p) => {
-                let p = validate::normalize_phone(p).ok_or(ErrorCode::PhoneInvalid)?;
+                let p = validate::normalize_phone(p).ok_or_else(|| field_error(ErrorCode::PhoneInvalid, "phone", Reason::Invalid))?;
                 match &user.phone {
                     Some(current) if *current == p => Some(p),
                     // A phone is a login and a recovery channel: it is set once here and
                     // changed only through support.
-                    Some(_) => return Err(invalid("phone", "the phone number cannot be changed here")),
+                    Some(_) => return Err(invalid("phone", Reason::CannotChange)),
                     None => {
                         if self.email_or_phone_taken(None, Some(&p)).await? {
-                            return Err(ErrorCode::UserExists.into());
+                            return Err(field_error(ErrorCode::UserExists, "phone", Reason::Taken));
                         }
                         Some(p)
                     }
@@ -1206,7 +1262,7 @@ impl Accounts {
         .await;
         match res {
             Ok(_) => {}
-            Err(e) if store::is_unique_violation(&e) => return Err(ErrorCode::UserExists.into()),
+            Err(e) if store::is_unique_violation(&e) => return Err(field_error(ErrorCode::UserExists, "phone", Reason::Taken)),
             Err(e) => return Err(db_err(e)),
         }
         self.user_by_id(user.id).await?.ok_or(ErrorCode::NoSuchUser.into())

@@ -70,6 +70,10 @@ pub struct User {
     pub parent_admin_id: Option<i64>,
     pub registered_via: String,
     pub created_at: i64,
+    /// Responsible gambling: end of a self-exclusion ([`kernel::errors::RG_PERMANENT`] when
+    /// permanent) and of a cool-off, epoch ms (see [`crate::rg`]).
+    pub self_excluded_until: Option<i64>,
+    pub cool_off_until: Option<i64>,
 }
 
 impl User {

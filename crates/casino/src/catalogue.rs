@@ -5,7 +5,7 @@ use kernel::clock::now_ms;
 use kernel::ids::next_id;
 use kernel::{AppError, ErrorCode};
 use serde::Serialize;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use store::sqlx::{self, Row};
 use store::Db;
 use utoipa::ToSchema;
@@ -49,6 +49,21 @@ pub struct Game {
     /// `low`, `medium`, `high`, or null when unknown.
     pub volatility: Option<String>,
     pub auth_required: bool,
+    /// The description's translations by short language code (`fr`, `ar`); the reply
+    /// carries one text, chosen by [`Game::localised`].
+    #[serde(skip)]
+    pub descriptions: BTreeMap<String, String>,
+}
+
+impl Game {
+    /// The game as a player reading `lang` (a short code: `en`, `fr`, `ar`) sees it: the
+    /// description in that language when the catalogue has it, else the default text.
+    pub fn localised(mut self, lang: &str) -> Game {
+        if let Some(text) = self.descriptions.get(lang).filter(|t| !t.trim().is_empty()) {
+            self.description = text.clone();
+        }
+        self
+    }
 }
 
 /// A provider to create or update at startup (the studio; the demo provider).
@@ -71,7 +86,10 @@ pub struct NewProvider {
 pub struct NewGame {
     pub game_id: String,
     pub name: String,
+    /// The default (English) text.
     pub description: String,
+    /// Its translations by short language code (`fr`, `ar`).
+    pub descriptions: BTreeMap<String, String>,
     pub tabs: Vec<String>,
     pub image_url: String,
     pub casino_type: String,
@@ -207,7 +225,7 @@ pub fn normalise_tabs(provider: &str, name: &str, casino_type: &str, stored: &[S
 }
 
 const GAME_COLUMNS: &str = "g.id, g.provider, g.game_id, g.name, g.description, g.tabs, g.image_url, g.casino_type, \
-     g.is_new, g.rtp_bp, g.volatility, p.auth_required";
+     g.is_new, g.rtp_bp, g.volatility, p.auth_required, g.descriptions";
 
 fn game_from_row(r: &store::sqlx::any::AnyRow) -> Game {
     let provider: String = r.get(1);
@@ -231,6 +249,7 @@ fn game_from_row(r: &store::sqlx::any::AnyRow) -> Game {
         rtp: rtp_bp.map(|bp| kernel::money::Fixed::new(bp, 2)),
         volatility: r.get(10),
         auth_required: store::flag(r.get(11)),
+        descriptions: serde_json::from_str(&r.get::<String, _>(12)).unwrap_or_default(),
     }
 }
 
@@ -277,9 +296,10 @@ impl Catalogue {
             .map_err(AppError::internal)?;
         for g in games {
             sqlx::query(
-                "INSERT INTO casino_games (id, provider, game_id, name, description, tabs, image_url, casino_type, kind, is_new, featured, rtp_bp, volatility, enabled, sort, created_at, updated_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 1, $14, $15, $15) \
+                "INSERT INTO casino_games (id, provider, game_id, name, description, tabs, image_url, casino_type, kind, is_new, featured, rtp_bp, volatility, enabled, sort, created_at, updated_at, descriptions) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 1, $14, $15, $15, $16) \
                  ON CONFLICT (provider, game_id) DO UPDATE SET name = excluded.name, description = excluded.description, \
+                 descriptions = excluded.descriptions, \
                  tabs = excluded.tabs, image_url = excluded.image_url, casino_type = excluded.casino_type, kind = excluded.kind, \
                  is_new = excluded.is_new, featured = excluded.featured, rtp_bp = excluded.rtp_bp, volatility = excluded.volatility, \
                  enabled = 1, sort = excluded.sort, updated_at = excluded.updated_at",
@@ -299,6 +319,7 @@ impl Catalogue {
             .bind(g.volatility.clone())
             .bind(g.sort)
             .bind(now)
+            .bind(serde_json::to_string(&g.descriptions).unwrap_or_else(|_| "{}".into()))
             .execute(&mut *tx)
             .await
             .map_err(AppError::internal)?;
@@ -407,7 +428,22 @@ impl Catalogue {
         .fetch_optional(self.db.reader())
         .await
         .map_err(AppError::internal)?;
-        Ok(row.map(|r| (game_from_row(&r), r.get(12))))
+        Ok(row.map(|r| (game_from_row(&r), r.get(13))))
+    }
+
+    /// The provider's display name and the game's name, for history screens: disabled
+    /// games too (history refers to them). `None` for a game the catalogue never had.
+    pub async fn names(&self, provider: &str, game_id: &str) -> Result<Option<(String, String)>, AppError> {
+        let row = sqlx::query(
+            "SELECT p.display_name, g.name FROM casino_games g JOIN casino_providers p ON p.name = g.provider \
+             WHERE g.provider = $1 AND g.game_id = $2",
+        )
+        .bind(provider)
+        .bind(game_id)
+        .fetch_optional(self.db.reader())
+        .await
+        .map_err(AppError::internal)?;
+        Ok(row.map(|r| (r.get(0), r.get(1))))
     }
 
     async fn game_by_pk(&self, pk: i64) -> Result<Option<Game>, AppError> {

@@ -52,6 +52,10 @@ pub struct GameSession {
     /// Player role (0 = player) and ban flag, read with the session.
     pub role: i64,
     pub banned: bool,
+    /// Responsible gambling: the player's self-exclusion and cool-off ends (epoch ms), read
+    /// with the session: an excluded player or one in a cool-off may not stake.
+    pub self_excluded_until: Option<i64>,
+    pub cool_off_until: Option<i64>,
 }
 
 impl GameSession {
@@ -71,7 +75,7 @@ impl GameSession {
         if self.role != 0 {
             return Err(AppError::new(ErrorCode::BetsNotAllowed));
         }
-        Ok(())
+        kernel::errors::rg_block(self.self_excluded_until, self.cool_off_until, now)
     }
 }
 
@@ -82,7 +86,7 @@ pub fn token_hash(token: &str) -> String {
 /// Every read of a session brings its player and the player session that launched it
 /// (`p`, the accounts' `sessions` table) in the same query.
 const SESSION_SELECT: &str = "SELECT s.id, s.user_id, s.provider, s.game_id, s.currency, s.lang, s.platform, s.created_at, s.expires_at, u.role, u.is_banned, \
-     s.ends_at, p.id, p.revoked_at, p.idle_expires_at, p.absolute_expires_at \
+     s.ends_at, p.id, p.revoked_at, p.idle_expires_at, p.absolute_expires_at, u.self_excluded_until, u.cool_off_until \
      FROM game_sessions s JOIN users u ON u.id = s.user_id LEFT JOIN sessions p ON p.id = s.player_session_id";
 
 fn session_of(row: &store::sqlx::any::AnyRow) -> Result<GameSession, AppError> {
@@ -104,6 +108,8 @@ fn session_of(row: &store::sqlx::any::AnyRow) -> Result<GameSession, AppError> {
             (Some(_), None) => Some(row.get::<i64, _>(14).min(row.get::<i64, _>(15))),
             _ => None,
         },
+        self_excluded_until: row.get(16),
+        cool_off_until: row.get(17),
     })
 }
 
@@ -263,6 +269,8 @@ mod tests {
             player_session_until: Some(now + 48 * HOUR_MS),
             role: 0,
             banned: false,
+            self_excluded_until: None,
+            cool_off_until: None,
         }
     }
 

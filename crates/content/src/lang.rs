@@ -35,9 +35,45 @@ pub fn canonical(lang: &str) -> Option<&'static str> {
     }
 }
 
+/// The app language (`en`, `fr`, `ar`) a client prefers, from an `Accept-Language` header:
+/// the first of the three in the header's preference order (`q` weights; `q=0` excludes),
+/// matching a full tag (`fr-FR`) by its primary subtag. `None` when none of them is there.
+pub fn from_accept_language(header: &str) -> Option<&'static str> {
+    let mut choices: Vec<(u16, usize, &'static str)> = header
+        .split(',')
+        .enumerate()
+        .filter_map(|(i, part)| {
+            let mut pieces = part.split(';');
+            let tag = pieces.next()?.trim();
+            let q = pieces
+                .find_map(|p| p.trim().strip_prefix("q=").map(|v| v.trim().parse::<f32>().ok()))
+                .map_or(Some(1.0), |v| v)?;
+            if !(q > 0.0 && q <= 1.0) {
+                return None;
+            }
+            let code = short_code(tag).or_else(|| short_code(tag.split('-').next()?))?;
+            Some(((q * 1000.0) as u16, i, code))
+        })
+        .collect();
+    choices.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    choices.first().map(|c| c.2)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_accept_language() {
+        assert_eq!(from_accept_language("fr"), Some("fr"));
+        assert_eq!(from_accept_language("ar-TN,ar;q=0.9,en;q=0.5"), Some("ar"));
+        assert_eq!(from_accept_language("de-DE,de;q=0.9,fr-FR;q=0.8,en;q=0.7"), Some("fr"));
+        assert_eq!(from_accept_language("en;q=0.2, fr;q=0.9"), Some("fr"));
+        assert_eq!(from_accept_language("fr;q=0, en"), Some("en"));
+        assert_eq!(from_accept_language("de, *"), None);
+        assert_eq!(from_accept_language(""), None);
+        assert_eq!(from_accept_language("fr;q=abc"), None);
+    }
 
     #[test]
     fn maps_languages() {

@@ -486,36 +486,50 @@ impl Single {
 
     /// The player's last rounds of a game, newest first (seeds revealed once rotated).
     pub async fn rounds(&self, user_id: i64, game_id: &str, limit: i64) -> Result<Vec<RoundView>, AppError> {
-        let rows = sqlx::query(
-            "SELECT r.id, r.created_at, r.game_id, r.bet, r.win, r.status, r.outcome, s.server_seed_hash, s.server_seed, s.active, s.client_seed, r.nonce \
-             FROM studio_rounds r JOIN studio_seeds s ON s.id = r.seed_id \
-             WHERE r.user_id = $1 AND r.game_id = $2 AND r.status <> 'void' ORDER BY r.created_at DESC, r.id DESC LIMIT $3",
-        )
+        let rows = sqlx::query(&format!(
+            "{ROUND_VIEW_SELECT} WHERE r.user_id = $1 AND r.game_id = $2 AND r.status <> 'void' ORDER BY r.created_at DESC, r.id DESC LIMIT $3"
+        ))
         .bind(user_id)
         .bind(game_id)
         .bind(limit.clamp(1, 100))
         .fetch_all(self.db.reader())
         .await
         .map_err(AppError::internal)?;
-        Ok(rows
-            .iter()
-            .map(|r| {
-                let revealed = !store::flag(r.get(9));
-                RoundView {
-                    round_id: r.get(0),
-                    time: to_rfc3339(r.get(1)),
-                    game_id: r.get(2),
-                    bet: r.get(3),
-                    win: r.get(4),
-                    status: r.get(5),
-                    outcome: serde_json::from_str(&r.get::<String, _>(6)).unwrap_or_default(),
-                    server_seed_hash: r.get(7),
-                    server_seed: revealed.then(|| r.get(8)),
-                    client_seed: r.get(10),
-                    nonce: r.get(11),
-                }
-            })
-            .collect())
+        Ok(rows.iter().map(round_view).collect())
+    }
+
+    /// One of the player's rounds of a game (its fairness record), void ones included:
+    /// `None` when the player has no such round.
+    pub async fn round(&self, user_id: i64, game_id: &str, round_id: i64) -> Result<Option<RoundView>, AppError> {
+        let row = sqlx::query(&format!("{ROUND_VIEW_SELECT} WHERE r.id = $1 AND r.user_id = $2 AND r.game_id = $3"))
+            .bind(round_id)
+            .bind(user_id)
+            .bind(game_id)
+            .fetch_optional(self.db.reader())
+            .await
+            .map_err(AppError::internal)?;
+        Ok(row.as_ref().map(round_view))
+    }
+}
+
+const ROUND_VIEW_SELECT: &str = "SELECT r.id, r.created_at, r.game_id, r.bet, r.win, r.status, r.outcome, s.server_seed_hash, \
+     s.server_seed, s.active, s.client_seed, r.nonce FROM studio_rounds r JOIN studio_seeds s ON s.id = r.seed_id";
+
+/// A row of [`ROUND_VIEW_SELECT`]: the server seed is shown once rotated out, never before.
+fn round_view(r: &store::sqlx::any::AnyRow) -> RoundView {
+    let revealed = !store::flag(r.get(9));
+    RoundView {
+        round_id: r.get(0),
+        time: to_rfc3339(r.get(1)),
+        game_id: r.get(2),
+        bet: r.get(3),
+        win: r.get(4),
+        status: r.get(5),
+        outcome: serde_json::from_str(&r.get::<String, _>(6)).unwrap_or_default(),
+        server_seed_hash: r.get(7),
+        server_seed: revealed.then(|| r.get(8)),
+        client_seed: r.get(10),
+        nonce: r.get(11),
     }
 }
 

@@ -68,6 +68,17 @@ catalogue! {
     FreeBetsEmpty = 506, 200, "The free bets balance is empty.";
     InsufficientBonus = 507, 200, "Insufficient bonus balance.";
     InsufficientForWithdrawal = 508, 200, "Insufficient funds for withdrawal.";
+    /// Spec §8: bonus conditions not fulfilled (contact the chat).
+    BonusConditionsNotMet = 105, 200, "Bonus conditions are not fulfilled; please contact the chat.";
+    /// Spec §8: the withdrawal amount is below the minimum (`limits.payment`).
+    WithdrawalBelowMinimum = 106, 200, "The withdrawal amount is below the minimum.";
+    /// Spec §8: a withdrawal needs wagering first. `result` is the amount still to wager (a
+    /// number, major units); an object `result` (`{reason, until}`) means withdrawals are
+    /// blocked for the moment (the app's 6252-1).
+    WageringRequired = 6252, 200, "The withdrawal needs wagering first.";
+    /// Spec §4 "Payment frame" balance code 20: the payment must run in the top-level window;
+    /// `result.url` is where to send the browser (deposit creation).
+    PaymentRedirect = 20, 200, "The payment continues on the provider's page.";
     // ---- ours (documented in docs/API.md) ----
     /// Sign-up by phone with an SMS code that does not match, is used up or expired.
     SmsCodeInvalid = 12, 200, "The SMS code is invalid or has expired.";
@@ -154,6 +165,64 @@ catalogue! {
     ProviderBlocked = 71, 200, "This provider is not available for your account.";
     /// A win or rollback names a transaction or round that does not belong to this session's player.
     TransactionMismatch = 72, 200, "The referenced transaction does not match this player or round.";
+    // ---- responsible gambling (120–129) ----
+    /// A deposit above one of the player's own deposit limits; `result` is
+    /// `{period, limit, used, remaining}` (major units).
+    DepositLimitReached = 120, 200, "This deposit is above your deposit limit.";
+    /// The player excluded themselves; `result` is `{until}` (null: permanent).
+    SelfExcluded = 121, 200, "You have excluded yourself from playing.";
+    /// The player took a cool-off; `result` is `{until}`.
+    CoolingOff = 122, 200, "You are taking a break from playing.";
+    /// A responsible-gambling setting refused: a block that would end before the one in
+    /// force (blocks are never shortened).
+    RgBlockShorter = 123, 200, "A longer break is already in force.";
+    // ---- payments (80–94) ----
+    /// The payment token (`sessionToken`) is unknown, expired or belongs to another player.
+    PaymentTokenInvalid = 80, 200, "The payment token is invalid or has expired.";
+    /// The deposit amount is below the minimum (`limits.payment`).
+    DepositBelowMinimum = 81, 200, "The deposit amount is below the minimum.";
+    /// Online deposits are only for players registered on the website (spec §5).
+    OnlineDepositNotAllowed = 82, 200, "Online deposits are only available to players registered on the website.";
+    /// The deposit amount is above the maximum (`limits.payment`).
+    DepositAboveMaximum = 83, 200, "The deposit amount is above the maximum.";
+    /// The withdrawal amount is above the maximum (`limits.payment`).
+    WithdrawalAboveMaximum = 84, 200, "The withdrawal amount is above the maximum.";
+    /// No such payment (intent) for this player, or a callback for an unknown payment.
+    PaymentNotFound = 85, 200, "Payment not found.";
+    /// A provider callback whose amount differs from the payment's.
+    PaymentAmountMismatch = 86, 200, "The amount does not match the payment.";
+    /// A provider callback whose currency differs from the payment's.
+    PaymentCurrencyMismatch = 87, 200, "The currency does not match the payment.";
+    /// The payment provider refused the payment or could not be reached; nothing was charged.
+    PaymentProviderUnavailable = 88, 200, "The payment provider is not available; please try again later.";
+    /// This payment method is not offered (not configured, or not for this currency).
+    PaymentMethodUnavailable = 89, 200, "This payment method is not available.";
+    /// A callback asks for a transition the payment can no longer make (e.g. a success for a
+    /// withdrawal already released): nothing changes; logged for reconciliation.
+    PaymentStateConflict = 90, 200, "The payment is already final.";
+    /// The amount is not a valid amount of the currency (zero, negative, too many decimals).
+    PaymentAmountInvalid = 91, 200, "The amount is invalid.";
+    /// The phone number for an e-wallet withdrawal is invalid.
+    PaymentPhoneInvalid = 92, 200, "The phone number for the payout is invalid.";
+    // ---- cashier network (95–99, 110–119) ----
+    /// No active cashier with this id.
+    CashierNotFound = 95, 200, "No such cashier.";
+    /// A payout code that matches no payable withdrawal (wrong, already paid or cancelled).
+    PayoutCodeInvalid = 96, 200, "The payout code is invalid or the withdrawal is no longer payable.";
+    /// The player chose another cashier for this withdrawal.
+    WithdrawalAtAnotherCashier = 97, 200, "This withdrawal is to be paid at another cashier.";
+    /// No cashier withdrawal request of this player with this id.
+    CashierWithdrawalNotFound = 98, 200, "Withdrawal request not found.";
+    /// Only a pending (CREATED) cashier withdrawal can be cancelled.
+    CashierWithdrawalNotCancellable = 99, 200, "Only a pending withdrawal request can be cancelled.";
+    /// The cashier's (or super agent's) float does not cover the amount.
+    FloatInsufficient = 110, 200, "The float is too low for this operation.";
+    /// Desk search: no player with this id or phone.
+    DeskPlayerNotFound = 111, 200, "No player with this id or phone number.";
+    /// A super agent named a cashier that is not one of its own.
+    NotYourCashier = 112, 200, "This cashier is not in your network.";
+    /// Too many wrong payout codes at this desk: locked for a while.
+    PayoutCodeLocked = 113, 429, "Too many wrong payout codes. Please wait before trying again.";
     /// Something failed on our side; the request may be retried.
     Internal = 1000, 503, "Request execution failed. Please try again.";
 }
@@ -200,6 +269,24 @@ impl AppError {
     }
 }
 
+/// A permanent self-exclusion: the `self_excluded_until` value that never passes.
+pub const RG_PERMANENT: i64 = i64::MAX;
+
+/// The refusal of a self-excluded player (121) or one in a cool-off (122) at `now`, from
+/// the two columns of their user row (`self_excluded_until`, `cool_off_until`, epoch ms;
+/// [`RG_PERMANENT`] for a permanent exclusion). `result` is `{until}` (ISO 8601, null when
+/// permanent). Sign-in, the session check, deposits and stakes all ask this.
+pub fn rg_block(self_excluded_until: Option<i64>, cool_off_until: Option<i64>, now: i64) -> Result<(), AppError> {
+    if let Some(until) = self_excluded_until.filter(|u| *u > now) {
+        let until = (until != RG_PERMANENT).then(|| crate::clock::to_rfc3339(until));
+        return Err(AppError::new(ErrorCode::SelfExcluded).data(serde_json::json!({ "until": until, "permanent": until.is_none() })));
+    }
+    if let Some(until) = cool_off_until.filter(|u| *u > now) {
+        return Err(AppError::new(ErrorCode::CoolingOff).data(serde_json::json!({ "until": crate::clock::to_rfc3339(until) })));
+    }
+    Ok(())
+}
+
 impl From<ErrorCode> for AppError {
     fn from(code: ErrorCode) -> Self {
         AppError::new(code)
@@ -210,6 +297,18 @@ impl From<ErrorCode> for AppError {
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    #[test]
+    fn rg_blocks_refuse_until_they_pass() {
+        assert!(rg_block(None, None, 10).is_ok());
+        assert!(rg_block(Some(10), Some(10), 10).is_ok(), "a block ends at its time");
+        let e = rg_block(Some(RG_PERMANENT), Some(20), 10).unwrap_err();
+        assert_eq!(e.code, ErrorCode::SelfExcluded);
+        assert_eq!(e.data.unwrap()["until"], serde_json::Value::Null);
+        let e = rg_block(Some(5), Some(20), 10).unwrap_err();
+        assert_eq!(e.code, ErrorCode::CoolingOff);
+        assert_eq!(e.data.unwrap()["until"], "1970-01-01T00:00:00.020Z");
+    }
 
     #[test]
     fn codes_are_unique() {
@@ -227,7 +326,9 @@ mod tests {
         assert_eq!(ErrorCode::WeakPassword.code(), 231);
         assert_eq!(ErrorCode::NotVerified.code(), 11);
         assert_eq!(ErrorCode::from_code(15), Some(ErrorCode::PhoneInvalid));
-        // 20 is the spec's "balance redirect" code: never reuse it.
-        assert_eq!(ErrorCode::from_code(20), None);
+        // 20 is the spec's "balance redirect" code (payment frame), and only that.
+        assert_eq!(ErrorCode::from_code(20), Some(ErrorCode::PaymentRedirect));
+        assert_eq!(ErrorCode::WageringRequired.code(), 6252);
+        assert_eq!(ErrorCode::WithdrawalBelowMinimum.code(), 106);
     }
 }

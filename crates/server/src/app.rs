@@ -32,11 +32,15 @@ pub struct AppState {
     pub casino: casino::Casino,
     pub single: games::single::Single,
     pub crash: games::crash::CrashEngine, // crash
+    /// Deposits and withdrawals through payment providers (`serve` runs its jobs).
+    pub payments: payments::Payments,
     pub metrics: Arc<Metrics>,
     /// Delivers the message outbox (`serve` runs it; tests may run passes of their own).
     pub outbox: OutboxWorker,
     /// The address `/metrics` is served on when `METRICS_BIND` is set (known once bound).
     pub metrics_addr: Arc<OnceLock<SocketAddr>>,
+    /// The cashier network: locations, floats, cash deposits, cashier withdrawals.
+    pub cashier: payments::cashier::Cashier,
 }
 
 /// Every session of a player ended (recovery, ban): so do their game sessions.
@@ -46,6 +50,59 @@ struct EndGameSessions(casino::Sessions);
 impl accounts::SessionsEnded for EndGameSessions {
     async fn all_sessions_ended(&self, user_id: i64) -> Result<(), AppError> {
         self.0.end_all(user_id).await
+    }
+}
+
+/// Every deposit intent asks the player's responsible-gambling state first: a cool-off or
+/// a self-exclusion refuses it (121/122), and so does a deposit above one of the player's
+/// own limits (120).
+struct DepositLimits(Accounts);
+
+#[async_trait::async_trait]
+impl payments::DepositGuard for DepositLimits {
+    async fn check_deposit(&self, user_id: i64, amount: kernel::Minor, currency: kernel::Currency) -> Result<(), AppError> {
+        self.0.rg().check_deposit(user_id, currency, amount).await
+    }
+}
+
+/// A cashier withdrawal obeys the same rules as a provider withdrawal: the open wagering
+/// requirement (6252 with the amount to wager) and the block after a password recovery
+/// (6252 with `{reason, until}`), besides the limits and funds the cashier part checks.
+struct CashierWithdrawalRules {
+    payments: payments::Payments,
+    accounts: Accounts,
+}
+
+#[async_trait::async_trait]
+impl payments::cashier::WithdrawalGuard for CashierWithdrawalRules {
+    async fn check_withdrawal(&self, user_id: i64, amount: kernel::Minor, currency: kernel::Currency) -> Result<(), AppError> {
+        let user = self.accounts.user_by_id(user_id).await?.ok_or(ErrorCode::NotAuthenticated)?;
+        let payer = payments::Payer { id: user.id, currency, registered_via: user.registered_via, phone: user.phone, lang: user.lang };
+        self.payments.check_withdrawal(&payer, payments::rules::LimitKey::Withdrawal, amount).await
+    }
+}
+
+/// Sends a cashier withdrawal's payout code by SMS through the accounts outbox.
+struct PayoutCodeSms {
+    db: Db,
+    outbox: OutboxWorker,
+}
+
+#[async_trait::async_trait]
+impl payments::cashier::CodeNotifier for PayoutCodeSms {
+    async fn send_payout_code(&self, _user_id: i64, phone: &str, code: &str, amount: kernel::Minor, currency: kernel::Currency) -> Result<(), AppError> {
+        let message = accounts::notify::Message {
+            channel: accounts::notify::Channel::Sms,
+            to: phone.to_string(),
+            subject: "Withdrawal code".into(),
+            text: format!("Carthage: your cashier withdrawal code is {code} ({} {}). Show it at the cashier.", kernel::money::format_major(amount, currency), currency.code()),
+            code: Some(code.to_string()),
+            link: None,
+        };
+        let mut conn = self.db.writer().acquire().await.map_err(AppError::internal)?;
+        accounts::notify::enqueue(&mut conn, &message, None).await.map_err(AppError::internal)?;
+        self.outbox.wake();
+        Ok(())
     }
 }
 
@@ -68,7 +125,13 @@ impl AppState {
         let content = Content::new(db.clone());
         let single = games::single::Single::new(db.clone(), casino.wallet().clone(), casino.sessions().clone());
         let crash = games::crash::CrashEngine::new(db.clone(), ledger.clone(), casino.clone(), games::crash::CrashConfig::from_env()); // crash
+        let payments = payments::Payments::new(db.clone(), ledger.clone(), content.clone(), config.payments.clone());
+        payments.set_deposit_guard(Arc::new(DepositLimits(accounts.clone())));
+        let cashier = payments::cashier::Cashier::new(db.clone(), ledger.clone(), config.cashier.clone());
+        cashier.set_notifier(Arc::new(PayoutCodeSms { db: db.clone(), outbox: outbox.clone() }));
+        cashier.set_withdrawal_guard(Arc::new(CashierWithdrawalRules { payments: payments.clone(), accounts: accounts.clone() }));
         Ok(AppState {
+            cashier,
             config: Arc::new(config),
             db,
             ledger,
@@ -77,6 +140,7 @@ impl AppState {
             casino,
             single,
             crash,
+            payments,
             metrics: Arc::new(Metrics::default()),
             outbox,
             metrics_addr: Arc::new(OnceLock::new()),
@@ -258,8 +322,9 @@ impl SecurityHeaders {
 }
 
 async fn security_headers(State(headers): State<Arc<SecurityHeaders>>, req: Request, next: Next) -> Response {
-    // Game clients are framed by the game page; nothing else may be framed.
-    let framable = req.uri().path().starts_with("/studio");
+    // Game clients are framed by the game page, the sandbox's payment pages by the payment
+    // frame (same origin only); nothing else may be framed.
+    let framable = req.uri().path().starts_with("/studio") || req.uri().path().starts_with("/pay/");
     let mut resp = next.run(req).await;
     let h = resp.headers_mut();
     h.entry(header::X_CONTENT_TYPE_OPTIONS).or_insert(HeaderValue::from_static("nosniff"));
@@ -273,23 +338,29 @@ async fn security_headers(State(headers): State<Arc<SecurityHeaders>>, req: Requ
 }
 
 /// The built player app: hashed assets cached for a year, everything else revalidated,
-/// unknown paths answered with `index.html` (SPA routing).
+/// unknown paths answered with `index.html` (SPA routing). The build writes `x.br` and `x.gz`
+/// beside every compressible file (web/vite.config.ts): they are sent as they are to a browser
+/// that accepts them (brotli first), never compressed again on the fly.
 fn static_app(dir: &std::path::Path) -> Router {
     let index = dir.join("index.html");
     if !index.exists() {
         tracing::warn!(dir = %dir.display(), "the player app is not built (run `make run`); serving a notice instead");
         return Router::new().fallback(not_built);
     }
-    let spa = ServeDir::new(dir).fallback(ServeFile::new(index));
+    let file = |path: std::path::PathBuf| ServeFile::new(path).precompressed_br().precompressed_gzip();
+    let folder = |path: std::path::PathBuf| ServeDir::new(path).precompressed_br().precompressed_gzip();
+    let spa = folder(dir.to_path_buf()).fallback(file(index));
     // The studio game client: its own page, framed by the game page (same origin only).
-    let studio_page = ServeFile::new(dir.join("studio.html"));
+    let studio_page = file(dir.join("studio.html"));
+    // The cashier desk (web/desk.html): its own page for /desk and every path under it.
+    let desk_page = file(dir.join("desk.html"));
     Router::new()
         .nest_service("/studio", studio_page)
+        .nest_service("/desk", desk_page)
         // A missing hashed asset is a 404, never index.html served as JavaScript.
-        .nest_service("/assets", ServeDir::new(dir.join("assets")))
+        .nest_service("/assets", folder(dir.join("assets")))
         .fallback_service(spa)
         .layer(middleware::from_fn(static_cache_headers))
-        .layer(tower_http::compression::CompressionLayer::new())
 }
 
 async fn not_built() -> Response {
@@ -304,6 +375,11 @@ async fn static_cache_headers(req: Request<Body>, next: Next) -> Response {
     let immutable = req.uri().path().starts_with("/assets/");
     let mut resp = next.run(req).await;
     let value = if immutable && resp.status().is_success() { "public, max-age=31536000, immutable" } else { "no-cache" };
-    resp.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
+    let h = resp.headers_mut();
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
+    // The same path answers brotli, gzip or plain bytes by Accept-Encoding: caches must key on it.
+    if !h.get_all(header::VARY).iter().any(|v| v.to_str().is_ok_and(|v| v.to_ascii_lowercase().contains("accept-encoding"))) {
+        h.append(header::VARY, HeaderValue::from_static("accept-encoding"));
+    }
     resp
 }

@@ -5,15 +5,48 @@
 
 use crate::app::AppState;
 use casino::{NewGame, NewProvider, STUDIO};
+use std::collections::BTreeMap;
 
 /// Secret of the demo provider (demo mode only).
 pub const DEMO_PROVIDER_SECRET: &str = "demo-secret";
 
-fn game(game_id: &str, name: &str, description: &str, kind: &str, tabs: &[&str], rtp_bp: u32, volatility: &str, featured: i64, sort: i64) -> NewGame {
+/// A catalogue text in the app's three languages: English (the default), French, Arabic.
+struct Texts {
+    en: String,
+    fr: String,
+    ar: String,
+}
+
+impl Texts {
+    fn new(en: &str, fr: &str, ar: &str) -> Texts {
+        Texts { en: en.into(), fr: fr.into(), ar: ar.into() }
+    }
+
+    fn translations(&self) -> BTreeMap<String, String> {
+        BTreeMap::from([("fr".to_string(), self.fr.clone()), ("ar".to_string(), self.ar.clone())])
+    }
+}
+
+/// A studio slot's description: "5-reel video slot, {volatility} volatility, with a bonus feature."
+fn slot_texts(volatility: &str) -> Texts {
+    let (fr, ar) = match volatility {
+        "low" => ("faible", "منخفضة"),
+        "high" => ("élevée", "مرتفعة"),
+        _ => ("moyenne", "متوسطة"),
+    };
+    Texts {
+        en: format!("5-reel video slot, {volatility} volatility, with a bonus feature."),
+        fr: format!("Machine à sous vidéo à 5 rouleaux, volatilité {fr}, avec une fonction bonus."),
+        ar: format!("سلوت فيديو بخمس بكرات، تقلّب بدرجة {ar}، مع ميزة مكافأة."),
+    }
+}
+
+fn game(game_id: &str, name: &str, texts: Texts, kind: &str, tabs: &[&str], rtp_bp: u32, volatility: &str, featured: i64, sort: i64) -> NewGame {
     NewGame {
         game_id: game_id.into(),
         name: name.into(),
-        description: description.into(),
+        descriptions: texts.translations(),
+        description: texts.en,
         tabs: tabs.iter().map(|t| t.to_string()).collect(),
         image_url: format!("/games/{STUDIO}/{game_id}.svg"),
         casino_type: "slots".into(),
@@ -33,13 +66,28 @@ pub fn studio_games() -> Vec<NewGame> {
         .iter()
         .enumerate()
         .map(|(i, g)| {
-            game(g.id(), g.name(), &format!("5-reel video slot, {} volatility, with a bonus feature.", g.volatility()), "slot",
+            game(g.id(), g.name(), slot_texts(g.volatility()), "slot",
                 &["popular", "top"], g.declared_rtp_bp(), g.volatility(), 10 - i as i64, i as i64)
         })
         .collect();
-    games.push(game("crash", "Crash", "Multiplayer: cash out before the rocket crashes.", "crash", &["crashGames", "popular", "top"], 9900, "high", 20, 10));
-    games.push(game("roulette", "European Roulette", "Single-zero roulette with the full betting layout.", "roulette", &["roulette", "popular"], 9730, "medium", 5, 11));
-    games.push(game("dice", "Dice", "Roll over or under your target, from 0.00 to 100.00.", "dice", &["popular"], 9900, "medium", 4, 12));
+    let crash = Texts::new(
+        "Multiplayer: cash out before the rocket crashes.",
+        "Multijoueur : encaissez avant que la fusée n'explose.",
+        "لعبة جماعية: اسحب أرباحك قبل أن يتحطم الصاروخ.",
+    );
+    let roulette = Texts::new(
+        "Single-zero roulette with the full betting layout.",
+        "Roulette à un seul zéro avec tout le tapis de mises.",
+        "روليت بصفر واحد مع طاولة الرهانات كاملة.",
+    );
+    let dice = Texts::new(
+        "Roll over or under your target, from 0.00 to 100.00.",
+        "Misez au-dessus ou en dessous de votre cible, de 0,00 à 100,00.",
+        "راهن على نتيجة أعلى أو أدنى من هدفك، من 0.00 إلى 100.00.",
+    );
+    games.push(game("crash", "Crash", crash, "crash", &["crashGames", "popular", "top"], 9900, "high", 20, 10));
+    games.push(game("roulette", "European Roulette", roulette, "roulette", &["roulette", "popular"], 9730, "medium", 5, 11));
+    games.push(game("dice", "Dice", dice, "dice", &["popular"], 9900, "medium", 4, 12));
     games
 }
 
@@ -73,6 +121,12 @@ pub async fn install(state: &AppState) -> anyhow::Result<()> {
             game_id: "demo-table".into(),
             name: "Demo Table".into(),
             description: "A table driven from outside through the signed provider wallet API.".into(),
+            descriptions: Texts::new(
+                "",
+                "Une table pilotée de l'extérieur par l'API portefeuille signée du fournisseur.",
+                "طاولة تُدار من الخارج عبر واجهة المحفظة الموقّعة للمزوّد.",
+            )
+            .translations(),
             tabs: vec!["tableGames".into()],
             image_url: String::new(),
             casino_type: "slots".into(),

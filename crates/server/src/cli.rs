@@ -42,6 +42,16 @@ pub enum Command {
     },
     /// Print the OpenAPI document.
     Openapi,
+    /// Cash floats of the cashier network.
+    Float {
+        #[command(subcommand)]
+        command: FloatCommand,
+    },
+    /// Cashier locations and their super agents.
+    Cashier {
+        #[command(subcommand)]
+        command: CashierCommand,
+    },
     /// The studio's games: catalogue, exact RTP, simulation (no database needed).
     Games {
         #[command(subcommand)]
@@ -114,6 +124,44 @@ pub enum WalletCommand {
         /// Idempotency key (default: a new one); repeat it to retry safely.
         #[arg(long)]
         key: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum FloatCommand {
+    /// Issue float to a super agent (positive amount) or take it back (negative), type 210.
+    Issue {
+        /// The super agent: a user id or login.
+        #[arg(long)]
+        agent: String,
+        /// Major units of the agent's currency, e.g. 5000 or -250.5.
+        #[arg(long, allow_hyphen_values = true)]
+        amount: String,
+        /// Idempotency key (default: a new one); repeat it to retry safely.
+        #[arg(long)]
+        key: Option<String>,
+        /// Who (default: $USER).
+        #[arg(long)]
+        actor: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum CashierCommand {
+    /// Set a cashier's location (listed to players) and, optionally, its super agent.
+    Location {
+        /// The cashier: a user id or login.
+        #[arg(long)]
+        cashier: String,
+        #[arg(long)]
+        first_name: String,
+        #[arg(long)]
+        address: String,
+        #[arg(long)]
+        phone: String,
+        /// The owning super agent: a user id or login.
+        #[arg(long)]
+        agent: Option<String>,
     },
 }
 
@@ -237,6 +285,54 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
             print!("{}", crate::api::openapi_json());
             Ok(0)
         }
+        Command::Float { command: FloatCommand::Issue { agent, amount, key, actor } } => {
+            let state = state().await?;
+            let agent = find_user(&state, &agent).await?;
+            let minor = parse_major(&amount, agent.currency).map_err(|e| anyhow::anyhow!("--amount: {e}"))?;
+            let actor = actor.or_else(|| std::env::var("USER").ok()).unwrap_or_else(|| "cli".into());
+            let key = key.unwrap_or_else(|| kernel::ids::next_id().to_string());
+            match state.cashier.issue_float(agent.id, minor, &key, &format!("cli:{actor}")).await {
+                Ok(r) => {
+                    let after = r.balance_after(agent.id, BalanceKind::Float).unwrap_or(0);
+                    println!(
+                        "{} transaction {} (key {key}): float of user {} is now {} {}",
+                        if r.replayed { "replayed" } else { "posted" },
+                        r.tx_id,
+                        agent.id,
+                        format_major(after, agent.currency),
+                        agent.currency
+                    );
+                    Ok(0)
+                }
+                Err(e) => {
+                    eprintln!("refused: {}", e.text());
+                    Ok(1)
+                }
+            }
+        }
+        Command::Cashier { command: CashierCommand::Location { cashier, first_name, address, phone, agent } } => {
+            let state = state().await?;
+            let cashier = find_user(&state, &cashier).await?;
+            let result = async {
+                state.cashier.set_location(cashier.id, &first_name, &address, &phone).await?;
+                if let Some(agent) = agent {
+                    let agent = find_user(&state, &agent).await.map_err(|e| kernel::AppError::with_detail(kernel::ErrorCode::NoSuchUser, e.to_string()))?;
+                    state.cashier.assign_to_agent(cashier.id, agent.id).await?;
+                }
+                Ok::<(), kernel::AppError>(())
+            }
+            .await;
+            match result {
+                Ok(()) => {
+                    println!("cashier {} located: {}", cashier.id, payments::cashier::network::location_name(&first_name, &address, &phone));
+                    Ok(0)
+                }
+                Err(e) => {
+                    eprintln!("refused: {}", e.text());
+                    Ok(1)
+                }
+            }
+        }
         Command::Games { command } => {
             let text = match command {
                 GamesCommand::List => Ok(studio::report::list_text()),
@@ -267,4 +363,13 @@ fn print_demo_accounts() {
         println!("  {:<12} {}{}  password: {}", a.role.name(), a.email, phone, a.password);
     }
     println!("Messages (SMS, e-mail) are readable at GET /api/dev/outbox?to=<phone or e-mail>");
+}
+
+/// A user by id or login (e-mail or phone).
+async fn find_user(state: &AppState, who: &str) -> anyhow::Result<accounts::User> {
+    let found = match who.trim().parse::<i64>() {
+        Ok(id) => state.accounts.user_by_id(id).await,
+        Err(_) => state.accounts.find_by_login(who.trim()).await,
+    };
+    found.map_err(|e| anyhow::anyhow!(e.text()))?.ok_or_else(|| anyhow::anyhow!("no user {who}"))
 }

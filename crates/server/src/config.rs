@@ -45,6 +45,10 @@ pub struct Config {
     /// `CSP_FRAME_SOURCES`: origins the player app may frame besides its own (third-party
     /// game and sportsbook hosts).
     pub csp_frame_sources: Vec<String>,
+    /// Payment providers, jobs and rules (`PAYMENTS_*`, `PAYKASSMA_*`; docs/OPERATIONS.md).
+    pub payments: payments::PaymentsConfig,
+    /// The cashier network (`CASHIER_LIST_FIRST`, `CASHIER_LIST_LAST`, `CASHIER_CODE_SECRET`).
+    pub cashier: payments::cashier::CashierConfig,
 }
 
 fn parse_var<T: std::str::FromStr>(var: &impl Fn(&str) -> Option<String>, key: &str) -> anyhow::Result<Option<T>> {
@@ -85,6 +89,13 @@ impl Config {
         if let Some(n) = parse_var(&var, "SMS_DAILY_LIMIT")? {
             accounts.sms_daily_limit_per_phone = n;
         }
+        // Codes and links (SMS, e-mail) one client IP may have sent at once; one more every
+        // minute after that. A carrier NAT or an office may need more than the default 20; the
+        // browser tests, all from 127.0.0.1, do.
+        if let Some(n) = parse_var::<u32>(&var, "MESSAGES_PER_IP_BURST")? {
+            anyhow::ensure!(n >= 1, "MESSAGES_PER_IP_BURST must be at least 1");
+            accounts.limits.sends_per_ip.burst = n;
+        }
         // A demo credit for every sign-up exists only in demo mode; production refuses the setting.
         accounts.demo_credit_major = match mode {
             Mode::Demo => Some(parse_var(&var, "DEMO_CREDIT")?.unwrap_or(500)),
@@ -109,6 +120,7 @@ impl Config {
         if let Some(methods) = var("SIGNUP_METHODS") {
             accounts.signup = SignupMethods::parse(&methods).map_err(|e| anyhow::anyhow!("SIGNUP_METHODS: {e}"))?;
         }
+        let payments = payments_from(&var, mode)?;
         let config = Config {
             mode,
             database_url: var("DATABASE_URL").unwrap_or_else(|| "sqlite://data/carthage.db".into()),
@@ -128,6 +140,13 @@ impl Config {
             metrics_token: var("METRICS_TOKEN"),
             metrics_bind: parse_var(&var, "METRICS_BIND")?,
             csp_frame_sources: list(var("CSP_FRAME_SOURCES")),
+            payments,
+            cashier: payments::cashier::CashierConfig {
+                list_first: parse_var(&var, "CASHIER_LIST_FIRST")?,
+                list_last: parse_var(&var, "CASHIER_LIST_LAST")?,
+                code_secret: var("CASHIER_CODE_SECRET"),
+                ..Default::default()
+            },
         };
         config.validate()?;
         Ok(config)
@@ -196,8 +215,90 @@ impl Config {
             metrics_token: None,
             metrics_bind: None,
             csp_frame_sources: vec![],
+            payments: payments::PaymentsConfig::default(),
+            cashier: payments::cashier::CashierConfig::default(),
         }
     }
+}
+
+/// The payment settings (docs/OPERATIONS.md "Payments"). Demo mode: the sandbox and the
+/// Paykassma emulation, with demo keys. Production: the sandbox only with
+/// `PAYMENTS_SANDBOX=1` (and its own secret); Paykassma only with `PAYKASSMA_ENABLED=1` and
+/// every `PAYKASSMA_*` key — it refuses to start without them.
+fn payments_from(var: &impl Fn(&str) -> Option<String>, mode: Mode) -> anyhow::Result<payments::PaymentsConfig> {
+    let demo = mode == Mode::Demo;
+    let mut p = payments::PaymentsConfig { sandbox_enabled: parse_var(var, "PAYMENTS_SANDBOX")?.unwrap_or(demo), ..Default::default() };
+    match var("PAYMENTS_SANDBOX_SECRET") {
+        Some(s) => p.sandbox_secret = s,
+        None if p.sandbox_enabled && !demo => anyhow::bail!("PAYMENTS_SANDBOX=1 in production needs PAYMENTS_SANDBOX_SECRET"),
+        None => {}
+    }
+    if p.sandbox_secret.len() < 16 {
+        anyhow::bail!("PAYMENTS_SANDBOX_SECRET must be at least 16 characters");
+    }
+    p.sandbox_framable = !parse_var::<bool>(var, "PAYMENTS_SANDBOX_TOP_LEVEL")?.unwrap_or(false);
+    let paykassma = parse_var::<bool>(var, "PAYKASSMA_ENABLED")?.unwrap_or(demo);
+    p.paykassma = if paykassma {
+        let mut k = payments::PaykassmaConfig::demo();
+        k.api_url = var("PAYKASSMA_API_URL").map(|u| u.trim_end_matches('/').to_string()).or(k.api_url);
+        k.plugin_url = var("PAYKASSMA_PLUGIN_URL").or(k.plugin_url);
+        let mut missing = Vec::new();
+        for (key, slot) in [
+            ("PAYKASSMA_POSTBACK_ACCESS_KEY", &mut k.postback_access_key),
+            ("PAYKASSMA_POSTBACK_PRIVATE_KEY", &mut k.postback_private_key),
+            ("PAYKASSMA_PRIVATE_KEY", &mut k.private_key),
+            ("PAYKASSMA_WALLET_TYPE", &mut k.wallet_type),
+        ] {
+            match var(key) {
+                Some(v) => *slot = v,
+                None => missing.push(key),
+            }
+        }
+        if !demo {
+            if k.api_url.is_none() {
+                missing.push("PAYKASSMA_API_URL");
+            }
+            if k.plugin_url.is_none() {
+                missing.push("PAYKASSMA_PLUGIN_URL");
+            }
+            if !missing.is_empty() {
+                anyhow::bail!("PAYKASSMA_ENABLED=1 needs {}", missing.join(", "));
+            }
+        }
+        k.top_level = parse_var(var, "PAYKASSMA_TOP_LEVEL")?.unwrap_or(!demo);
+        Some(k)
+    } else {
+        None
+    };
+    if let Some(rates) = var("PAYMENTS_USDT_RATES") {
+        let mut out = Vec::new();
+        for pair in rates.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (c, r) = pair.split_once('=').ok_or_else(|| anyhow::anyhow!("PAYMENTS_USDT_RATES: {pair:?} is not CUR=rate"))?;
+            let currency: kernel::Currency = c.trim().parse().map_err(|_| anyhow::anyhow!("PAYMENTS_USDT_RATES: unknown currency {c:?}"))?;
+            let ok = kernel::money::parse_major(r.trim(), kernel::Currency::Usdt).is_ok_and(|v| v > 0);
+            anyhow::ensure!(ok, "PAYMENTS_USDT_RATES: {r:?} is not a positive rate with at most 6 decimals");
+            out.push((currency, r.trim().to_string()));
+        }
+        p.usdt_rates = out;
+    }
+    if let Some(m) = parse_var::<i64>(var, "PAYMENTS_DEPOSIT_TTL_MINUTES")? {
+        anyhow::ensure!(m >= 1, "PAYMENTS_DEPOSIT_TTL_MINUTES must be at least 1");
+        p.deposit_ttl_ms = m * 60_000;
+    }
+    if let Some(h) = parse_var::<i64>(var, "PAYMENTS_WITHDRAWAL_BLOCK_HOURS")? {
+        anyhow::ensure!(h >= 0, "PAYMENTS_WITHDRAWAL_BLOCK_HOURS must not be negative");
+        p.withdrawal_block_ms = h * 3_600_000;
+    }
+    if let Some(s) = parse_var::<i64>(var, "PAYMENTS_RECONCILE_STALE_SECONDS")? {
+        anyhow::ensure!(s >= 1, "PAYMENTS_RECONCILE_STALE_SECONDS must be at least 1");
+        p.reconcile_stale_ms = s * 1000;
+    }
+    if let Some(s) = parse_var::<u64>(var, "PAYMENTS_JOBS_SECONDS")? {
+        anyhow::ensure!(s >= 1, "PAYMENTS_JOBS_SECONDS must be at least 1");
+        p.jobs_every = std::time::Duration::from_secs(s);
+    }
+    p.callback_base = var("PAYMENTS_CALLBACK_BASE").map(|b| b.trim_end_matches('/').to_string());
+    Ok(p)
 }
 
 #[cfg(test)]
@@ -243,6 +344,15 @@ mod tests {
     }
 
     #[test]
+    fn the_per_ip_message_burst_is_a_setting() {
+        assert_eq!(config(&[("CARTHAGE_MODE", "demo")]).unwrap().accounts.limits.sends_per_ip.burst, 20);
+        let c = config(&[("CARTHAGE_MODE", "demo"), ("MESSAGES_PER_IP_BURST", "300")]).unwrap();
+        assert_eq!(c.accounts.limits.sends_per_ip.burst, 300);
+        assert!(config(&[("CARTHAGE_MODE", "demo"), ("MESSAGES_PER_IP_BURST", "0")]).is_err());
+        assert!(config(&[("CARTHAGE_MODE", "demo"), ("MESSAGES_PER_IP_BURST", "-5")]).is_err());
+    }
+
+    #[test]
     fn demo_needs_no_transport() {
         let c = config(&[("CARTHAGE_MODE", "demo")]).unwrap();
         assert_eq!(c.accounts.signup, SignupMethods::default());
@@ -262,5 +372,41 @@ mod tests {
         assert_eq!(c.csp_frame_sources, vec!["https://games.example.com", "https://sport.example.com"]);
         assert!(config(&[("CARTHAGE_MODE", "demo"), ("CSP_FRAME_SOURCES", "https://x.com; script-src *")]).is_err());
         assert!(config(&[("CARTHAGE_MODE", "demo"), ("CSP_FRAME_SOURCES", "*")]).is_err());
+    }
+
+    #[test]
+    fn payment_settings() {
+        // Demo: the sandbox and the Paykassma emulation, with demo keys.
+        let c = config(&[("CARTHAGE_MODE", "demo")]).unwrap();
+        assert!(c.payments.sandbox_enabled && c.payments.paykassma.as_ref().is_some_and(|k| k.api_url.is_none() && !k.top_level));
+        // Production: neither unless asked; Paykassma refuses to start without its keys.
+        let prod = [PROD, ("SIGNUP_METHODS", "oneclick")];
+        let c = config(&prod).unwrap();
+        assert!(!c.payments.sandbox_enabled && c.payments.paykassma.is_none());
+        let e = config(&[PROD, ("SIGNUP_METHODS", "oneclick"), ("PAYKASSMA_ENABLED", "true")]).unwrap_err();
+        assert!(e.to_string().contains("PAYKASSMA_POSTBACK_ACCESS_KEY") && e.to_string().contains("PAYKASSMA_API_URL"), "{e}");
+        let full = [
+            PROD,
+            ("SIGNUP_METHODS", "oneclick"),
+            ("PAYKASSMA_ENABLED", "true"),
+            ("PAYKASSMA_API_URL", "https://api.paykassma.example/"),
+            ("PAYKASSMA_PLUGIN_URL", "https://plugin.paykassma.example/"),
+            ("PAYKASSMA_POSTBACK_ACCESS_KEY", "a"),
+            ("PAYKASSMA_POSTBACK_PRIVATE_KEY", "b"),
+            ("PAYKASSMA_PRIVATE_KEY", "c"),
+            ("PAYKASSMA_WALLET_TYPE", "upi_s"),
+        ];
+        let k = config(&full).unwrap().payments.paykassma.unwrap();
+        assert_eq!((k.api_url.as_deref(), k.top_level), (Some("https://api.paykassma.example"), true));
+        // The sandbox in production needs its own secret.
+        assert!(config(&[PROD, ("SIGNUP_METHODS", "oneclick"), ("PAYMENTS_SANDBOX", "true")]).is_err());
+        assert!(config(&[PROD, ("SIGNUP_METHODS", "oneclick"), ("PAYMENTS_SANDBOX", "true"), ("PAYMENTS_SANDBOX_SECRET", "0123456789abcdef")]).is_ok());
+        // Rates and delays.
+        let c = config(&[("CARTHAGE_MODE", "demo"), ("PAYMENTS_USDT_RATES", "TND=3.2, HTG=130.5"), ("PAYMENTS_DEPOSIT_TTL_MINUTES", "5")]).unwrap();
+        assert_eq!(c.payments.usdt_rates.len(), 2);
+        assert_eq!(c.payments.deposit_ttl_ms, 300_000);
+        for bad in ["TND", "XXX=1", "TND=-1", "TND=1.0000001"] {
+            assert!(config(&[("CARTHAGE_MODE", "demo"), ("PAYMENTS_USDT_RATES", bad)]).is_err(), "{bad}");
+        }
     }
 }

@@ -31,9 +31,19 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let accounts = state.accounts.clone();
+    // Payments: the sandbox calls back this very server, so it learns the bound address.
+    if let Ok(mut addr) = listener.local_addr() {
+        if addr.ip().is_unspecified() {
+            addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+        }
+        state.payments.set_local_base(format!("http://{addr}"));
+    }
+    let payments_jobs = tokio::spawn(state.payments.clone().run());
+    let payments = state.payments.clone();
     let crash = state.crash.clone(); // crash
     crash.start().await; // crash
     let single = state.single.clone();
+    let cashier = state.cashier.clone();
     let housekeeping = tokio::spawn(async move {
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(60));
         loop {
@@ -44,6 +54,13 @@ pub async fn serve(
                 Ok(r) if r.settled + r.voided > 0 => tracing::warn!(settled = r.settled, voided = r.voided, "studio: interrupted rounds recovered"),
                 Ok(_) => {}
                 Err(e) => tracing::error!(error = %e.text(), "studio: round recovery failed"),
+            }
+            // Cashier withdrawals a crash left half done (no hold yet, or a final posting
+            // missing) more than a minute ago are settled; idempotent by their keys.
+            match cashier.recover(60_000).await {
+                Ok(n) if n > 0 => tracing::warn!(settled = n, "cashier: interrupted withdrawals recovered"),
+                Ok(_) => {}
+                Err(e) => tracing::error!(error = %e.text(), "cashier: withdrawal recovery failed"),
             }
         }
     });
@@ -70,6 +87,8 @@ pub async fn serve(
     let result = axum::serve(listener, app).with_graceful_shutdown(shutdown).await;
     housekeeping.abort();
     outbox.abort();
+    payments_jobs.abort();
+    payments.release_jobs().await;
     if let Some(m) = metrics {
         m.abort();
     }

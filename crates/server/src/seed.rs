@@ -73,5 +73,33 @@ pub async fn run(state: &AppState) -> Result<(), AppError> {
             state.ledger.post(cashback).await?;
         }
     }
+    seed_cashier_network(state).await
+}
+
+/// The demo float issued to the demo super agent, and the part it moves to the demo cashier (TND).
+pub const DEMO_AGENT_FLOAT_TND: i64 = 10_000;
+pub const DEMO_CASHIER_FLOAT_TND: i64 = 5_000;
+
+/// Demo mode: the demo cashier's location, owned by the demo super agent, with float.
+async fn seed_cashier_network(state: &AppState) -> Result<(), AppError> {
+    let (Some(cashier), Some(agent)) = (
+        state.accounts.find_by_login("cashier@carthage.local").await?,
+        state.accounts.find_by_login("agent@carthage.local").await?,
+    ) else {
+        return Ok(());
+    };
+    state.cashier.set_location(cashier.id, "Demo cashier", "12 Avenue Habib Bourguiba, Tunis", "+216 71 000 000").await?;
+    state.cashier.assign_to_agent(cashier.id, agent.id).await?;
+    // Within the ledger's configured maxima (a deployment, or a test, may set them low).
+    let limits = state.ledger.limits();
+    let cap = limits.max_amount(Currency::Tnd).min(limits.max_balance(Currency::Tnd));
+    let agent_float = Currency::Tnd.major(DEMO_AGENT_FLOAT_TND).min(cap);
+    let cashier_float = Currency::Tnd.major(DEMO_CASHIER_FLOAT_TND).min(agent_float / 2);
+    state.cashier.issue_float(agent.id, agent_float, "seed:demo-agent-float", "seed").await?;
+    let staff = state.cashier.staff(agent.id).await?;
+    state
+        .cashier
+        .move_float(&staff, cashier.id, cashier_float, payments::cashier::FloatDirection::ToCashier, "seed:demo-cashier-float")
+        .await?;
     Ok(())
 }

@@ -21,6 +21,10 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 7, name: "crash", sql: include_str!("../migrations/0007_crash.sql") },
     Migration { version: 8, name: "ledger_reversals", sql: include_str!("../migrations/0008_ledger_reversals.sql") },
     Migration { version: 9, name: "sessions_outbox", sql: include_str!("../migrations/0009_sessions_outbox.sql") },
+    Migration { version: 10, name: "catalogue_texts", sql: include_str!("../migrations/0010_catalogue_texts.sql") },
+    Migration { version: 11, name: "payments", sql: include_str!("../migrations/0011_payments.sql") },
+    Migration { version: 12, name: "cashier", sql: include_str!("../migrations/0012_cashier.sql") },
+    Migration { version: 13, name: "rg", sql: include_str!("../migrations/0013_rg.sql") },
 ];
 
 /// Splits a migration file into statements: they end with `;` at the end of a line.

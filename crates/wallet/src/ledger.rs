@@ -46,6 +46,9 @@ pub struct HistoryEntry {
     pub balance_after: Option<Minor>,
     pub comment: String,
     pub created_at: i64,
+    /// What the posting was for, as its poster recorded it (a casino posting: provider,
+    /// gameId, roundId; a rollback: `{rolls_back, details}`); `Null` when unreadable.
+    pub metadata: serde_json::Value,
 }
 
 pub(crate) fn request_hash(req: &PostingRequest) -> String {
@@ -398,7 +401,7 @@ impl Ledger {
     /// A player's entries in `[from, to)`, newest first.
     pub async fn history(&self, q: &HistoryQuery) -> Result<Vec<HistoryEntry>, LedgerError> {
         let rows = sqlx::query(
-            "SELECT e.id, e.tx_id, t.tx_type, a.kind, a.currency, e.amount, e.balance_after, t.comment, e.created_at \
+            "SELECT e.id, e.tx_id, t.tx_type, a.kind, a.currency, e.amount, e.balance_after, t.comment, e.created_at, t.metadata \
              FROM ledger_entries e \
              JOIN ledger_accounts a ON a.id = e.account_id \
              JOIN ledger_transactions t ON t.id = e.tx_id \
@@ -429,6 +432,7 @@ impl Ledger {
                 balance_after: r.get(6),
                 comment: r.get(7),
                 created_at: r.get(8),
+                metadata: serde_json::from_str(&r.get::<String, _>(9)).unwrap_or(serde_json::Value::Null),
             });
         }
         Ok(out)

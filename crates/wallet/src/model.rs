@@ -12,16 +12,20 @@ pub enum BalanceKind {
     Cashback,
     WeeklyCashback,
     Points,
+    /// A cashier's or super agent's cash float: the e-money a cashier holds against the cash
+    /// in the till. A cash deposit moves it to the player, a payout back; never negative.
+    Float,
 }
 
 impl BalanceKind {
-    pub const ALL: [BalanceKind; 6] = [
+    pub const ALL: [BalanceKind; 7] = [
         BalanceKind::Real,
         BalanceKind::Bonus,
         BalanceKind::FreeBet,
         BalanceKind::Cashback,
         BalanceKind::WeeklyCashback,
         BalanceKind::Points,
+        BalanceKind::Float,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -32,6 +36,7 @@ impl BalanceKind {
             BalanceKind::Cashback => "cashback",
             BalanceKind::WeeklyCashback => "weekly_cashback",
             BalanceKind::Points => "points",
+            BalanceKind::Float => "float",
         }
     }
 
@@ -41,6 +46,7 @@ impl BalanceKind {
             BalanceKind::Cashback | BalanceKind::WeeklyCashback => HouseAccount::Cashback,
             BalanceKind::Bonus | BalanceKind::FreeBet | BalanceKind::Points => HouseAccount::Bonuses,
             BalanceKind::Real => HouseAccount::Adjustments,
+            BalanceKind::Float => HouseAccount::Floats,
         }
     }
 
@@ -80,6 +86,10 @@ pub enum HouseAccount {
     Bonuses,
     /// Demo-mode credits (never in production).
     DemoCredit,
+    /// Player funds held by withdrawals in progress (requested, not yet paid or released).
+    WithdrawalsPending,
+    /// Counterpart of the cash floats the operator issues to its super agents and cashiers.
+    Floats,
 }
 
 impl HouseAccount {
@@ -91,16 +101,20 @@ impl HouseAccount {
             HouseAccount::Games => "house:games",
             HouseAccount::Bonuses => "house:bonuses",
             HouseAccount::DemoCredit => "house:demo_credit",
+            HouseAccount::WithdrawalsPending => "house:withdrawals_pending",
+            HouseAccount::Floats => "house:floats",
         }
     }
 
-    pub const ALL: [HouseAccount; 6] = [
+    pub const ALL: [HouseAccount; 8] = [
         HouseAccount::Adjustments,
         HouseAccount::Cashback,
         HouseAccount::Payments,
         HouseAccount::Games,
         HouseAccount::Bonuses,
         HouseAccount::DemoCredit,
+        HouseAccount::WithdrawalsPending,
+        HouseAccount::Floats,
     ];
 
     pub fn parse(s: &str) -> Option<HouseAccount> {
@@ -125,10 +139,21 @@ pub enum TxType {
     /// A rollback that arrived before the transaction it cancels: a row under the
     /// original key with no entries, so the transaction is refused if it comes later.
     Tombstone,
+    /// A withdrawal paid out by its provider: the held funds leave for good
+    /// (`house:withdrawals_pending` → `house:payments`). The hold itself is type 10.
+    WithdrawalSettled,
+    /// A withdrawal that failed, expired or was cancelled: the hold returns to the player.
+    WithdrawalReleased,
+    /// A cashier paid a withdrawal in cash: the hold moves to the cashier's float.
+    CashierPayout,
+    /// Float moved between a super agent and one of its cashiers.
+    FloatTransfer,
+    /// Float issued to (or taken back from) a super agent by the operator (`house:floats`).
+    FloatIssue,
 }
 
 impl TxType {
-    pub const ALL: [TxType; 12] = [
+    pub const ALL: [TxType; 17] = [
         TxType::RefillBalance,
         TxType::BetWin,
         TxType::Withdrawal,
@@ -141,6 +166,11 @@ impl TxType {
         TxType::BetStake,
         TxType::Rollback,
         TxType::Tombstone,
+        TxType::WithdrawalSettled,
+        TxType::WithdrawalReleased,
+        TxType::CashierPayout,
+        TxType::FloatTransfer,
+        TxType::FloatIssue,
     ];
 
     pub const fn code(self) -> i64 {
@@ -157,6 +187,11 @@ impl TxType {
             TxType::BetStake => 203,
             TxType::Rollback => 204,
             TxType::Tombstone => 205,
+            TxType::WithdrawalSettled => 206,
+            TxType::WithdrawalReleased => 207,
+            TxType::CashierPayout => 208,
+            TxType::FloatTransfer => 209,
+            TxType::FloatIssue => 210,
         }
     }
 
@@ -174,6 +209,11 @@ impl TxType {
             TxType::BetStake => "bet_stake",
             TxType::Rollback => "rollback",
             TxType::Tombstone => "tombstone",
+            TxType::WithdrawalSettled => "withdrawal_settled",
+            TxType::WithdrawalReleased => "withdrawal_released",
+            TxType::CashierPayout => "cashier_payout",
+            TxType::FloatTransfer => "float_transfer",
+            TxType::FloatIssue => "float_issue",
         }
     }
 

@@ -157,7 +157,7 @@ export const api = createApi({
     }),
     history: build.query<HistoryEntry[], HistoryQuery>({
       query: ({ begin, end, limit, offset }) => ({
-        url: `/api/payment/history/payment-with-withdrawal?${new URLSearchParams({
+        url: `/api/user/transactions?${new URLSearchParams({
           begin,
           end,
           limit: String(limit),

@@ -32,6 +32,10 @@ function isEnvelope(value: unknown): value is Envelope<unknown> {
 export async function fetchEnvelope<T>(path: string, init?: RequestInit): Promise<EnvelopeResult<T>> {
   const headers = new Headers(init?.headers);
   if (!headers.has('Accept')) headers.set('Accept', 'application/json');
+  // The server answers catalogue texts in the app's language (not the browser's): <html lang>
+  // follows the language the player picked.
+  const lang = typeof document === 'undefined' ? '' : document.documentElement.lang;
+  if (lang && !headers.has('Accept-Language')) headers.set('Accept-Language', lang);
 
   let response: Response;
   try {

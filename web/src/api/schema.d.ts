@@ -116,6 +116,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/desk/cashiers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A super agent's cashiers with their floats. */
+        get: operations["desk_cashiers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/desk/deposit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cash deposited at the desk: the desk's float → the player's balance (type 114). */
+        post: operations["desk_deposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/desk/float": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A super agent moves float to or from one of its cashiers (type 209). */
+        post: operations["move_float"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/desk/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who is at the desk, with the float. */
+        get: operations["me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/desk/payout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pays a cashier withdrawal in cash against its code: the held amount goes to the desk's float. */
+        post: operations["payout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/desk/player": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Finds a player by id or phone. */
+        get: operations["player"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/desk/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The desk's shift report for a date range. */
+        get: operations["report"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dev/outbox": {
         parameters: {
             query?: never;
@@ -184,6 +303,119 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payment/callback/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment provider's callback, verified on the raw body before it is parsed: `sandbox`
+         *     and `crypto` sign Stripe-style (`Carthage-Signature: t=…,v1=…`, 300 s), `paykassma` with
+         *     its postback signature (answered `{"status":"ok"}`). Idempotent: a replay changes nothing.
+         */
+        post: operations["callback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/cashier_withdrawal_request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Requests a cashier withdrawal: the amount is held at once and a one-time payout code is
+         *     sent by SMS (and shown in the history) to give at the cashier.
+         */
+        post: operations["request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/cashier_withdrawal_request/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancels a pending (CREATED) cashier withdrawal: the held amount returns to the balance. */
+        post: operations["cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/cashier_withdrawal_request/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The player's cashier withdrawals, newest first (spec §3 cashier history query). */
+        get: operations["cashier_withdrawal_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/cashiers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The cashiers a player may collect a withdrawal from, in the order of spec §9. */
+        get: operations["cashiers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/deposit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A deposit through the operator's payment provider (the sandbox in demo mode): answers
+         *     the hosted page for the payment frame, or code 20 with `{url}` when the page must run
+         *     in the top-level window.
+         */
+        post: operations["deposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payment/history/payment-with-withdrawal": {
         parameters: {
             query?: never;
@@ -191,10 +423,89 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The player's postings in a date range, newest first (spec §3 payment history entry). */
+        /**
+         * The pay history (spec §3 payment history entry): the player's deposits and withdrawals
+         *     only — provider payments, and (merged in by [`pay_history_extra`]) the cashier network's
+         *     cash deposits and cashier withdrawals — newest first. `status` is the payment's status,
+         *     `is_closed` true once it is final.
+         */
         get: operations["history"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/intent/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the player's payments (the payment frame polls it). */
+        get: operations["intent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/telegram/deposit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A Telegram USDT deposit (crypto provider): the USDT → player-currency rate is recorded
+         *     now and applied at success.
+         */
+        post: operations["telegram_deposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A single-use payment token (10 min) for the deposit and withdrawal calls (spec §7 "create token"). */
+        post: operations["token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/withdrawal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A withdrawal to an e-wallet through the operator's provider (the sandbox in demo mode).
+         *     The funds are held at once (type 10).
+         */
+        post: operations["withdrawal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -343,6 +654,23 @@ export interface paths {
         put?: never;
         /** One European roulette spin over the given bets. */
         post: operations["roulette_spin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/studio/round": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A round of the signed-in player's, by game and id: 62 unknown game, 32 no such round of theirs. */
+        get: operations["round_record"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -763,6 +1091,121 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/responsible-gambling": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The player's limits, deposits in the windows, blocks and reality-check interval. */
+        get: operations["rg_state"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/responsible-gambling/cool-off": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A cool-off of 24 hours, 7 days or 30 days: every session ends at once; sign-in,
+         *     deposits and stakes are refused (122) until it ends by itself.
+         */
+        post: operations["rg_cool_off"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/responsible-gambling/deposit-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Sets the deposit limits (major units; null removes; an absent field is unchanged). A
+         *     decrease applies at once; a raise or a removal after 24 h (shown as pending).
+         */
+        put: operations["rg_set_limits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/responsible-gambling/reality-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** The reality-check interval in minutes: 0 (off), 15, 30, 60 or 120. */
+        put: operations["rg_reality_check"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/responsible-gambling/self-exclusion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Self-exclusion for 6 months, 1 year or for good, confirmed with the password. Every
+         *     session ends at once (this one too: the cookie is cleared); sign-in, deposits and stakes
+         *     are refused (121) until it ends. It cannot be shortened or lifted.
+         */
+        post: operations["rg_self_exclusion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/responsible-gambling/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This sign-in for the reality-check reminder: when it started and the net result of play
+         *     since then.
+         */
+        get: operations["rg_session"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/signup": {
         parameters: {
             query?: never;
@@ -808,6 +1251,27 @@ export interface paths {
         put?: never;
         /** Phone sign-up with the SMS code from `phone/code`; signs in. */
         post: operations["signup_phone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every posting on the player's balances in a date range, newest first (bets, wins,
+         *     transfers, payments…): the operations history of the app, with the game and round of
+         *     casino postings.
+         */
+        get: operations["transactions"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -888,6 +1352,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/paykassma/deposit/init": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A deposit through Paykassma (its plugin page; limits `eTopUp`). */
+        post: operations["paykassma_deposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/paykassma/withdrawal/init": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A withdrawal to a phone through Paykassma (whole major units). */
+        post: operations["paykassma_withdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -923,6 +1421,13 @@ export interface components {
             /** Format: int64 */
             userId: number;
         };
+        AmountRequest: {
+            /**
+             * Format: double
+             * @example 50
+             */
+            amount: number;
+        };
         /** @description `balance` request body. */
         BalanceCall: {
             sessionToken: string;
@@ -941,6 +1446,65 @@ export interface components {
             weeklyCashback: components["schemas"]["MajorUnits"];
             wonJackpots: components["schemas"]["JackpotReply"][];
         };
+        /** @description A block taken: every session has ended (the cookie is cleared). */
+        BlockReply: {
+            permanent: boolean;
+            /** @description ISO 8601; null for a permanent self-exclusion. */
+            until?: string | null;
+        };
+        /** @description A callback's acknowledgement (the sandbox's; Paykassma gets `{"status":"ok"}`). */
+        CallbackReply: {
+            /** @description The same notification was applied before: nothing changed now. */
+            duplicate: boolean;
+            /** Format: int64 */
+            id: number;
+            status: string;
+        };
+        CancelRequest: {
+            /** Format: int64 */
+            id: number;
+        };
+        /** @description Spec §3 cashier option. */
+        CashierReply: {
+            address: string;
+            first_name: string;
+            /** Format: int64 */
+            id: number;
+            /** @description First name, address and phone joined. */
+            name: string;
+            phone: string;
+        };
+        /** @description One cashier withdrawal (spec §3 cashier withdrawal entry). */
+        CashierWithdrawalReply: {
+            amount: components["schemas"]["MajorUnits"];
+            cancel_reason?: string | null;
+            /** @description The chosen cashier's name, if one was chosen. */
+            cashier?: string | null;
+            /** Format: int64 */
+            cashier_id?: number | null;
+            /** @description The one-time payout code while CREATED; null once paid or cancelled. */
+            code?: string | null;
+            created_at: string;
+            currency: string;
+            /** @description When it was requested (RFC 3339). */
+            date: string;
+            /** Format: int64 */
+            id: number;
+            /** @description CREATED (pending), PAID (completed) or CANCELED (rejected). */
+            status: string;
+        };
+        CashierWithdrawalRequest: {
+            /**
+             * Format: double
+             * @description Major units of the player's currency.
+             */
+            amount: number;
+            /**
+             * Format: int64
+             * @description The cashier the player will collect the cash from (any cashier when absent).
+             */
+            cashier_id?: number | null;
+        };
         ChangePasswordRequest: {
             new_password: string;
             password: string;
@@ -948,6 +1512,112 @@ export interface components {
         ClientSeedRequest: {
             /** @description 1–64 printable characters, no `:`. */
             clientSeed: string;
+        };
+        CoolOffRequest: {
+            /** @description `24h`, `7d` or `30d`. */
+            period: string;
+        };
+        /**
+         * @description One deposit limit: the amount in force, and a raise or removal waiting until
+         *     `pending_from` (`pending_amount` null with `pending_from` set: the limit is being removed).
+         */
+        DepositLimitReply: {
+            amount?: null | components["schemas"]["MajorUnits"];
+            pending_amount?: null | components["schemas"]["MajorUnits"];
+            /** @description ISO 8601; null when nothing is pending. */
+            pending_from?: string | null;
+        };
+        DepositLimitsReply: {
+            day?: null | components["schemas"]["DepositLimitReply"];
+            month?: null | components["schemas"]["DepositLimitReply"];
+            week?: null | components["schemas"]["DepositLimitReply"];
+        };
+        /**
+         * @description A deposit limit in major units (a number, or a decimal string); null: no limit; absent:
+         *     unchanged.
+         */
+        DepositLimitsRequest: {
+            /** Format: double */
+            day?: number | null;
+            /** Format: double */
+            month?: number | null;
+            /** Format: double */
+            week?: number | null;
+        };
+        DepositReply: {
+            /** Format: int64 */
+            id: number;
+            /** @description The hosted payment page (the payment frame shows it). */
+            invoice_url?: string | null;
+            status: string;
+        };
+        /** @description A payment amount: major units as a JSON number (at most the currency's decimals). */
+        DepositRequest: {
+            /**
+             * Format: double
+             * @example 50
+             */
+            amount: number;
+            /** @description A payment token (`POST /api/payment/token`): single use; a retry with it answers the same payment. */
+            sessionToken: string;
+        };
+        DepositsUsedReply: {
+            day: components["schemas"]["MajorUnits"];
+            month: components["schemas"]["MajorUnits"];
+            week: components["schemas"]["MajorUnits"];
+        };
+        DeskCashier: {
+            currency: string;
+            float: components["schemas"]["MajorUnits"];
+            /** Format: int64 */
+            id: number;
+            name: string;
+        };
+        DeskDepositReply: {
+            amount: components["schemas"]["MajorUnits"];
+            /** @description The desk's float after the deposit. */
+            float: components["schemas"]["MajorUnits"];
+            /** Format: int64 */
+            player_id: number;
+            /** @description True when this answers an earlier request with the same Idempotency-Key. */
+            replayed: boolean;
+            /** Format: int64 */
+            tx_id: number;
+        };
+        DeskDepositRequest: {
+            /**
+             * Format: double
+             * @description Major units of the desk's currency.
+             */
+            amount: number;
+            /** Format: int64 */
+            player_id: number;
+        };
+        DeskMe: {
+            currency: string;
+            float: components["schemas"]["MajorUnits"];
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /** @description `cashier` or `super_agent`. */
+            role: string;
+        };
+        DeskPlayer: {
+            currency: string;
+            first_name: string;
+            /** Format: int64 */
+            id: number;
+            last_name: string;
+            login: string;
+            phone?: string | null;
+        };
+        DeskReportReply: {
+            currency: string;
+            deposits: components["schemas"]["ReportLineReply"];
+            float: components["schemas"]["MajorUnits"];
+            /** @description Cash the till gained: deposits − payouts. */
+            net: components["schemas"]["MajorUnits"];
+            payouts: components["schemas"]["ReportLineReply"];
         };
         /** @description `dice/roll` body (`studio::dice::DiceBet`, described for the contract). */
         DiceRequest: {
@@ -1030,6 +1700,163 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_BlockReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description A block taken: every session has ended (the cookie is cleared). */
+            result?: {
+                permanent: boolean;
+                /** @description ISO 8601; null for a permanent self-exclusion. */
+                until?: string | null;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_CallbackReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description A callback's acknowledgement (the sandbox's; Paykassma gets `{"status":"ok"}`). */
+            result?: {
+                /** @description The same notification was applied before: nothing changed now. */
+                duplicate: boolean;
+                /** Format: int64 */
+                id: number;
+                status: string;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_CashierWithdrawalReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description One cashier withdrawal (spec §3 cashier withdrawal entry). */
+            result?: {
+                amount: components["schemas"]["MajorUnits"];
+                cancel_reason?: string | null;
+                /** @description The chosen cashier's name, if one was chosen. */
+                cashier?: string | null;
+                /** Format: int64 */
+                cashier_id?: number | null;
+                /** @description The one-time payout code while CREATED; null once paid or cancelled. */
+                code?: string | null;
+                created_at: string;
+                currency: string;
+                /** @description When it was requested (RFC 3339). */
+                date: string;
+                /** Format: int64 */
+                id: number;
+                /** @description CREATED (pending), PAID (completed) or CANCELED (rejected). */
+                status: string;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_DepositReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /** Format: int64 */
+                id: number;
+                /** @description The hosted payment page (the payment frame shows it). */
+                invoice_url?: string | null;
+                status: string;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_DeskDepositReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                amount: components["schemas"]["MajorUnits"];
+                /** @description The desk's float after the deposit. */
+                float: components["schemas"]["MajorUnits"];
+                /** Format: int64 */
+                player_id: number;
+                /** @description True when this answers an earlier request with the same Idempotency-Key. */
+                replayed: boolean;
+                /** Format: int64 */
+                tx_id: number;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_DeskMe: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                currency: string;
+                float: components["schemas"]["MajorUnits"];
+                /** Format: int64 */
+                id: number;
+                name: string;
+                /** @description `cashier` or `super_agent`. */
+                role: string;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_DeskPlayer: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                currency: string;
+                first_name: string;
+                /** Format: int64 */
+                id: number;
+                last_name: string;
+                login: string;
+                phone?: string | null;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_DeskReportReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                currency: string;
+                deposits: components["schemas"]["ReportLineReply"];
+                float: components["schemas"]["MajorUnits"];
+                /** @description Cash the till gained: deposits − payouts. */
+                net: components["schemas"]["MajorUnits"];
+                payouts: components["schemas"]["ReportLineReply"];
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_DoneReply: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -1076,6 +1903,26 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_FloatReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                cashier_float: components["schemas"]["MajorUnits"];
+                /** Format: int64 */
+                cashier_id: number;
+                /** @description The super agent's float after the move. */
+                float: components["schemas"]["MajorUnits"];
+                replayed: boolean;
+                /** Format: int64 */
+                tx_id: number;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Game: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -1114,6 +1961,33 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_IntentReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                amount: components["schemas"]["MajorUnits"];
+                created_at: string;
+                /** @description What the wallet moves (differs from `amount` for converted crypto deposits). */
+                credit_amount: components["schemas"]["MajorUnits"];
+                credit_currency: string;
+                currency: string;
+                failure_reason?: string | null;
+                /** Format: int64 */
+                id: number;
+                /** @description `deposit` or `withdrawal`. */
+                kind: string;
+                provider: string;
+                /** @description `created`, `pending`, `succeeded`, `failed`, `expired` or `cancelled`. */
+                status: string;
+                updated_at: string;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Launch: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -1141,6 +2015,19 @@ export interface components {
                 password: string;
                 token: string;
                 user: components["schemas"]["UserReply"];
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_PaymentTokenReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                token: string;
             };
             /**
              * Format: int32
@@ -1225,12 +2112,97 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_RgReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /** @description ISO 8601 end of a cool-off in force. */
+                cool_off_until?: string | null;
+                currency: string;
+                /** @description Each null (no limit) or the limit with what is pending. */
+                deposit_limits: components["schemas"]["DepositLimitsReply"];
+                /**
+                 * Format: int64
+                 * @description How long a raise or a removal of a limit waits (hours).
+                 */
+                raise_delay_hours: number;
+                /**
+                 * Format: int64
+                 * @description 0 (off), 15, 30, 60 or 120.
+                 */
+                reality_check_minutes: number;
+                self_excluded_permanent: boolean;
+                /** @description ISO 8601 end of a self-exclusion in force; null when none or permanent. */
+                self_excluded_until?: string | null;
+                /** @description Deposits credited in the rolling windows (24 h, 7 days, 30 days). */
+                used: components["schemas"]["DepositsUsedReply"];
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_RgSessionReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description The signed-in session for the reality-check reminder. */
+            result?: {
+                currency: string;
+                /** @description Net result of play since then (wins − stakes), major units. */
+                net: components["schemas"]["MajorUnits"];
+                /** Format: int64 */
+                reality_check_minutes: number;
+                /** @description ISO 8601 start of this sign-in. */
+                started_at: string;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Rotation: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
             result?: {
                 next: components["schemas"]["SeedView"];
                 revealed: components["schemas"]["RevealedSeed"];
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_RoundRecord: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /**
+             * @description One round's fairness record, for the operations history (the player's own sign-in,
+             *     no game session): what the round was, its seeds or hash, and for a slot the machine
+             *     the verification needs.
+             */
+            result?: {
+                /** @description The player's currency (amounts are in its minor units). */
+                currency: string;
+                gameId: string;
+                gameName: string;
+                /**
+                 * @description How the round is verified: `slot`, `dice`, `roulette` (seed pair and nonce) or
+                 *     `crash` (the round's hash in the published chain).
+                 */
+                kind: string;
+                /**
+                 * @description A seed game: the round as `GET /api/studio/rounds` shows it (the server seed once
+                 *     rotated). Crash: `{roundId, time, bet, win, cashedOutAt, status, crashPoint, hash}`.
+                 */
+                round: Record<string, never>;
+                /** @description A slot round: the machine (`GET /api/studio/slots/info`), else null. */
+                slot?: Record<string, never> | null;
             };
             /**
              * Format: int32
@@ -1357,6 +2329,27 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_TelegramDepositReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /** @description What the wallet will be credited at success (major units of `credit_currency`). */
+                credit_amount: components["schemas"]["MajorUnits"];
+                credit_currency: string;
+                /** Format: int64 */
+                id: number;
+                invoice_url?: string | null;
+                /** @description Player-currency major units per USDT. */
+                rate: string;
+                status: string;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_UserReply: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -1401,6 +2394,42 @@ export interface components {
                 title: string;
                 url: string;
                 url_image: string;
+            }[];
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_CashierReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                address: string;
+                first_name: string;
+                /** Format: int64 */
+                id: number;
+                /** @description First name, address and phone joined. */
+                name: string;
+                phone: string;
+            }[];
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_DeskCashier: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                currency: string;
+                float: components["schemas"]["MajorUnits"];
+                /** Format: int64 */
+                id: number;
+                name: string;
             }[];
             /**
              * Format: int32
@@ -1494,6 +2523,7 @@ export interface components {
                 comment: string;
                 created_at: string;
                 currency: string;
+                game?: null | components["schemas"]["HistoryGame"];
                 /**
                  * Format: int64
                  * @description The posting (ledger entry) id.
@@ -1507,6 +2537,8 @@ export interface components {
                 payment_mode: number;
                 /** @description The balance moved: real, bonus, free_bet, cashback, weekly_cashback, points. */
                 purse: string;
+                /** @description The provider's round id of a game posting; null for other postings. */
+                round_id?: string | null;
                 /**
                  * Format: int64
                  * @description The ledger transaction id.
@@ -1516,6 +2548,11 @@ export interface components {
                 type: string;
                 /** @description Signed amount in major units: positive credits, negative debits. */
                 value: components["schemas"]["MajorUnits"];
+                /**
+                 * @description The round has a fairness record the player can open and verify
+                 *     (`GET /api/studio/round`): the studio's own games.
+                 */
+                verifiable: boolean;
             }[];
             /**
              * Format: int32
@@ -1535,6 +2572,41 @@ export interface components {
                 link?: string | null;
                 text: string;
                 to: string;
+            }[];
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_PayHistoryEntryReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                comment: string;
+                created_at: string;
+                currency: string;
+                /** Format: int64 */
+                id: number;
+                /** @description True once the payment is final. */
+                is_closed: boolean;
+                /**
+                 * Format: int64
+                 * @description The payment type: 16 provider, 11 crypto, 114 cashier, 10 withdrawal.
+                 */
+                payment_mode: number;
+                /** @description The provider (`sandbox`, `paykassma`, `crypto`) or `cashier`. */
+                purse: string;
+                /**
+                 * @description The payment's status (`created`, `pending`, `succeeded`, `failed`, `expired`,
+                 *     `cancelled`; cashier withdrawals `CREATED`, `PAID`, `CANCELED`).
+                 */
+                status: string;
+                /** @description `payment` or `withdrawal`. */
+                type: string;
+                /** @description Major units: positive for a deposit, negative for a withdrawal. */
+                value: components["schemas"]["MajorUnits"];
             }[];
             /**
              * Format: int32
@@ -1666,6 +2738,43 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_WithdrawalHistoryReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                items: components["schemas"]["CashierWithdrawalReply"][];
+                /** Format: int64 */
+                pages: number;
+                /** Format: int64 */
+                total: number;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_WithdrawalReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description Spec §3 withdrawal result. */
+            result?: {
+                /** Format: int64 */
+                id: number;
+                /** @description The provider's page, when the payout needs one (the sandbox's e-wallet page). */
+                invoice_url?: string | null;
+                status: string;
+                user_amount: components["schemas"]["MajorUnits"];
+                user_currency: string;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_bool: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -1680,7 +2789,7 @@ export interface components {
          * @description Reply codes (the envelope's status). 0 is success.
          * @enum {integer}
          */
-        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 15 | 17 | 21 | 22 | 101 | 102 | 103 | 231 | 501 | 506 | 507 | 508 | 12 | 13 | 14 | 16 | 18 | 19 | 23 | 24 | 25 | 26 | 28 | 29 | 30 | 31 | 32 | 33 | 27 | 36 | 37 | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 71 | 72 | 1000;
+        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 15 | 17 | 21 | 22 | 101 | 102 | 103 | 231 | 501 | 506 | 507 | 508 | 105 | 106 | 6252 | 20 | 12 | 13 | 14 | 16 | 18 | 19 | 23 | 24 | 25 | 26 | 28 | 29 | 30 | 31 | 32 | 33 | 27 | 36 | 37 | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 71 | 72 | 120 | 121 | 122 | 123 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90 | 91 | 92 | 95 | 96 | 97 | 98 | 99 | 110 | 111 | 112 | 113 | 1000;
         /** @description Failure: `status` is the code, `result` optional data (e.g. `retryAfterSeconds`). */
         ErrorEnvelope: {
             error_message: string;
@@ -1720,6 +2829,24 @@ export interface components {
             /** Format: int64 */
             priority: number;
             text: string;
+        };
+        FloatReply: {
+            cashier_float: components["schemas"]["MajorUnits"];
+            /** Format: int64 */
+            cashier_id: number;
+            /** @description The super agent's float after the move. */
+            float: components["schemas"]["MajorUnits"];
+            replayed: boolean;
+            /** Format: int64 */
+            tx_id: number;
+        };
+        FloatRequest: {
+            /** Format: double */
+            amount: number;
+            /** Format: int64 */
+            cashier_id: number;
+            /** @description `to_cashier` or `from_cashier`. */
+            direction: string;
         };
         FreeBetsReply: {
             /** @description Free bets ready to use. */
@@ -1761,6 +2888,7 @@ export interface components {
             comment: string;
             created_at: string;
             currency: string;
+            game?: null | components["schemas"]["HistoryGame"];
             /**
              * Format: int64
              * @description The posting (ledger entry) id.
@@ -1774,6 +2902,8 @@ export interface components {
             payment_mode: number;
             /** @description The balance moved: real, bonus, free_bet, cashback, weekly_cashback, points. */
             purse: string;
+            /** @description The provider's round id of a game posting; null for other postings. */
+            round_id?: string | null;
             /**
              * Format: int64
              * @description The ledger transaction id.
@@ -1783,6 +2913,38 @@ export interface components {
             type: string;
             /** @description Signed amount in major units: positive credits, negative debits. */
             value: components["schemas"]["MajorUnits"];
+            /**
+             * @description The round has a fairness record the player can open and verify
+             *     (`GET /api/studio/round`): the studio's own games.
+             */
+            verifiable: boolean;
+        };
+        /** @description The game a history entry belongs to. */
+        HistoryGame: {
+            game_id: string;
+            /** @description The game's name (its id when the catalogue does not know it). */
+            game_name: string;
+            /** @description Provider code (the wallet API's `provider`). */
+            provider: string;
+            /** @description The provider's display name (the code when the catalogue does not know it). */
+            provider_name: string;
+        };
+        IntentReply: {
+            amount: components["schemas"]["MajorUnits"];
+            created_at: string;
+            /** @description What the wallet moves (differs from `amount` for converted crypto deposits). */
+            credit_amount: components["schemas"]["MajorUnits"];
+            credit_currency: string;
+            currency: string;
+            failure_reason?: string | null;
+            /** Format: int64 */
+            id: number;
+            /** @description `deposit` or `withdrawal`. */
+            kind: string;
+            provider: string;
+            /** @description `created`, `pending`, `succeeded`, `failed`, `expired` or `cancelled`. */
+            status: string;
+            updated_at: string;
         };
         /** @description A jackpot as the balance reply lists it (spec §3). */
         JackpotReply: {
@@ -1840,6 +3002,42 @@ export interface components {
             text: string;
             to: string;
         };
+        /**
+         * @description Spec §3 payment history entry (source field names): a deposit (`type` `payment`) or a
+         *     withdrawal.
+         */
+        PayHistoryEntryReply: {
+            comment: string;
+            created_at: string;
+            currency: string;
+            /** Format: int64 */
+            id: number;
+            /** @description True once the payment is final. */
+            is_closed: boolean;
+            /**
+             * Format: int64
+             * @description The payment type: 16 provider, 11 crypto, 114 cashier, 10 withdrawal.
+             */
+            payment_mode: number;
+            /** @description The provider (`sandbox`, `paykassma`, `crypto`) or `cashier`. */
+            purse: string;
+            /**
+             * @description The payment's status (`created`, `pending`, `succeeded`, `failed`, `expired`,
+             *     `cancelled`; cashier withdrawals `CREATED`, `PAID`, `CANCELED`).
+             */
+            status: string;
+            /** @description `payment` or `withdrawal`. */
+            type: string;
+            /** @description Major units: positive for a deposit, negative for a withdrawal. */
+            value: components["schemas"]["MajorUnits"];
+        };
+        PaymentTokenReply: {
+            token: string;
+        };
+        PayoutRequest: {
+            /** @description The player's 8-digit payout code. */
+            code: string;
+        };
         /** @description Spec §3 phone code reply. */
         PhoneCodeReply: {
             /**
@@ -1868,6 +3066,14 @@ export interface components {
             promocode?: string | null;
             ref_id?: string | null;
         };
+        PhoneWithdrawalRequest: {
+            /**
+             * Format: double
+             * @example 50
+             */
+            amount: number;
+            phone_number: string;
+        };
         /** @description Spec §3 Profile. */
         ProfileReply: {
             address?: string | null;
@@ -1891,8 +3097,10 @@ export interface components {
             /** @description `YYYY-MM-DD` (also `DD-MM-YYYY`); at least 18 years old. */
             birth_date?: string | null;
             first_name?: string | null;
-            /** @description `male` or `female`. */
+            /** @description `male` or `female` (empty clears). */
             gander?: string | null;
+            /** @description The same as `gander` (which wins when both are sent); a refusal names the one sent. */
+            gender?: string | null;
             last_name?: string | null;
             middle_name?: string | null;
             /** @description Passport or identity document number. */
@@ -1911,6 +3119,18 @@ export interface components {
             logoUrl?: string | null;
             /** @description Lower-case code (the name used in routes, blocklists and the wallet API). */
             name: string;
+        };
+        RealityCheckRequest: {
+            /**
+             * Format: int64
+             * @description 0 (off), 15, 30, 60 or 120.
+             */
+            minutes: number;
+        };
+        ReportLineReply: {
+            amount: components["schemas"]["MajorUnits"];
+            /** Format: int64 */
+            count: number;
         };
         RestoreEmailReply: {
             email: string;
@@ -1946,6 +3166,38 @@ export interface components {
             serverSeed: string;
             serverSeedHash: string;
         };
+        RgReply: {
+            /** @description ISO 8601 end of a cool-off in force. */
+            cool_off_until?: string | null;
+            currency: string;
+            /** @description Each null (no limit) or the limit with what is pending. */
+            deposit_limits: components["schemas"]["DepositLimitsReply"];
+            /**
+             * Format: int64
+             * @description How long a raise or a removal of a limit waits (hours).
+             */
+            raise_delay_hours: number;
+            /**
+             * Format: int64
+             * @description 0 (off), 15, 30, 60 or 120.
+             */
+            reality_check_minutes: number;
+            self_excluded_permanent: boolean;
+            /** @description ISO 8601 end of a self-exclusion in force; null when none or permanent. */
+            self_excluded_until?: string | null;
+            /** @description Deposits credited in the rolling windows (24 h, 7 days, 30 days). */
+            used: components["schemas"]["DepositsUsedReply"];
+        };
+        /** @description The signed-in session for the reality-check reminder. */
+        RgSessionReply: {
+            currency: string;
+            /** @description Net result of play since then (wins − stakes), major units. */
+            net: components["schemas"]["MajorUnits"];
+            /** Format: int64 */
+            reality_check_minutes: number;
+            /** @description ISO 8601 start of this sign-in. */
+            started_at: string;
+        };
         /** @description `rollback` request body. */
         RollbackCall: {
             gameId?: string;
@@ -1977,6 +3229,29 @@ export interface components {
         RouletteRequest: {
             /** @description Each bet: `{kind, numbers, amount}` (see docs/FAIRNESS.md for the layout). */
             bets: components["schemas"]["RouletteBet"][];
+        };
+        /**
+         * @description One round's fairness record, for the operations history (the player's own sign-in,
+         *     no game session): what the round was, its seeds or hash, and for a slot the machine
+         *     the verification needs.
+         */
+        RoundRecord: {
+            /** @description The player's currency (amounts are in its minor units). */
+            currency: string;
+            gameId: string;
+            gameName: string;
+            /**
+             * @description How the round is verified: `slot`, `dice`, `roulette` (seed pair and nonce) or
+             *     `crash` (the round's hash in the published chain).
+             */
+            kind: string;
+            /**
+             * @description A seed game: the round as `GET /api/studio/rounds` shows it (the server seed once
+             *     rotated). Crash: `{roundId, time, bet, win, cashedOutAt, status, crashPoint, hash}`.
+             */
+            round: Record<string, never>;
+            /** @description A slot round: the machine (`GET /api/studio/slots/info`), else null. */
+            slot?: Record<string, never> | null;
         };
         /** @description The answer to a played round. */
         RoundReply: {
@@ -2022,6 +3297,12 @@ export interface components {
             /** Format: int64 */
             nonce: number;
             serverSeedHash: string;
+        };
+        SelfExclusionRequest: {
+            /** @description The account's password (confirmation). */
+            password: string;
+            /** @description `6m`, `1y` or `permanent`. */
+            period: string;
         };
         /**
          * @description A new session. The token is also set as the `carthage_session` cookie (httpOnly);
@@ -2104,6 +3385,29 @@ export interface components {
             playerId: number;
             provider: string;
         };
+        TelegramDepositReply: {
+            /** @description What the wallet will be credited at success (major units of `credit_currency`). */
+            credit_amount: components["schemas"]["MajorUnits"];
+            credit_currency: string;
+            /** Format: int64 */
+            id: number;
+            invoice_url?: string | null;
+            /** @description Player-currency major units per USDT. */
+            rate: string;
+            status: string;
+        };
+        TelegramDepositRequest: {
+            /**
+             * Format: double
+             * @description USDT (up to 6 decimals).
+             * @example 10
+             */
+            amount: number;
+            /** @description `USDT`. */
+            payment_currency: string;
+            /** @description The player's Telegram user id (a string or an integer). */
+            telegram_user_id: string | number;
+        };
         /** @description The user (spec §3 User). */
         UserReply: {
             currency: string;
@@ -2163,6 +3467,33 @@ export interface components {
             playerId: number;
             /** @description The provider's transaction id (null for `balance`). */
             transactionId?: string | null;
+        };
+        WithdrawalHistoryReply: {
+            items: components["schemas"]["CashierWithdrawalReply"][];
+            /** Format: int64 */
+            pages: number;
+            /** Format: int64 */
+            total: number;
+        };
+        /** @description Spec §3 withdrawal result. */
+        WithdrawalReply: {
+            /** Format: int64 */
+            id: number;
+            /** @description The provider's page, when the payout needs one (the sandbox's e-wallet page). */
+            invoice_url?: string | null;
+            status: string;
+            user_amount: components["schemas"]["MajorUnits"];
+            user_currency: string;
+        };
+        WithdrawalRequest: {
+            /**
+             * Format: double
+             * @example 50
+             */
+            amount: number;
+            /** @description The e-wallet (mobile money) number to pay out to. */
+            phone_number: string;
+            sessionToken: string;
         };
     };
     responses: never;
@@ -2400,6 +3731,291 @@ export interface operations {
             };
         };
     };
+    desk_cashiers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_DeskCashier"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24 not a super agent */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    desk_deposit: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A retry with the same key answers the same deposit */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeskDepositRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DeskDepositReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24, 26 key reused, 40 malformed or no key, 47 invalid amount or key, 67 currency, 110 float too low, 111 no such player */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    move_float: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A retry with the same key answers the same move */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FloatRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FloatReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24 not a super agent, 26 key reused, 40 malformed or no key, 47 invalid amount, direction or key, 67 currency, 110 float too low, 112 not your cashier */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DeskMe"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 24 not a cashier or super agent */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    payout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CashierWithdrawalReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24, 40, 67 currency, 96 wrong or no longer payable code, 97 another cashier's, 113 too many wrong codes */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    player: {
+        parameters: {
+            query: {
+                /** @description A player id or phone number. */
+                query: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DeskPlayer"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24, 40 no query, 111 no such player */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    report: {
+        parameters: {
+            query?: {
+                /** @description Start (a date or RFC 3339). Default: the last 24 hours. */
+                date_from?: string;
+                /** @description End (a date includes that whole day). Default: now. */
+                date_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DeskReportReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24, 46 invalid range */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     outbox: {
         parameters: {
             query: {
@@ -2559,6 +4175,252 @@ export interface operations {
             };
         };
     };
+    callback: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description t=<unix s>,v1=hex(HMAC_SHA256(secret, t + "." + raw body)) */
+                "Carthage-Signature"?: string | null;
+            };
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        /** @description The provider's notification */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CallbackReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 64 bad signature, 65 stale, 66 unknown provider, 85 unknown payment, 86 amount, 87 currency, 90 final, 40 malformed */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    request: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CashierWithdrawalRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CashierWithdrawalReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 24 not a player, 40/47 invalid amount, 84 above the maximum, 95 no such cashier, 106 below the minimum, 508 insufficient funds, 6252 wagering */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CashierWithdrawalReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 40 malformed, 98 not found, 99 no longer pending */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cashier_withdrawal_history: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 20). */
+                count?: number;
+                /** @description Page number from 0 (default 0). */
+                page?: number;
+                /** @description Start (a date or RFC 3339). Default: 90 days ago. */
+                date_from?: string;
+                /** @description End (a date includes that whole day). Default: now. */
+                date_to?: string;
+                /** @description `all` (default) or a comma list of CREATED, PAID, CANCELED. */
+                statuses?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WithdrawalHistoryReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 40 bad paging, 46 invalid range, 47 unknown status */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cashiers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_CashierReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deposit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepositRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DepositReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 20 redirect, 80 token, 81/83 limits, 82 not a web sign-up, 88 provider, 89 method, 91 amount, 26 token reused, 23, 24, 40 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     history: {
         parameters: {
             query?: {
@@ -2581,7 +4443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Vec_HistoryEntryReply"] | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["Envelope_Vec_PayHistoryEntryReply"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
@@ -2594,6 +4456,164 @@ export interface operations {
                 };
             };
             /** @description 23 not signed in, 40 bad query, 46 invalid range */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    intent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_IntentReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 85 not found, 23, 40 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    telegram_deposit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TelegramDepositRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TelegramDepositReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 81/83 limits, 89 not USDT or no rate, 91 amount, 23, 24, 40 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PaymentTokenReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 24 not a player */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    withdrawal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WithdrawalRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WithdrawalReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 106 below the minimum, 84 above the maximum, 508 insufficient funds, 6252 wagering (number) or blocked (object), 80 token, 92 phone, 91 amount, 26, 23, 24, 40 */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2875,6 +4895,48 @@ export interface operations {
                 };
             };
             /** @description 68, 501, 63 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    round_record: {
+        parameters: {
+            query: {
+                /** @description The studio game: `dice`, `roulette`, `crash` or a slot's id. */
+                game: string;
+                /** @description The round id, as the operations history gives it (`roundId`). */
+                round: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RoundRecord"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 32 no such round, 62 unknown game */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3829,6 +5891,244 @@ export interface operations {
             };
         };
     };
+    rg_state: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RgReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 5 banned, 121 self-excluded, 122 cool-off */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rg_cool_off: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CoolOffRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BlockReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 40 malformed, 47 unknown period, 123 a longer block is in force */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rg_set_limits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepositLimitsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RgReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 40 malformed, 47 invalid amount (result.field names the period) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rg_reality_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RealityCheckRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RgReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 40 malformed, 47 not one of 0, 15, 30, 60, 120 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rg_self_exclusion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SelfExclusionRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BlockReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4 incorrect password, 23 not signed in, 40 malformed, 47 unknown period, 123 a longer block is in force */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rg_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RgSessionReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     signup: {
         parameters: {
             query?: never;
@@ -3943,6 +6243,51 @@ export interface operations {
                 };
             };
             /** @description 1 exists, 12 SMS code invalid, 15 phone invalid, 17 currency, 231 weak password, 40 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    transactions: {
+        parameters: {
+            query?: {
+                /** @description Start: `YYYY-MM-DD`, `DD-MM-YYYY`, RFC 3339 or epoch seconds/ms. Default: 30 days ago. */
+                begin?: string;
+                /** @description End (a date includes that whole day). Default: now. */
+                end?: string;
+                /** @description At most 500 (default 200). */
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_HistoryEntryReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 40 bad query, 46 invalid range */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4126,6 +6471,88 @@ export interface operations {
                 };
             };
             /** @description 26, 63, 67, 64, 65, 66 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    paykassma_deposit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AmountRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DepositReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 20 redirect, 81/83 limits, 82 not a web sign-up, 89 not configured, 91 amount, 23, 24, 40 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    paykassma_withdrawal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PhoneWithdrawalRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WithdrawalReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 106, 84, 508, 6252, 89 not configured, 92 phone, 91 amount, 23, 24, 40 */
             default: {
                 headers: {
                     [name: string]: unknown;

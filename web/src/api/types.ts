@@ -47,7 +47,8 @@ export interface Settings {
   phoneCountryCode: string;
   phoneLength: number;
   demo?: boolean;
-  limits?: { cashback?: { minTransfer?: number } };
+  /** `bonus.registrationBonus`: what a new account is granted, in major units of `defaultCurrency` (0: nothing). */
+  limits?: { cashback?: { minTransfer?: number }; bonus?: { registrationBonus?: number } };
 }
 
 /** A failed call: the envelope's code (or NETWORK_ERROR / BAD_RESPONSE) and data. */

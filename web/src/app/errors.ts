@@ -1,5 +1,6 @@
 import { BAD_RESPONSE, NETWORK_ERROR } from '../api/envelope';
 import type { ApiError } from '../api/types';
+import { i18n } from './i18n';
 
 export interface ErrorText {
   key: string[];
@@ -8,9 +9,11 @@ export interface ErrorText {
 
 /** Codes with their own message in locales/{en,fr,ar}/errors.json (a test keeps them in step). */
 export const MESSAGE_CODES = [
-  1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 36, 37, 40, 41, 42, 43, 44, 45,
-  46, 47, 48, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 101, 102, 103, 105, 106, 231, 501, 506, 507, 508, 999, 1000, 1489, 2200, 2201, 2202, 2203, 2204, 2205,
-  2206, 2207, 2208, 2209, 3301, 6252,
+  1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
+  27, 28, 29, 30, 31, 32, 33, 36, 37, 40, 41, 42, 43, 44, 45, 46, 47, 48, 60, 61, 62, 63, 64, 65,
+  66, 67, 68, 69, 70, 71, 72, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 95, 96, 97, 98,
+  99, 101, 102, 103, 105, 106, 110, 111, 112, 113, 120, 121, 122, 123, 231, 501, 506, 507, 508,
+  999, 1000, 1489, 2200, 2201, 2202, 2203, 2204, 2205, 2206, 2207, 2208, 2209, 3301, 6252,
 ];
 const known = new Set(MESSAGE_CODES.map(String));
 
@@ -29,6 +32,8 @@ export function errorText(error: Pick<ApiError, 'code' | 'data'> | undefined, fa
     }
     return { key: ['errors:6252-1', ...last] };
   }
+  const rg = rgErrorText(code, data, last);
+  if (rg) return rg;
   if (known.has(String(code))) return { key: [`errors:${code}`, ...last] };
   if (code >= 600 && code <= 702) return { key: ['errors:bet', ...last] };
   if (code >= 2200 && code <= 2215) return { key: ['errors:promocode', ...last] };
@@ -37,4 +42,21 @@ export function errorText(error: Pick<ApiError, 'code' | 'data'> | undefined, fa
 
 export function isApiError(e: unknown): e is ApiError {
   return typeof e === 'object' && e !== null && typeof (e as ApiError).code === 'number';
+}
+
+/**
+ * Responsible gambling (120–122): the limit's remaining amount, the end of a self-exclusion
+ * or cool-off in the reader's language; the plain message when the data is missing.
+ */
+function rgErrorText(code: number, data: unknown, last: string[]): ErrorText | null {
+  if (code !== 120 && code !== 121 && code !== 122) return null;
+  const d = (typeof data === 'object' && data !== null ? data : {}) as { until?: unknown; remaining?: unknown };
+  if (code === 120 && typeof d.remaining === 'number') {
+    return { key: ['errors:120-detail', 'errors:120', ...last], params: { remaining: String(d.remaining) } };
+  }
+  if (code !== 120 && typeof d.until === 'string' && !Number.isNaN(Date.parse(d.until))) {
+    const until = new Intl.DateTimeFormat(i18n.language || 'en', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(d.until));
+    return { key: [`errors:${code}-until`, `errors:${code}`, ...last], params: { until: `\u2068${until}\u2069` } };
+  }
+  return { key: [`errors:${code}`, ...last] };
 }

@@ -10,11 +10,24 @@ export interface Notification {
   type: NotificationType;
   needClose: boolean;
   timeToCloseMs: number;
+  /**
+   * The cause: at most one toast per key is shown; a repeat replaces the shown one (its
+   * timer starts again). Defaults to the type, text and parameters.
+   */
+  key: string;
+  /** The form whose submission raised it: that form's success removes its error toasts. */
+  form?: string;
 }
 
 export type NewNotification = Pick<Notification, 'text'> & Partial<Omit<Notification, 'id' | 'text'>>;
 
+/** Keep the stack short on small screens. */
+export const MAX_NOTIFICATIONS = 4;
+
 let sequence = 0;
+
+export const causeKey = (n: Pick<Notification, 'type' | 'text' | 'params'>) =>
+  `${n.type}|${JSON.stringify(n.text)}|${JSON.stringify(n.params ?? {})}`;
 
 export const notificationsSlice = createSlice({
   name: 'notifications',
@@ -22,18 +35,25 @@ export const notificationsSlice = createSlice({
   reducers: {
     addNotification: {
       reducer(state, action: PayloadAction<Notification>) {
+        const same = state.items.findIndex((n) => n.key === action.payload.key);
+        if (same >= 0) {
+          // The same cause again: one toast, refreshed (a new id restarts its timer).
+          state.items[same] = action.payload;
+          return;
+        }
         state.items.push(action.payload);
-        // Keep the stack short on small screens.
-        if (state.items.length > 4) state.items.shift();
+        if (state.items.length > MAX_NOTIFICATIONS) state.items.shift();
       },
       prepare(n: NewNotification) {
         sequence += 1;
+        const type = n.type ?? 'default';
         return {
           payload: {
-            type: 'default' as NotificationType,
             needClose: true,
             timeToCloseMs: 7000,
             ...n,
+            type,
+            key: n.key ?? causeKey({ type, text: n.text, ...(n.params ? { params: n.params } : {}) }),
             id: `${new Date().toISOString()}#${sequence}`,
           },
         };
@@ -42,7 +62,11 @@ export const notificationsSlice = createSlice({
     deleteNotification(state, action: PayloadAction<string>) {
       state.items = state.items.filter((n) => n.id !== action.payload);
     },
+    /** A form succeeded: its error toasts are stale. */
+    clearFormErrors(state, action: PayloadAction<string>) {
+      state.items = state.items.filter((n) => !(n.form === action.payload && n.type === 'error'));
+    },
   },
 });
 
-export const { addNotification, deleteNotification } = notificationsSlice.actions;
+export const { addNotification, deleteNotification, clearFormErrors } = notificationsSlice.actions;

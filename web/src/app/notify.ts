@@ -1,4 +1,4 @@
-import { addNotification, type NewNotification } from './notificationsSlice';
+import { addNotification, clearFormErrors, type NewNotification } from './notificationsSlice';
 import { errorText } from './errors';
 import type { ApiError } from '../api/types';
 import { useAppDispatch } from './store';
@@ -14,14 +14,30 @@ export function useNotify() {
         dispatch(addNotification({ text, type: 'success', ...(params ? { params } : {}) })),
       info: (text: string, params?: Record<string, string>) =>
         dispatch(addNotification({ text, ...(params ? { params } : {}) })),
-      errorKey: (text: string) => dispatch(addNotification({ text, type: 'error' })),
-      error: (error: ApiError | undefined, fallback?: string) => {
+      /** An error by i18n key; with `form`, one toast per form and key. */
+      errorKey: (text: string, form?: string) =>
+        dispatch(addNotification({ text, type: 'error', ...(form ? { form, key: `${form}|${text}` } : {}) })),
+      /**
+       * An API error; with `form`, its cause is the form and the code (a repeat replaces
+       * the shown toast) and the form's success removes it.
+       */
+      error: (error: ApiError | undefined, fallback?: string, form?: string) => {
         void i18n.loadNamespaces('errors');
         const { key, params } = errorText(error, fallback);
         const n: NewNotification = { text: key, type: 'error' };
         if (params) n.params = params;
+        if (form) {
+          n.form = form;
+          n.key = `${form}|${error?.code ?? 'unknown'}`;
+        }
         dispatch(addNotification(n));
       },
+      /** A form succeeded: its stale error toasts go, then the success notice shows. */
+      formSuccess: (form: string, text: string, params?: Record<string, string>) => {
+        dispatch(clearFormErrors(form));
+        dispatch(addNotification({ text, type: 'success', ...(params ? { params } : {}) }));
+      },
+      clearForm: (form: string) => dispatch(clearFormErrors(form)),
     }),
     [dispatch],
   );

@@ -11,6 +11,10 @@ const page = (load: Loader): Pick<RouteObject, 'lazy'> => ({
 
 // /home shows the casino's strips; the app composes the two features (neither imports the other).
 const HomeCasino = lazy(() => import('../features/casino/components/HomeCasino'));
+// The payments parts of /home (top-up block, withdraw banner) and /profile (deposit/withdraw).
+const HomePayments = lazy(() => import('../features/payments/components/HomePayments'));
+const ProfilePayments = lazy(() => import('../features/payments/components/ProfilePayments'));
+const PayHistory = lazy(() => import('../features/payments/components/PayHistory'));
 
 const comingSoon = page(() => import('../features/content/routes/ComingSoonPage'));
 const casino = page(() => import('../features/casino/routes/CasinoRoutes'));
@@ -26,7 +30,7 @@ export const routes: RouteObject[] = [
         path: 'home',
         lazy: async () => {
           const { default: HomePage } = await import('../features/home/routes/HomePage');
-          return { Component: () => <HomePage casinoSection={HomeCasino} /> };
+          return { Component: () => <HomePage casinoSection={HomeCasino} paymentsSection={HomePayments} /> };
         },
       },
       { path: 'auth/:type', ...page(() => import('../features/auth/routes/AuthPage')) },
@@ -35,12 +39,32 @@ export const routes: RouteObject[] = [
         path: 'profile',
         ...page(() => import('../features/profile/routes/ProfileLayout')),
         children: [
-          { index: true, ...page(() => import('../features/profile/routes/ProfileHome')) },
+          {
+            index: true,
+            lazy: async () => {
+              const { default: ProfileHome } = await import('../features/profile/routes/ProfileHome');
+              return { Component: () => <ProfileHome paymentsSection={ProfilePayments} /> };
+            },
+          },
           { path: 'personal', ...page(() => import('../features/profile/routes/PersonalDataPage')) },
           { path: 'balance', ...page(() => import('../features/profile/routes/BalancePage')) },
           { path: 'password', ...page(() => import('../features/profile/routes/ChangePasswordPage')) },
-          { path: 'history', ...page(() => import('../features/profile/routes/HistoryPage')) },
+          {
+            path: 'history',
+            lazy: async () => {
+              const { default: HistoryPage } = await import('../features/profile/routes/HistoryPage');
+              return { Component: () => <HistoryPage payHistory={PayHistory} /> };
+            },
+          },
+          { path: 'history/round', ...page(() => import('../features/profile/routes/RoundPage')) },
           { path: 'cashback', ...page(() => import('../features/profile/routes/CashbackPage')) },
+          { path: 'responsible-gambling', ...page(() => import('../features/rg/routes/ResponsibleGamblingPage')) },
+          { path: 'withdrawal', ...page(() => import('../features/cashier/routes/WithdrawalPage')) },
+          // Deposits (features/payments); /profile/withdrawal belongs to the cashier feature.
+          { path: 'top-up', ...page(() => import('../features/payments/routes/TopUpPage')) },
+          { path: 'top-up-tg', ...page(() => import('../features/payments/routes/TopUpTgPage')) },
+          { path: 'paykassma/deposit', ...page(() => import('../features/payments/routes/PaykassmaDepositPage')) },
+          { path: 'paykassma/withdrawal', ...page(() => import('../features/payments/routes/PaykassmaWithdrawalPage')) },
           { path: '*', ...comingSoon },
         ],
       },
@@ -52,7 +76,8 @@ export const routes: RouteObject[] = [
       // The casino's own routes (features/casino/routes/CasinoRoutes.tsx).
       { path: 'slots/*', ...casino },
       { path: 'casinolive/*', ...casino },
-      ...['virtual-games/*', 'digsport/*', 'betting/*', 'payment-frame', 'promotions/coupon-machine'].map((path) => ({
+      { path: 'payment-frame', ...page(() => import('../features/payments/routes/PaymentFramePage')) },
+      ...['virtual-games/*', 'digsport/*', 'betting/*', 'promotions/coupon-machine'].map((path) => ({
         path,
         ...comingSoon,
       })),

@@ -13,26 +13,31 @@ export async function changeLanguage(dispatch: AppDispatch, code: LanguageCode) 
   if (lang) void dispatch(api.endpoints.setLanguage.initiate({ languageId: lang.id }));
 }
 
+/** How a sign-in ended: a player is in; `role` is set when another role was signed out. */
+export type SignInOutcome = { ok: true } | { ok: false; role: number | null };
+
 /**
  * After a successful sign-in (or phone sign-up): the auth check, then a player becomes
  * signed in, the modal closes, a success notice shows and the language is reapplied.
- * Returns false when the check refused the session (role other than 0: silent logout).
+ * Another role (partner, cashier, super agent, admin) may not stay signed in to the
+ * player app (spec §4 "Auth"): its session is ended and its role returned, for the form
+ * to say where that account's tools are.
  */
-export async function completeSignIn(dispatch: AppDispatch, notice: string | null = 'successAuth'): Promise<boolean> {
+export async function completeSignIn(dispatch: AppDispatch, notice: string | null = 'successAuth'): Promise<SignInOutcome> {
   const check = await dispatch(api.endpoints.check.initiate(undefined, { forceRefetch: true, subscribe: false }));
   const user = check.data;
-  if (!user) return false;
+  if (!user) return { ok: false, role: null };
   if (user.role !== 0) {
-    void dispatch(api.endpoints.logout.initiate());
+    await dispatch(api.endpoints.logout.initiate());
     dispatch(loggedOut());
-    return false;
+    return { ok: false, role: user.role };
   }
   dispatch(api.util.invalidateTags(['Balance', 'Profile', 'History']));
   dispatch(signedIn(user));
   if (notice) dispatch(addNotification({ text: notice, type: 'success' }));
   const lang = languageOf(i18n.language);
   if (lang) void dispatch(api.endpoints.setLanguage.initiate({ languageId: lang.id }));
-  return true;
+  return { ok: true };
 }
 
 export async function logout(dispatch: AppDispatch, silent = false) {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api } from '../api/api';
 import { loggedOut, openAuthModal, setPromocode, signedIn } from './authSlice';
-import { addNotification, deleteNotification } from './notificationsSlice';
+import { addNotification, clearFormErrors, deleteNotification } from './notificationsSlice';
 import { decodeCharCodes, normalizeLogin } from './session';
 import { makeStore } from './store';
 import { setSideMenu } from './uiSlice';
@@ -96,6 +96,31 @@ describe('notifications slice', () => {
     expect(n!.id).toMatch(/^\d{4}-\d\d-\d\dT/);
     store.dispatch(deleteNotification(n!.id));
     expect(store.getState().notifications.items).toHaveLength(0);
+  });
+
+  it('shows one toast per cause: a repeat replaces it (new id, timer restarts)', () => {
+    const store = makeStore();
+    store.dispatch(addNotification({ text: ['errors:14'], type: 'error', form: 'login', key: 'login|14' }));
+    store.dispatch(addNotification({ text: 'checkPhone', type: 'success' }));
+    const first = store.getState().notifications.items[0]!.id;
+    store.dispatch(addNotification({ text: ['errors:14'], type: 'error', form: 'login', key: 'login|14' }));
+    const items = store.getState().notifications.items;
+    expect(items).toHaveLength(2);
+    expect(items[0]!.key).toBe('login|14');
+    expect(items[0]!.id).not.toBe(first);
+    // Without a key, the cause is the type, text and parameters.
+    store.dispatch(addNotification({ text: 'checkPhone', type: 'success' }));
+    store.dispatch(addNotification({ text: 'checkPhone', type: 'success', params: { n: '1' } }));
+    expect(store.getState().notifications.items).toHaveLength(3);
+  });
+
+  it("removes a form's error toasts when that form succeeds", () => {
+    const store = makeStore();
+    store.dispatch(addNotification({ text: 'a', type: 'error', form: 'profile', key: 'profile|1000' }));
+    store.dispatch(addNotification({ text: 'b', type: 'error', form: 'login', key: 'login|14' }));
+    store.dispatch(addNotification({ text: 'c', type: 'success', form: 'profile' }));
+    store.dispatch(clearFormErrors('profile'));
+    expect(store.getState().notifications.items.map((n) => n.text)).toEqual(['b', 'c']);
   });
 });
 

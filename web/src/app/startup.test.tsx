@@ -47,6 +47,19 @@ describe('app start (spec §4)', () => {
     expect(calls(fetchMock, '/api/user/balance')).toBe(2);
   });
 
+  it('confirms a remembered player at once: check and balance without the 500 ms wait', async () => {
+    vi.useFakeTimers();
+    const fetchMock = mockApi({ '/api/user/check': ok(testUser), '/api/user/balance': ok(testBalance) });
+    const remembered = { ...initialAuthState, isAuth: true, remembered: true, user: { id: 7, login: 'p@c.tn', role: 0 } };
+    const { store } = renderApp(<Start />, { state: { auth: remembered } });
+    await act(async () => vi.advanceTimersByTime(1));
+    expect(calls(fetchMock, '/api/user/check')).toBe(1);
+    expect(calls(fetchMock, '/api/user/balance')).toBe(1);
+    await act(async () => vi.advanceTimersByTime(AUTH_CHECK_DELAY_MS + 100));
+    expect(calls(fetchMock, '/api/user/check')).toBe(1);
+    expect(store.getState().auth).toMatchObject({ isAuth: true, remembered: false, checked: true });
+  });
+
   it('stores a promo code from betting + ref_id', async () => {
     mockApi({});
     const { store } = renderApp(<Start />, { path: '/home?betting=PROMO1&ref_id=77' });

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/api';
-import { setPromocode } from './authSlice';
+import { setPromocode, staffRefused } from './authSlice';
 import { DEFAULT_LANGUAGE, languageOf } from './i18n';
 import { completeSignIn, decodeCharCodes, logout, normalizeLogin } from './session';
 import { useAppDispatch, useAppSelector } from './store';
@@ -20,10 +20,15 @@ export function useAppStart() {
   const isAuth = useAppSelector((s) => s.auth.isAuth);
   const user = useAppSelector((s) => s.auth.user);
 
-  const [checkDue, setCheckDue] = useState(false);
+  // A guest's auth check waits 500 ms (spec §4); a remembered player (shown at once from the
+  // record of app/remembered.ts) is confirmed straight away, with the balance fetched alongside.
+  const remembered = useAppSelector((s) => s.auth.remembered);
+  const [checkDue, setCheckDue] = useState(remembered);
   useEffect(() => {
+    if (checkDue) return;
     const timer = setTimeout(() => setCheckDue(true), AUTH_CHECK_DELAY_MS);
     return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const check = api.useCheckQuery(undefined, { skip: !checkDue });
@@ -80,7 +85,11 @@ export function useAppStart() {
         const res = await dispatch(
           api.endpoints.login.initiate({ login: normalizeLogin(decodeCharCodes(log)), password: decodeCharCodes(pas) }),
         );
-        if ('data' in res && res.data) await completeSignIn(dispatch);
+        if ('data' in res && res.data) {
+          // A staff account is signed out again, and told where its tools are (login modal).
+          const outcome = await completeSignIn(dispatch);
+          if (!outcome.ok && outcome.role !== null) dispatch(staffRefused(outcome.role));
+        }
         void navigate('/', { replace: true });
       })();
     }

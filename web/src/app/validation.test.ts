@@ -9,6 +9,7 @@ import {
   isPhoneLogin,
   isValidField,
   isWeakPassword,
+  passwordChecks,
   phoneHash,
 } from './validation';
 
@@ -74,6 +75,11 @@ describe('spec §5 validation', () => {
     expect(isWeakPassword('abcdef1')).toBe(true);
     expect(isWeakPassword('a123456')).toBe(true);
     expect(isWeakPassword('كلمة12')).toBe(false);
+    // The server's rule: code points, ASCII digits, at most 128 bytes.
+    expect(passwordChecks('ab1')).toEqual({ length: false, digits: false, letters: true, notTooLong: true });
+    expect(passwordChecks('١٢abcd').digits).toBe(false);
+    expect(isWeakPassword('a1'.repeat(64))).toBe(false);
+    expect(isWeakPassword('a1'.repeat(65))).toBe(true);
   });
 
   it('reports a mismatch before weakness when changing the password', () => {

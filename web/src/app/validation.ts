@@ -58,11 +58,39 @@ export function canRestore2(code: string, password: string, confirm: string): bo
   return code.trim() !== '' && password !== '' && password === confirm;
 }
 
-/** Weak: fewer than 6 characters, or fewer than 2 digits, or fewer than 2 letters. */
+/** The password rule, checked as the player types (crates/accounts validate.rs `password_is_strong`). */
+export const PASSWORD_MIN_CHARS = 6;
+export const PASSWORD_MIN_DIGITS = 2;
+export const PASSWORD_MIN_LETTERS = 2;
+/** The server bounds a password to 128 bytes (UTF-8) so hashing stays bounded. */
+export const PASSWORD_MAX_BYTES = 128;
+
+export interface PasswordChecks {
+  /** At least 6 characters (code points, like the server's `chars().count()`). */
+  length: boolean;
+  /** At least 2 ASCII digits. */
+  digits: boolean;
+  /** At least 2 letters (Unicode alphabetic, like Rust's `is_alphabetic`). */
+  letters: boolean;
+  /** At most 128 bytes. */
+  notTooLong: boolean;
+}
+
+export function passwordChecks(password: string): PasswordChecks {
+  const digits = (password.match(/[0-9]/g) ?? []).length;
+  const letters = (password.match(/\p{Alphabetic}/gu) ?? []).length;
+  return {
+    length: [...password].length >= PASSWORD_MIN_CHARS,
+    digits: digits >= PASSWORD_MIN_DIGITS,
+    letters: letters >= PASSWORD_MIN_LETTERS,
+    notTooLong: new TextEncoder().encode(password).length <= PASSWORD_MAX_BYTES,
+  };
+}
+
+/** Weak: fewer than 6 characters, or fewer than 2 digits, or fewer than 2 letters (or over 128 bytes). */
 export function isWeakPassword(password: string): boolean {
-  const digits = (password.match(/\d/g) ?? []).length;
-  const letters = (password.match(/\p{L}/gu) ?? []).length;
-  return password.length < 6 || digits < 2 || letters < 2;
+  const c = passwordChecks(password);
+  return !(c.length && c.digits && c.letters && c.notTooLong);
 }
 
 /** Change password: the i18n key of the problem, or null when it may be sent. */

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { describedBy, FieldError } from './Field';
 import css from './ui.module.css';
 
 export interface Country {
@@ -42,6 +43,8 @@ export function PhoneInput({
   onCountryChange,
   countries = COUNTRIES,
   id,
+  name = 'phone',
+  error,
 }: {
   label: string;
   value: string;
@@ -50,18 +53,23 @@ export function PhoneInput({
   onCountryChange?: (c: Country) => void;
   countries?: Country[];
   id?: string;
+  /** The wire name of the field (`data-field`, for refusals naming it). */
+  name?: string;
+  /** A refusal of this field (translated), shown under it. */
+  error?: string | undefined;
 }) {
   const { t } = useTranslation();
   const autoId = useId();
   const inputId = id ?? autoId;
   const [open, setOpen] = useState(false);
   const many = countries.length > 1;
+  const errorId = `${inputId}-error`;
   return (
-    <div className={css.field}>
+    <div className={css.field} data-field={name}>
       <label htmlFor={inputId} className={css.label}>
         {label}
       </label>
-      <div className={css.inputWrap} dir="ltr">
+      <div className={`${css.inputWrap} ${error ? css.inputWrapInvalid : ''}`} dir="ltr">
         <div className={css.country} onMouseLeave={() => setOpen(false)}>
           <button
             type="button"
@@ -104,9 +112,13 @@ export function PhoneInput({
           placeholder={'0'.repeat(country.length).replace(/0/g, '•')}
           value={value}
           maxLength={country.length}
+          name={name}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(error ? errorId : null)}
           onChange={(e) => onChange(onlyDigits(e.target.value, country.length))}
         />
       </div>
+      {error ? <FieldError id={errorId}>{error}</FieldError> : null}
     </div>
   );
 }

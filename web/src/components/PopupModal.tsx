@@ -80,7 +80,8 @@ function ModalHead({ titleId, title, onClose }: { titleId: string; title: string
   return (
     <div className={css.popupHead}>
       <h2 id={titleId} className={css.popupTitle}>
-        {title}
+        {/* Titles may be catalogue text (a game's name): isolated from the page's direction. */}
+        <bdi>{title}</bdi>
       </h2>
       <button type="button" data-close className={css.iconBtn} aria-label={t('close')} onClick={onClose}>
         ×

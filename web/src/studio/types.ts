@@ -1,4 +1,5 @@
 /** The studio API (docs/CASINO.md §2). Money in integer minor units; multipliers in hundredths. */
+import type { PlayRules } from './slots/pace';
 
 export type GameKind = 'slot' | 'roulette' | 'dice' | 'crash';
 
@@ -15,6 +16,8 @@ export interface StudioSession {
   betLevels: number[];
   lang: string;
   playerId: number;
+  /** Responsible-gambling play rules of the slots (slots/pace.ts); absent or partial: the defaults. */
+  playRules?: Partial<PlayRules> | null;
 }
 
 export interface Seed {

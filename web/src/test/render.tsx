@@ -16,7 +16,7 @@ export function renderApp(ui: ReactNode, { path = '/', state }: { path?: string;
   return { store, ...utils };
 }
 
-/** Stubs fetch: `routes` maps a path prefix (optionally "METHOD path") to an envelope. */
+/** Stubs fetch: `routes` maps a path prefix (optionally "METHOD path") to an envelope (or a function returning one). */
 export function mockApi(routes: Record<string, unknown>) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
@@ -24,7 +24,9 @@ export function mockApi(routes: Record<string, unknown>) {
     const key =
       Object.keys(routes).find((k) => k === `${method} ${url.split('?')[0]}`) ??
       Object.keys(routes).find((k) => !k.includes(' ') && url.startsWith(k));
-    const body = key ? routes[key] : { status: 43, result: null, error_message: 'Not found.' };
+    const route = key ? routes[key] : { status: 43, result: null, error_message: 'Not found.' };
+    // A function answers each call anew (e.g. a counter); it may return a promise (a late reply).
+    const body: unknown = typeof route === 'function' ? await (route as () => unknown)() : route;
     return new Response(JSON.stringify(body), { status: 200 });
   });
   vi.stubGlobal('fetch', fetchMock);

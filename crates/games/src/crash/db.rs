@@ -284,32 +284,44 @@ pub async fn history(db: &Db, limit: i64) -> Result<Vec<(i64, String, i64)>, App
 /// A player's last bets, newest first, with their round: the crash point and hash only once
 /// the round is over (never before the reveal).
 pub async fn player_history(db: &Db, user_id: i64, limit: i64) -> Result<Vec<serde_json::Value>, AppError> {
-    let rows = sqlx::query(
-        "SELECT b.round_id, b.created_at, b.amount, b.win, b.cashed_out_at, b.status, r.phase, r.crash_point, r.hash \
-         FROM crash_bets b JOIN crash_rounds r ON r.id = b.round_id \
-         WHERE b.user_id = $1 AND b.status <> 'refused' ORDER BY b.round_id DESC LIMIT $2",
-    )
+    let rows = sqlx::query(&format!(
+        "{PLAYER_ROUND_SELECT} WHERE b.user_id = $1 AND b.status <> 'refused' ORDER BY b.round_id DESC LIMIT $2"
+    ))
     .bind(user_id)
     .bind(limit)
     .fetch_all(db.reader())
     .await
     .map_err(AppError::internal)?;
-    Ok(rows
-        .iter()
-        .map(|r| {
-            let phase: String = r.get(6);
-            let over = matches!(phase.as_str(), "ended" | "voided" | "interrupted");
-            let status: String = r.get(5);
-            serde_json::json!({
-                "roundId": r.get::<i64, _>(0),
-                "time": kernel::clock::to_rfc3339(r.get::<i64, _>(1)),
-                "bet": r.get::<i64, _>(2),
-                "win": r.get::<i64, _>(3),
-                "cashedOutAt": r.get::<Option<i64>, _>(4),
-                "status": status,
-                "crashPoint": if over { Some(r.get::<i64, _>(7)) } else { None },
-                "hash": if over { Some(r.get::<String, _>(8)) } else { None },
-            })
-        })
-        .collect())
+    Ok(rows.iter().map(player_round_row).collect())
+}
+
+/// One round of the player (its fairness record); `None` when the player had no bet in it.
+pub async fn player_round(db: &Db, user_id: i64, round_id: i64) -> Result<Option<serde_json::Value>, AppError> {
+    let row = sqlx::query(&format!("{PLAYER_ROUND_SELECT} WHERE b.user_id = $1 AND b.round_id = $2"))
+        .bind(user_id)
+        .bind(round_id)
+        .fetch_optional(db.reader())
+        .await
+        .map_err(AppError::internal)?;
+    Ok(row.as_ref().map(player_round_row))
+}
+
+const PLAYER_ROUND_SELECT: &str = "SELECT b.round_id, b.created_at, b.amount, b.win, b.cashed_out_at, b.status, r.phase, \
+     r.crash_point, r.hash FROM crash_bets b JOIN crash_rounds r ON r.id = b.round_id";
+
+/// A row of [`PLAYER_ROUND_SELECT`]: the crash point and hash only once the round is over.
+fn player_round_row(r: &store::sqlx::any::AnyRow) -> serde_json::Value {
+    let phase: String = r.get(6);
+    let over = matches!(phase.as_str(), "ended" | "voided" | "interrupted");
+    let status: String = r.get(5);
+    serde_json::json!({
+        "roundId": r.get::<i64, _>(0),
+        "time": kernel::clock::to_rfc3339(r.get::<i64, _>(1)),
+        "bet": r.get::<i64, _>(2),
+        "win": r.get::<i64, _>(3),
+        "cashedOutAt": r.get::<Option<i64>, _>(4),
+        "status": status,
+        "crashPoint": if over { Some(r.get::<i64, _>(7)) } else { None },
+        "hash": if over { Some(r.get::<String, _>(8)) } else { None },
+    })
 }

@@ -88,7 +88,10 @@ fn env_u64(key: &str) -> Option<u64> {
 
 impl CrashConfig {
     /// Defaults, with `CRASH_BETTING_MS`, `CRASH_TICK_MS`, `CRASH_PAUSE_MS`,
-    /// `CRASH_CHAIN_LENGTH`, `CRASH_SALT` and `CRASH_MAX_WIN` (minor units) when set.
+    /// `CRASH_CHAIN_LENGTH`, `CRASH_SALT`, `CRASH_MAX_WIN` (minor units) and `CRASH_SPEED` when set.
+    /// `CRASH_SPEED` runs the curve that many times faster (the crash points, hence the odds, are
+    /// unchanged; only the wall-clock length of a round shrinks): browser tests use it so that a
+    /// long round cannot outlast a test's budget.
     pub fn from_env() -> CrashConfig {
         let d = CrashConfig::default();
         CrashConfig {
@@ -96,7 +99,7 @@ impl CrashConfig {
             tick_ms: env_u64("CRASH_TICK_MS").unwrap_or(d.tick_ms).max(1),
             pause_ms: env_u64("CRASH_PAUSE_MS").unwrap_or(d.pause_ms),
             players_every_ms: d.players_every_ms,
-            speed: d.speed,
+            speed: env_u64("CRASH_SPEED").unwrap_or(d.speed).clamp(1, 1_000),
             chain_length: env_u64("CRASH_CHAIN_LENGTH").unwrap_or(d.chain_length).max(1),
             checkpoint_every: d.checkpoint_every,
             salt: std::env::var("CRASH_SALT").ok().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()),
@@ -371,6 +374,11 @@ impl CrashEngine {
     /// refunded. `limit` clamped to 1..=100.
     pub async fn player_rounds(&self, user_id: i64, limit: i64) -> Result<Vec<Value>, AppError> {
         db::player_history(&self.inner.db, user_id, limit.clamp(1, 100)).await
+    }
+
+    /// One round of the player (`None`: no bet of theirs in it).
+    pub async fn player_round(&self, user_id: i64, round_id: i64) -> Result<Option<Value>, AppError> {
+        db::player_round(&self.inner.db, user_id, round_id).await
     }
 
     /// A WebSocket player: the game session must be live, of provider `studio` and game

@@ -2,7 +2,7 @@
 //! providers, game lists, search, favourites, the blocklist and game launch.
 
 use super::envelope::{ok, ApiResult, Envelope, ErrorEnvelope};
-use super::extract::{JsonBody, MaybeSession, QueryParams, Session};
+use super::extract::{JsonBody, MaybeSession, QueryParams, ReplyLang, Session};
 use crate::app::AppState;
 use axum::extract::State;
 use axum::routing::{get, post};
@@ -63,8 +63,13 @@ pub struct GameListQuery {
 /// role other than 0 → `[]`; provider banned for the player → `[]`. Featured first.
 #[utoipa::path(get, path = "/api/casino/game_list", tag = "casino", params(GameListQuery),
     responses((status = 200, body = Envelope<Vec<Game>>), (status = "default", description = "60 unknown provider", body = ErrorEnvelope)))]
-pub async fn game_list(State(state): State<AppState>, MaybeSession(session): MaybeSession, QueryParams(q): QueryParams<GameListQuery>) -> ApiResult<Vec<Game>> {
-    ok(state.casino.game_list(&q.provider, session.as_ref().map(player)).await?)
+pub async fn game_list(
+    State(state): State<AppState>,
+    MaybeSession(session): MaybeSession,
+    ReplyLang(lang): ReplyLang,
+    QueryParams(q): QueryParams<GameListQuery>,
+) -> ApiResult<Vec<Game>> {
+    ok(localised(state.casino.game_list(&q.provider, session.as_ref().map(player)).await?, lang))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -79,7 +84,12 @@ pub struct SearchQuery {
 /// Games whose name contains `q`, across the providers the caller may see.
 #[utoipa::path(get, path = "/api/casino/search", tag = "casino", params(SearchQuery),
     responses((status = 200, body = Envelope<Vec<Game>>)))]
-pub async fn search(State(state): State<AppState>, MaybeSession(session): MaybeSession, QueryParams(q): QueryParams<SearchQuery>) -> ApiResult<Vec<Game>> {
+pub async fn search(
+    State(state): State<AppState>,
+    MaybeSession(session): MaybeSession,
+    ReplyLang(lang): ReplyLang,
+    QueryParams(q): QueryParams<SearchQuery>,
+) -> ApiResult<Vec<Game>> {
     let user = session.map(|s| s.user);
     let text = q.q.trim();
     if text.is_empty() || text.chars().count() > 64 {
@@ -89,7 +99,7 @@ pub async fn search(State(state): State<AppState>, MaybeSession(session): MaybeS
         return ok(Vec::new());
     }
     let banned = state.casino.catalogue().banned_set(user.as_ref().map(|u| u.id)).await?;
-    ok(state.casino.catalogue().search(text, q.limit.unwrap_or(50), user.is_none(), &banned).await?)
+    ok(localised(state.casino.catalogue().search(text, q.limit.unwrap_or(50), user.is_none(), &banned).await?, lang))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -140,8 +150,8 @@ pub struct FavouriteRemove {
 /// Adds a game to the favourites (idempotent); answers the game with the `favorite` tab.
 #[utoipa::path(post, path = "/api/favorite_slots/add", tag = "casino", request_body = FavouriteAdd,
     responses((status = 200, body = Envelope<Game>), (status = "default", description = "23 not signed in, 62 unknown game", body = ErrorEnvelope)))]
-pub async fn favourite_add(State(state): State<AppState>, s: Session, JsonBody(req): JsonBody<FavouriteAdd>) -> ApiResult<Game> {
-    ok(state.casino.catalogue().add_favourite(s.user.id, req.slot).await?)
+pub async fn favourite_add(State(state): State<AppState>, s: Session, ReplyLang(lang): ReplyLang, JsonBody(req): JsonBody<FavouriteAdd>) -> ApiResult<Game> {
+    ok(state.casino.catalogue().add_favourite(s.user.id, req.slot).await?.localised(lang))
 }
 
 /// Removes a game from the favourites (idempotent).
@@ -155,7 +165,12 @@ pub async fn favourite_remove(State(state): State<AppState>, s: Session, JsonBod
 /// The player's favourite games, newest first, each with the `favorite` tab.
 #[utoipa::path(get, path = "/api/favorite_slots/get_list", tag = "casino",
     responses((status = 200, body = Envelope<Vec<Game>>), (status = "default", description = "23 not signed in", body = ErrorEnvelope)))]
-pub async fn favourite_list(State(state): State<AppState>, s: Session) -> ApiResult<Vec<Game>> {
+pub async fn favourite_list(State(state): State<AppState>, s: Session, ReplyLang(lang): ReplyLang) -> ApiResult<Vec<Game>> {
     let banned = state.casino.catalogue().banned_set(Some(s.user.id)).await?;
-    ok(state.casino.catalogue().favourites(s.user.id, &banned).await?)
+    ok(localised(state.casino.catalogue().favourites(s.user.id, &banned).await?, lang))
+}
+
+/// Catalogue texts in the reply's language (Accept-Language; English by default).
+fn localised(games: Vec<Game>, lang: &str) -> Vec<Game> {
+    games.into_iter().map(|g| g.localised(lang)).collect()
 }

@@ -264,3 +264,17 @@ where
         Ok(GameSessionHeader(state.casino.sessions().live(&token).await?))
     }
 }
+
+/// The language of a reply's catalogue texts: the first app language (`en`, `fr`, `ar`)
+/// of the request's `Accept-Language` (the app sends its own language there), English
+/// otherwise. Never a rejection.
+pub struct ReplyLang(pub &'static str);
+
+impl<S: Send + Sync> FromRequestParts<S> for ReplyLang {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let header = parts.headers.get(axum::http::header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or("");
+        Ok(ReplyLang(content::lang::from_accept_language(header).unwrap_or("en")))
+    }
+}

@@ -3,16 +3,20 @@
 
 pub mod admin;
 pub mod casino;
+pub mod cashier;
+pub mod desk;
 pub mod crash; // crash
 pub mod dev;
 pub mod envelope;
 pub mod extract;
+pub mod payments;
 pub mod provider_wallet;
 pub mod site;
 pub mod studio;
 pub mod types;
 pub mod user;
 pub mod wallet;
+pub mod rg; // responsible gambling
 
 use crate::app::AppState;
 use axum::Router;
@@ -25,7 +29,11 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .merge(casino::routes())
         .merge(provider_wallet::routes())
         .merge(studio::routes())
-        .merge(crash::routes()); // crash
+        .merge(crash::routes()) // crash
+        .merge(rg::routes()) // responsible gambling
+        .merge(payments::routes())
+        .merge(cashier::routes())
+        .merge(desk::routes());
     if state.is_demo() {
         r = r.merge(dev::routes());
     }
@@ -39,20 +47,25 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         user::login_email, user::login_phone, user::login, user::signup, user::signup_phone, user::signup_one_click,
         user::verify_email, user::check, user::logout, user::phone_code, user::restore_email, user::restore_phone,
         user::restore_email_new, user::restore_phone_new, user::change_password, user::profile, user::update_profile,
-        wallet::balance, wallet::move_cashback_to_real, wallet::history,
+        wallet::balance, wallet::move_cashback_to_real, wallet::history, wallet::transactions,
         site::settings, site::flat_pages, site::slides, site::ads, site::set_language,
         admin::adjust,
         casino::providers, casino::game_list, casino::search, casino::session, casino::blocklist,
         casino::favourite_add, casino::favourite_remove, casino::favourite_list,
         provider_wallet::balance, provider_wallet::bet, provider_wallet::win, provider_wallet::rollback,
         studio::session, studio::slot_info, studio::slot_spin, studio::roulette_spin, studio::dice_roll,
-        studio::seeds, studio::set_client_seed, studio::rotate, studio::rounds,
+        studio::seeds, studio::set_client_seed, studio::rotate, studio::rounds, studio::round_record,
         crash::fairness, crash::rounds, // crash
+        rg::rg_state, rg::rg_set_limits, rg::rg_self_exclusion, rg::rg_cool_off, rg::rg_reality_check, rg::rg_session, // responsible gambling
+        payments::token, payments::deposit, payments::paykassma_deposit, payments::telegram_deposit,
+        payments::withdrawal, payments::paykassma_withdrawal, payments::intent, payments::callback,
         dev::outbox,
+        cashier::cashiers, cashier::request, cashier::history, cashier::cancel,
+        desk::me, desk::player, desk::deposit, desk::payout, desk::report, desk::cashiers, desk::move_float,
     ),
     components(schemas(envelope::ErrorEnvelope)),
     modifiers(&ErrorCatalogue),
-    tags((name = "user"), (name = "wallet"), (name = "site"), (name = "admin", description = "Back office"), (name = "casino", description = "Catalogue, favourites and game launch"), (name = "provider wallet", description = "Seamless wallet for game providers (signed)"), (name = "studio", description = "The in-house studio's game client"), (name = "dev", description = "Demo mode only"))
+    tags((name = "user"), (name = "wallet"), (name = "site"), (name = "admin", description = "Back office"), (name = "casino", description = "Catalogue, favourites and game launch"), (name = "provider wallet", description = "Seamless wallet for game providers (signed)"), (name = "studio", description = "The in-house studio's game client"), (name = "dev", description = "Demo mode only"), (name = "responsible gambling", description = "Deposit limits, self-exclusion, cool-off, reality check"), (name = "payments", description = "Deposits and withdrawals through payment providers"), (name = "cashier", description = "Cashier network: the player side"), (name = "desk", description = "Cashier desk (cashiers and super agents)"))
 )]
 pub struct ApiDoc;
 

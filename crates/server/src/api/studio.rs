@@ -3,7 +3,7 @@
 //! money moves through the provider wallet (games::single).
 
 use super::envelope::{ok, ApiResult, Envelope, ErrorEnvelope};
-use super::extract::{GameSessionHeader, JsonBody, QueryParams};
+use super::extract::{GameSessionHeader, JsonBody, QueryParams, Session};
 use crate::app::AppState;
 use axum::extract::State;
 use axum::routing::{get, post};
@@ -26,6 +26,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/studio/seeds/client", post(set_client_seed))
         .route("/api/studio/seeds/rotate", post(rotate))
         .route("/api/studio/rounds", get(rounds))
+        .route("/api/studio/round", get(round_record))
 }
 
 /// What the game client needs to start.
@@ -209,4 +210,66 @@ pub async fn rounds(State(state): State<AppState>, GameSessionHeader(s): GameSes
         return ok(serde_json::to_value(state.crash_rounds(s.user_id, limit).await?).unwrap_or_default());
     }
     ok(serde_json::to_value(state.single.rounds(s.user_id, &s.game_id, limit).await?).unwrap_or_default())
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct RoundQuery {
+    /// The studio game: `dice`, `roulette`, `crash` or a slot's id.
+    pub game: String,
+    /// The round id, as the operations history gives it (`roundId`).
+    pub round: String,
+}
+
+/// One round's fairness record, for the operations history (the player's own sign-in,
+/// no game session): what the round was, its seeds or hash, and for a slot the machine
+/// the verification needs.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RoundRecord {
+    pub game_id: String,
+    pub game_name: String,
+    /// How the round is verified: `slot`, `dice`, `roulette` (seed pair and nonce) or
+    /// `crash` (the round's hash in the published chain).
+    pub kind: String,
+    /// The player's currency (amounts are in its minor units).
+    pub currency: String,
+    /// A seed game: the round as `GET /api/studio/rounds` shows it (the server seed once
+    /// rotated). Crash: `{roundId, time, bet, win, cashedOutAt, status, crashPoint, hash}`.
+    #[schema(value_type = Object)]
+    pub round: serde_json::Value,
+    /// A slot round: the machine (`GET /api/studio/slots/info`), else null.
+    #[schema(value_type = Option<Object>)]
+    pub slot: Option<serde_json::Value>,
+}
+
+/// A round of the signed-in player's, by game and id: 62 unknown game, 32 no such round of theirs.
+#[utoipa::path(get, path = "/api/studio/round", tag = "studio", params(RoundQuery),
+    responses((status = 200, body = Envelope<RoundRecord>), (status = "default", description = "23 not signed in, 32 no such round, 62 unknown game", body = ErrorEnvelope)))]
+pub async fn round_record(State(state): State<AppState>, session: Session, QueryParams(q): QueryParams<RoundQuery>) -> ApiResult<RoundRecord> {
+    let user = &session.user;
+    let slot = studio::slots::find(&q.game);
+    let kind = match (slot, q.game.as_str()) {
+        (Some(_), _) => "slot",
+        (None, k @ ("dice" | "roulette" | "crash")) => k,
+        _ => return Err(AppError::new(ErrorCode::GameNotFound).into()),
+    };
+    let Ok(round_id) = q.round.trim().parse::<i64>() else {
+        return Err(AppError::new(ErrorCode::RoundNotFound).into());
+    };
+    let round = if kind == "crash" {
+        state.crash.player_round(user.id, round_id).await?
+    } else {
+        state.single.round(user.id, &q.game, round_id).await?.and_then(|r| serde_json::to_value(r).ok())
+    };
+    let round = round.ok_or_else(|| AppError::new(ErrorCode::RoundNotFound))?;
+    let game_name = state.casino.catalogue().names(casino::STUDIO, &q.game).await?.map(|n| n.1).unwrap_or_else(|| q.game.clone());
+    ok(RoundRecord {
+        game_id: q.game.clone(),
+        game_name,
+        kind: kind.into(),
+        currency: user.currency.code().into(),
+        round,
+        slot: slot.and_then(|g| serde_json::to_value(g.info()).ok()),
+    })
 }

@@ -129,9 +129,12 @@ pub struct ProfileUpdateRequest {
     /// Passport or identity document number.
     #[serde(default)]
     pub number_document: Option<String>,
-    /// `male` or `female`.
-    #[serde(default, alias = "gender")]
+    /// `male` or `female` (empty clears).
+    #[serde(default)]
     pub gander: Option<String>,
+    /// The same as `gander` (which wins when both are sent); a refusal names the one sent.
+    #[serde(default)]
+    pub gender: Option<String>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -341,6 +344,25 @@ pub struct HistoryEntryReply {
     pub purse: &'static str,
     pub comment: String,
     pub balance_after: Option<MajorUnits>,
+    /// The casino game of a stake, a win or their rollback; null for other postings.
+    pub game: Option<HistoryGame>,
+    /// The provider's round id of a game posting; null for other postings.
+    pub round_id: Option<String>,
+    /// The round has a fairness record the player can open and verify
+    /// (`GET /api/studio/round`): the studio's own games.
+    pub verifiable: bool,
+}
+
+/// The game a history entry belongs to.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct HistoryGame {
+    /// Provider code (the wallet API's `provider`).
+    pub provider: String,
+    /// The provider's display name (the code when the catalogue does not know it).
+    pub provider_name: String,
+    pub game_id: String,
+    /// The game's name (its id when the catalogue does not know it).
+    pub game_name: String,
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]

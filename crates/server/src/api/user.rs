@@ -56,6 +56,19 @@ fn session_reply(state: &AppState, s: &SignedIn) -> SessionReply {
     }
 }
 
+/// A field refusal (`result.field`) names the field as the client sent it.
+fn rename_field(mut e: kernel::AppError, from: &str, to: &str) -> kernel::AppError {
+    if let Some(field) = e.data.as_mut().and_then(|d| d.get_mut("field")) {
+        if field == from {
+            *field = serde_json::Value::from(to);
+        }
+    }
+    if e.detail.as_deref().is_some_and(|d| d.starts_with(&format!("{from}: "))) {
+        e.detail = e.detail.map(|d| format!("{to}{}", &d[from.len()..]));
+    }
+    e
+}
+
 async fn do_login(state: AppState, kind: LoginKind, login: &str, password: &str, client: &accounts::Client) -> Result<Response, ApiError> {
     let s = state.accounts.login(kind, login, password, client).await?;
     let reply = session_reply(&state, &s);
@@ -116,6 +129,7 @@ pub async fn signup(State(state): State<AppState>, ClientInfo(client): ClientInf
               (status = "default", description = "1 exists, 12 SMS code invalid, 15 phone invalid, 17 currency, 231 weak password, 40", body = ErrorEnvelope)))]
 pub async fn signup_phone(State(state): State<AppState>, ClientInfo(client): ClientInfo, JsonBody(req): JsonBody<PhoneSignupRequest>) -> Result<Response, ApiError> {
     let allowed = state.content.registration_currencies().await?;
+    let code_field = if req.code.as_deref().is_some_and(|c| !c.trim().is_empty()) { "code" } else { "phoneCode" };
     let code = req.code.filter(|c| !c.trim().is_empty()).or(req.phone_code).unwrap_or_default();
     let s = state
         .accounts
@@ -132,7 +146,8 @@ pub async fn signup_phone(State(state): State<AppState>, ClientInfo(client): Cli
             &allowed,
             &client,
         )
-        .await?;
+        .await
+        .map_err(|e| rename_field(e, "code", code_field))?;
     let reply = session_reply(&state, &s);
     Result::Ok(signed_in_response(&state, &s, reply))
 }
@@ -275,9 +290,10 @@ pub async fn update_profile(State(state): State<AppState>, session: Session, Jso
                 birth_date: req.birth_date,
                 phone: req.phone,
                 number_document: req.number_document,
-                gender: req.gander,
+                gender: req.gander.clone().or(req.gender),
             },
         )
-        .await?;
+        .await
+        .map_err(|e| if req.gander.is_none() { rename_field(e, "gander", "gender") } else { e })?;
     ok(profile_reply(&state, &user).await?)
 }

@@ -13,6 +13,7 @@ use axum::Router;
 use kernel::clock::{now_ms, parse_bound, to_rfc3339, DAY_MS};
 use kernel::money::MajorUnits;
 use kernel::{AppError, ErrorCode};
+use std::collections::HashMap;
 use wallet::{AccountRef, BalanceKind, HistoryQuery as LedgerHistoryQuery, LedgerError, PostingRequest, TxType};
 
 /// Spec §9: the cashback minimum transfer is 10 (major units).
@@ -23,6 +24,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/user/balance", get(balance))
         .route("/api/user/balance/move_cashback_to_real", patch(move_cashback_to_real))
         .route("/api/payment/history/payment-with-withdrawal", get(history))
+        .route("/api/user/transactions", get(transactions))
 }
 
 async fn balance_reply(state: &AppState, user: &User) -> Result<BalanceReply, ApiError> {
@@ -122,11 +124,8 @@ async fn transfer_exists(state: &AppState, key: &str) -> Result<bool, ApiError> 
     Ok(row.is_some())
 }
 
-/// The player's postings in a date range, newest first (spec §3 payment history entry).
-#[utoipa::path(get, path = "/api/payment/history/payment-with-withdrawal", tag = "wallet", params(HistoryQuery),
-    responses((status = 200, body = Envelope<Vec<HistoryEntryReply>>),
-              (status = "default", description = "23 not signed in, 40 bad query, 46 invalid range", body = ErrorEnvelope)))]
-pub async fn history(State(state): State<AppState>, session: Session, QueryParams(q): QueryParams<HistoryQuery>) -> ApiResult<Vec<HistoryEntryReply>> {
+/// Paging and dates of a history query: 40 for bad paging, 46 for bad dates.
+fn history_range(q: &HistoryQuery) -> Result<(i64, i64, i64, i64), ApiError> {
     // Malformed paging is a malformed request (40, as the contract's ranges say), whatever
     // the dates; the dates are checked next (46).
     let limit = q.limit.unwrap_or(200);
@@ -146,28 +145,120 @@ pub async fn history(State(state): State<AppState>, session: Session, QueryParam
     if to_ms < from_ms {
         return Err(ErrorCode::InvalidDateRange.into());
     }
+    Ok((from_ms, to_ms, limit, offset))
+}
+
+/// The pay history (spec §3 payment history entry): the player's deposits and withdrawals
+/// only — provider payments, and (merged in by [`pay_history_extra`]) the cashier network's
+/// cash deposits and cashier withdrawals — newest first. `status` is the payment's status,
+/// `is_closed` true once it is final.
+#[utoipa::path(get, path = "/api/payment/history/payment-with-withdrawal", tag = "wallet", params(HistoryQuery),
+    responses((status = 200, body = Envelope<Vec<super::payments::PayHistoryEntryReply>>),
+              (status = "default", description = "23 not signed in, 40 bad query, 46 invalid range", body = ErrorEnvelope)))]
+pub async fn history(State(state): State<AppState>, session: Session, QueryParams(q): QueryParams<HistoryQuery>) -> ApiResult<Vec<super::payments::PayHistoryEntryReply>> {
+    let (from_ms, to_ms, limit, offset) = history_range(&q)?;
+    let extra = pay_history_extra(&state, session.user.id, from_ms, to_ms).await?;
+    let all = state.payments.history(session.user.id, from_ms, to_ms, extra).await?;
+    ok(all.iter().skip(offset as usize).take(limit as usize).map(super::payments::PayHistoryEntryReply::of).collect())
+}
+
+/// Pay-history entries from sources other than provider payments: the cashier network's
+/// cash deposits (type 114) and cashier withdrawals (held with type 10) in `[from_ms, to_ms)`.
+async fn pay_history_extra(state: &AppState, user_id: i64, from_ms: i64, to_ms: i64) -> Result<Vec<payments::PayHistoryEntry>, ApiError> {
+    use payments::cashier::PayEntryKind;
+    let entries = state.cashier.pay_history_entries(user_id, from_ms, to_ms).await?;
+    Ok(entries
+        .into_iter()
+        .map(|e| {
+            let deposit = e.kind == PayEntryKind::Deposit;
+            payments::PayHistoryEntry {
+                id: e.id,
+                created_at: e.created_at_ms,
+                value: if deposit { e.amount_minor } else { -e.amount_minor },
+                currency: e.currency,
+                kind: if deposit { "payment" } else { "withdrawal" },
+                status: e.status,
+                is_closed: e.is_closed,
+                payment_mode: if deposit { TxType::CashierPayment.code() } else { TxType::Withdrawal.code() },
+                purse: e.payment_mode.to_string(),
+                comment: e.comment,
+            }
+        })
+        .collect())
+}
+
+/// Every posting on the player's balances in a date range, newest first (bets, wins,
+/// transfers, payments…): the operations history of the app, with the game and round of
+/// casino postings.
+#[utoipa::path(get, path = "/api/user/transactions", tag = "wallet", params(HistoryQuery),
+    responses((status = 200, body = Envelope<Vec<HistoryEntryReply>>),
+              (status = "default", description = "23 not signed in, 40 bad query, 46 invalid range", body = ErrorEnvelope)))]
+pub async fn transactions(State(state): State<AppState>, session: Session, QueryParams(q): QueryParams<HistoryQuery>) -> ApiResult<Vec<HistoryEntryReply>> {
+    let (from_ms, to_ms, limit, offset) = history_range(&q)?;
     let entries = state
         .ledger
         .history(&LedgerHistoryQuery { user_id: session.user.id, from_ms, to_ms, limit, offset })
         .await?;
+    // Game names: one look-up per distinct game of the page.
+    let mut names: HashMap<(String, String), (String, String)> = HashMap::new();
+    for e in &entries {
+        if let Some(g) = GameRef::of(&e.metadata) {
+            let key = (g.provider.to_string(), g.game_id.to_string());
+            if let std::collections::hash_map::Entry::Vacant(slot) = names.entry(key) {
+                let found = state.casino.catalogue().names(g.provider, g.game_id).await?;
+                slot.insert(found.unwrap_or_else(|| (g.provider.to_string(), g.game_id.to_string())));
+            }
+        }
+    }
     ok(entries
         .into_iter()
-        .map(|e| HistoryEntryReply {
-            id: e.entry_id,
-            transaction_id: e.tx_id,
-            created_at: to_rfc3339(e.created_at),
-            value: MajorUnits::new(e.amount, e.currency),
-            currency: e.currency.code().to_string(),
-            kind: if e.amount >= 0 { "payment" } else { "withdrawal" },
-            is_closed: true,
-            payment_mode: e.tx_type,
-            purse: e.kind.as_str(),
-            comment: if e.comment.is_empty() {
-                wallet::TxType::from_code(e.tx_type).map(|t| t.name().replace('_', " ")).unwrap_or_default()
-            } else {
-                e.comment
-            },
-            balance_after: e.balance_after.map(|b| MajorUnits::new(b, e.currency)),
+        .map(|e| {
+            let game_ref = GameRef::of(&e.metadata);
+            let game = game_ref.as_ref().map(|g| {
+                let (provider_name, game_name) = names[&(g.provider.to_string(), g.game_id.to_string())].clone();
+                HistoryGame { provider: g.provider.to_string(), provider_name, game_id: g.game_id.to_string(), game_name }
+            });
+            let round_id = game_ref.as_ref().and_then(|g| g.round_id.map(str::to_string));
+            let verifiable = game_ref.as_ref().is_some_and(|g| g.provider == casino::STUDIO && g.round_id.is_some());
+            HistoryEntryReply {
+                id: e.entry_id,
+                transaction_id: e.tx_id,
+                created_at: to_rfc3339(e.created_at),
+                value: MajorUnits::new(e.amount, e.currency),
+                currency: e.currency.code().to_string(),
+                kind: if e.amount >= 0 { "payment" } else { "withdrawal" },
+                is_closed: true,
+                payment_mode: e.tx_type,
+                purse: e.kind.as_str(),
+                comment: if e.comment.is_empty() {
+                    wallet::TxType::from_code(e.tx_type).map(|t| t.name().replace('_', " ")).unwrap_or_default()
+                } else {
+                    e.comment
+                },
+                balance_after: e.balance_after.map(|b| MajorUnits::new(b, e.currency)),
+                game,
+                round_id,
+                verifiable,
+            }
         })
         .collect())
+}
+
+/// The game of a casino posting, from the metadata the provider wallet records with it
+/// (`{provider, gameId, roundId}`; a rollback nests its call under `details`).
+struct GameRef<'a> {
+    provider: &'a str,
+    game_id: &'a str,
+    round_id: Option<&'a str>,
+}
+
+impl<'a> GameRef<'a> {
+    fn of(metadata: &'a serde_json::Value) -> Option<GameRef<'a>> {
+        let m = match metadata.get("details") {
+            Some(d) if d.is_object() => d,
+            _ => metadata,
+        };
+        let text = |k: &str| m.get(k).and_then(|v| v.as_str()).filter(|s| !s.is_empty());
+        Some(GameRef { provider: text("provider")?, game_id: text("gameId")?, round_id: text("roundId") })
+    }
 }

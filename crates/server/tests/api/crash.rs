@@ -414,3 +414,38 @@ async fn crash_restart_settles_interrupted_rounds() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_crash_round_opens_its_record_from_the_history() {
+    each_backend(async |app| {
+        fast(app, |_| {}).await;
+        let (api, id, _) = app.player("rec@example.tn").await;
+        app.credit(id, BalanceKind::Real, START).await;
+        let launch = ok(api.post("/api/casino/session", json!({ "provider": "studio", "gameId": "crash" })).await);
+        let mut ws = Ws::open(app, launch["sessionToken"].as_str().unwrap()).await;
+        let (round, cp) = round_where(app, &mut ws, |_| true).await;
+        ws.send(json!({ "type": "bet", "requestId": "r1", "amount": 1000, "autoCashOut": null })).await;
+        assert_eq!(ws.reply("r1").await["type"], "betAccepted");
+        loop {
+            if ws.next_of("crash").await["id"].as_i64() == Some(round) {
+                break;
+            }
+        }
+        // The stake in the history names the game and the round, and is verifiable.
+        let hist = ok(api.get("/api/user/transactions?limit=50").await);
+        let round_text = round.to_string();
+        let stake = hist.as_array().unwrap().iter().find(|r| r["payment_mode"] == 203).expect("the stake").clone();
+        assert_eq!((stake["round_id"].as_str(), stake["game"]["game_id"].as_str()), (Some(round_text.as_str()), Some("crash")));
+        assert_eq!(stake["verifiable"], true);
+        // Its record: the round's hash gives its crash point with the published salt.
+        let rec = ok(api.get(&format!("/api/studio/round?game=crash&round={round}")).await);
+        assert_eq!((rec["kind"].as_str(), rec["gameName"].as_str()), (Some("crash"), Some("Crash")));
+        assert_eq!((rec["round"]["bet"].as_i64(), rec["round"]["crashPoint"].as_u64()), (Some(1000), Some(cp)));
+        let hash = studio::fair::parse_hex32(rec["round"]["hash"].as_str().expect("hash once over")).unwrap();
+        let salt = ok(app.get("/api/studio/crash/fairness").await)["salt"].as_str().unwrap().to_string();
+        assert_eq!(studio::crash::crash_point(&hash, &salt), cp);
+        // A round the player had no bet in is not theirs to open.
+        fail(api.get(&format!("/api/studio/round?game=crash&round={}", round + 1)).await, 200, 32);
+    })
+    .await;
+}

@@ -5,9 +5,13 @@
 mod common;
 
 mod casino;
+mod cashier;
 mod crash;
+mod payments;
 mod provider_wallet;
+mod rg;
 mod sessions_hardening;
+mod static_files;
 mod studio;
 mod contract;
 
@@ -1024,6 +1028,149 @@ async fn profile_update_refusals_change_nothing() {
 }
 
 // =====================================================================================
+// Field refusals: `result` names the field (as sent) and a stable reason code
+// =====================================================================================
+
+/// Asserts a refusal with `code` whose `result` names `field` and `reason`; returns `result`.
+#[track_caller]
+fn field_refusal(reply: (u16, Value), code: u32, field: &str, reason: &str) -> Value {
+    let data = fail(reply, 200, code);
+    assert_eq!((data["field"].as_str(), data["reason"].as_str()), (Some(field), Some(reason)), "code {code}: {data}");
+    data
+}
+
+#[tokio::test]
+async fn profile_refusals_name_the_field_and_the_reason() {
+    each_backend(async |app| {
+        let (api, _, _) = app.player("ali@example.tn").await;
+        const PATH: &str = "/api/user/profile/additional/update";
+        for (body, field, reason) in [
+            (json!({ "first_name": "Ali", "birth_date": "2015-06-01" }), "birth_date", "underage"),
+            (json!({ "birth_date": "yesterday" }), "birth_date", "invalid_date"),
+            (json!({ "birth_date": "1990-02-30" }), "birth_date", "invalid_date"),
+            (json!({ "birth_date": "1850-01-01" }), "birth_date", "too_old"),
+            (json!({ "gander": "x" }), "gander", "invalid_choice"),
+            (json!({ "gender": "x" }), "gender", "invalid_choice"),
+            (json!({ "first_name": "x".repeat(65) }), "first_name", "too_long"),
+            (json!({ "middle_name": "x".repeat(65) }), "middle_name", "too_long"),
+            (json!({ "last_name": "a\u{0007}b" }), "last_name", "bad_characters"),
+            (json!({ "number_document": "AB<script>" }), "number_document", "bad_characters"),
+            (json!({ "number_document": "A".repeat(33) }), "number_document", "too_long"),
+        ] {
+            field_refusal(api.put(PATH, body).await, 47, field, reason);
+        }
+        // The English message keeps naming the field.
+        let (_, body) = api.put(PATH, json!({ "birth_date": "2015-06-01" })).await;
+        assert_eq!(body["error_message"], "birth_date: players must be at least 18 years old");
+        let (_, body) = api.put(PATH, json!({ "gender": "x" })).await;
+        assert_eq!(body["error_message"], "gender: must be male or female");
+        // Field-specific codes name their field too.
+        field_refusal(api.put(PATH, json!({ "phone": "123" })).await, 15, "phone", "invalid");
+        field_refusal(api.put(PATH, json!({ "phone": "21620000001" })).await, 1, "phone", "taken");
+        ok(api.put(PATH, json!({ "phone": "21655555555" })).await);
+        field_refusal(api.put(PATH, json!({ "phone": "21655555556" })).await, 47, "phone", "cannot_change");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn sign_up_sign_in_and_password_refusals_name_the_field() {
+    each_backend(async |app| {
+        // E-mail sign-up.
+        let signup = |email: &str, password: &str| json!({ "email": email, "password": password, "name": "" });
+        field_refusal(app.post("/api/user/signup", signup("ali@", PASSWORD)).await, 18, "email", "invalid");
+        field_refusal(app.post("/api/user/signup", signup("ali@example.tn", "abc12")).await, 231, "password", "weak");
+        field_refusal(app.post("/api/user/signup", signup("player@carthage.local", PASSWORD)).await, 1, "email", "taken");
+        // Phone code and phone sign-up: the code field is named as it was sent.
+        let (http, body) = app.post("/api/user/phone/code", json!({ "phone": "21620000001", "hash": app.phone_hash("21620000001").await })).await;
+        field_refusal((http, body), 1, "phone", "taken");
+        ok(app.request_phone_code(app, "21650000001").await);
+        let code = app.last_code("21650000001").await;
+        let wrong = if code == "000000" { "111111" } else { "000000" };
+        let d = field_refusal(
+            app.post("/api/user/signup/phone", json!({ "phone": "21650000001", "phoneCode": wrong, "password": PASSWORD })).await,
+            12,
+            "phoneCode",
+            "code_mismatch",
+        );
+        assert_eq!(d["attemptsLeft"], 4);
+        let d = field_refusal(
+            app.post("/api/user/signup/phone", json!({ "phone": "21650000001", "code": wrong, "password": PASSWORD })).await,
+            12,
+            "code",
+            "code_mismatch",
+        );
+        assert_eq!(d["attemptsLeft"], 3);
+        field_refusal(
+            app.post("/api/user/signup/phone", json!({ "phone": "21650000002", "phoneCode": "123456", "password": PASSWORD })).await,
+            12,
+            "phoneCode",
+            "code_expired",
+        );
+        field_refusal(
+            app.post("/api/user/signup/phone", json!({ "phone": "2165", "phoneCode": code, "password": PASSWORD })).await,
+            15,
+            "phone",
+            "invalid",
+        );
+        // Sign-in: the login field by endpoint.
+        field_refusal(app.login("nobody@example.tn", PASSWORD).await, 3, "login", "unknown");
+        field_refusal(app.login("player@carthage.local", "Wrong1234").await, 4, "password", "wrong");
+        field_refusal(app.login_email("not-an-email", PASSWORD).await, 2, "email", "invalid");
+        field_refusal(app.login_phone("12", PASSWORD).await, 2, "phone", "invalid");
+        // Password change.
+        let (a, _, _) = app.player("sami@example.tn").await;
+        field_refusal(a.post("/api/user/password/change", json!({ "password": "Wrong123", "new_password": "Newpass99" })).await, 4, "password", "wrong");
+        field_refusal(a.post("/api/user/password/change", json!({ "password": PASSWORD, "new_password": "short1" })).await, 231, "new_password", "weak");
+        // Recovery by e-mail.
+        field_refusal(app.post("/api/user/password/restore", json!({ "email": "nobody@example.tn" })).await, 21, "email", "unknown");
+        field_refusal(
+            app.post("/api/user/password/restore/new", json!({ "code": "NOPE", "new_password": "Newpass99" })).await,
+            9,
+            "code",
+            "code_mismatch",
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn recovery_by_phone_counts_the_attempts_left() {
+    each_backend(async |app| {
+        app.signup_phone(&app.client(), "21612345678", PASSWORD).await;
+        const PATH: &str = "/api/user/password/restore/phone/new";
+        let new = |code: &str| json!({ "phone": "21612345678", "code": code, "new_password": "Newpass99" });
+        field_refusal(app.post(PATH, new("123456")).await, 101, "code", "code_expired");
+        field_refusal(app.post("/api/user/password/restore/phone", json!({ "phone": "21699999999" })).await, 22, "phone", "unknown");
+        ok(app.post("/api/user/password/restore/phone", json!({ "phone": "21612345678" })).await);
+        let code = app.last_code("21612345678").await;
+        let wrong = if code == "000000" { "111111" } else { "000000" };
+        field_refusal(
+            app.post(PATH, json!({ "phone": "21612345678", "code": code, "new_password": "weak" })).await,
+            231,
+            "new_password",
+            "weak",
+        );
+        // Each wrong guess says how many are left; the weak password above took none.
+        for left in [4, 3, 2, 1, 0] {
+            let d = field_refusal(app.post(PATH, new(wrong)).await, 102, "code", "code_mismatch");
+            assert_eq!(d["attemptsLeft"], left, "{d}");
+        }
+        // None left: even the right code is refused, and the reply says so.
+        let d = field_refusal(app.post(PATH, new(&code)).await, 102, "code", "code_mismatch");
+        assert_eq!(d["attemptsLeft"], 0);
+        // A new code: one wrong guess, then the right one works.
+        ok(app.post("/api/user/password/restore/phone", json!({ "phone": "21612345678" })).await);
+        let code = app.last_code("21612345678").await;
+        let wrong = if code == "000000" { "111111" } else { "000000" };
+        assert_eq!(field_refusal(app.post(PATH, new(wrong)).await, 102, "code", "code_mismatch")["attemptsLeft"], 4);
+        ok(app.post(PATH, new(&code)).await);
+        ok(app.client().login_phone("21612345678", "Newpass99").await);
+    })
+    .await;
+}
+
+// =====================================================================================
 // POST /api/user/signup/one-click
 // =====================================================================================
 
@@ -1150,7 +1297,7 @@ async fn move_cashback_to_real() {
         app.credit(id, BalanceKind::Cashback, 10 * TND).await;
         assert_eq!(num(&ok(api.patch(MOVE).await)["balance"]), 23.5);
         // The transfer shows in the history.
-        let h = ok(api.get("/api/payment/history/payment-with-withdrawal").await);
+        let h = ok(api.get("/api/user/transactions").await);
         let moved: Vec<&Value> = h.as_array().unwrap().iter().filter(|e| e["payment_mode"] == 201).collect();
         assert_eq!(moved.len(), 4, "two transfers, two legs each: {h}");
         // 23 without a session.
@@ -1250,13 +1397,13 @@ async fn move_cashback_concurrent_retries_of_one_key_all_succeed_once() {
 }
 
 // =====================================================================================
-// GET /api/payment/history/payment-with-withdrawal
+// GET /api/user/transactions (every posting; the pay history is in payments.rs)
 // =====================================================================================
 
 #[tokio::test]
 async fn payment_history() {
     each_backend(async |app| {
-        const PATH: &str = "/api/payment/history/payment-with-withdrawal";
+        const PATH: &str = "/api/user/transactions";
         let (api, id, _) = app.player("ali@example.tn").await;
         assert_eq!(ok(api.get(PATH).await), json!([]));
         let jan10 = app.credit(id, BalanceKind::Real, 1_500).await;

@@ -208,3 +208,93 @@ async fn crash_sessions_read_their_crash_history() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn history_names_the_game_and_opens_each_round_s_fairness_record() {
+    each_backend(async |app| {
+        let (api, user, _) = app.player("histround@example.com").await;
+        app.credit(user, BalanceKind::Real, 100_000).await;
+        let launch = |game: &str| json!({"provider": "studio", "gameId": game, "lang": "en", "platform": "mobile"});
+        let dice = ok(api.post("/api/casino/session", launch("dice")).await)["sessionToken"].as_str().unwrap().to_string();
+        let slot = ok(api.post("/api/casino/session", launch("desert-gold")).await)["sessionToken"].as_str().unwrap().to_string();
+        let roll = ok(game_post(app, &dice, "/api/studio/dice/roll", json!({"amount": 1000, "target": 5000, "over": true})).await);
+        let spin = ok(game_post(app, &slot, "/api/studio/slots/spin", json!({"bet": 1000})).await);
+
+        let hist = ok(api.get("/api/user/transactions?limit=50").await);
+        let rows = hist.as_array().unwrap();
+        let roll_id = roll["roundId"].as_i64().unwrap().to_string();
+        let stake = rows.iter().find(|r| r["payment_mode"] == 203 && r["round_id"] == roll_id.as_str()).expect("the dice stake");
+        assert_eq!(stake["game"]["game_name"], "Dice");
+        assert_eq!(stake["game"]["provider"], "studio");
+        assert_eq!(stake["game"]["provider_name"], "Carthage Studio");
+        assert_eq!(stake["verifiable"], true);
+        let spin_id = spin["roundId"].as_i64().unwrap().to_string();
+        assert!(rows.iter().any(|r| r["round_id"] == spin_id.as_str() && r["game"]["game_id"] == "desert-gold"));
+        // The credit is not a game posting.
+        let credit = rows.iter().find(|r| r["payment_mode"] == 200).expect("the credit");
+        assert!(credit["game"].is_null() && credit["round_id"].is_null());
+        assert_eq!(credit["verifiable"], false);
+
+        // The record of each round, with the player's own sign-in (no game session).
+        let rec = ok(api.get(&format!("/api/studio/round?game=dice&round={roll_id}")).await);
+        assert_eq!((rec["kind"].as_str(), rec["gameName"].as_str(), rec["currency"].as_str()), (Some("dice"), Some("Dice"), Some("TND")));
+        assert_eq!(rec["round"]["roundId"], roll["roundId"]);
+        assert_eq!(rec["round"]["serverSeedHash"], roll["seed"]["serverSeedHash"]);
+        assert!(rec["round"]["serverSeed"].is_null(), "the seed is secret until rotated");
+        assert!(rec["slot"].is_null());
+        ok(game_post(app, &dice, "/api/studio/seeds/rotate", json!({})).await);
+        let rec = ok(api.get(&format!("/api/studio/round?game=dice&round={roll_id}")).await);
+        let server_seed = parse_hex32(rec["round"]["serverSeed"].as_str().expect("revealed after rotation")).unwrap();
+        let nonce = rec["round"]["nonce"].as_u64().unwrap();
+        let client_seed = rec["round"]["clientSeed"].as_str().unwrap();
+        let recomputed = studio::dice::roll(&mut FairDraws::new(&server_seed, client_seed, nonce));
+        assert_eq!(rec["round"]["outcome"]["result"]["roll"].as_u64(), Some(recomputed as u64));
+        let rec = ok(api.get(&format!("/api/studio/round?game=desert-gold&round={spin_id}")).await);
+        assert_eq!(rec["kind"], "slot");
+        assert!(rec["slot"]["baseReels"].is_array(), "a slot record carries its machine: {}", rec["slot"]);
+
+        // Someone else's round, an unknown game, a malformed id, the wrong game, a guest.
+        let (other, _, _) = app.player("histround2@example.com").await;
+        fail(other.get(&format!("/api/studio/round?game=dice&round={roll_id}")).await, 200, 32);
+        fail(api.get(&format!("/api/studio/round?game=roulette&round={roll_id}")).await, 200, 32);
+        fail(api.get(&format!("/api/studio/round?game=nope&round={roll_id}")).await, 200, 62);
+        fail(api.get("/api/studio/round?game=dice&round=abc").await, 200, 32);
+        fail(api.get("/api/studio/round?game=dice").await, 400, 40);
+        fail(app.bare_client().get(&format!("/api/studio/round?game=dice&round={roll_id}")).await, 401, 23);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn catalogue_texts_follow_the_app_language() {
+    each_backend(async |app| {
+        let c = app.bare_client();
+        let description = async |lang: Option<&str>| -> String {
+            let mut req = c.req(Method::GET, "/api/casino/game_list?provider=studio");
+            if let Some(l) = lang {
+                req = req.header("accept-language", l);
+            }
+            let list = ok(c.exec(req).await.pair());
+            let dice = list.as_array().unwrap().iter().find(|g| g["gameId"] == "dice").expect("dice").clone();
+            dice["description"].as_str().unwrap().to_string()
+        };
+        let en = description(None).await;
+        assert!(en.starts_with("Roll over or under"), "{en}");
+        assert!(description(Some("fr")).await.starts_with("Misez au-dessus"));
+        assert!(description(Some("ar-TN,ar;q=0.9,en;q=0.5")).await.starts_with("راهن"));
+        assert_eq!(description(Some("de-DE,de;q=0.9")).await, en);
+        assert_eq!(description(Some("en-US,en;q=0.9")).await, en);
+        // Every studio game has its text in the three languages.
+        for lang in ["fr", "ar"] {
+            let list = ok(c.exec(c.req(Method::GET, "/api/casino/game_list?provider=studio").header("accept-language", lang)).await.pair());
+            for g in list.as_array().unwrap() {
+                let text = g["description"].as_str().unwrap();
+                assert!(!text.is_empty() && !text.contains("reel video slot") && !text.starts_with("Multiplayer"), "{lang}: {text}");
+            }
+        }
+        // Search answers in the asked language too.
+        let found = ok(c.exec(c.req(Method::GET, "/api/casino/search?q=dice").header("accept-language", "fr")).await.pair());
+        assert!(found[0]["description"].as_str().unwrap().starts_with("Misez"));
+    })
+    .await;
+}

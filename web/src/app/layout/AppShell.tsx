@@ -19,6 +19,7 @@ const OneClickModal = lazy(() => import('../../features/auth/components/OneClick
 const Toasts = lazy(() => import('../../components/Toasts').then((m) => ({ default: m.Toasts })));
 // Off the critical path: mounted shortly after start, or at once when opened.
 const SideMenu = lazy(() => import('./SideMenu'));
+const RealityCheck = lazy(() => import('../../features/rg/components/RealityCheck'));
 export const SIDE_MENU_PRELOAD_MS = 1200;
 
 export function AppShell() {
@@ -80,6 +81,7 @@ export function AppShell() {
       <Suspense fallback={null}>
         {modalOpen && !isAuth && <AuthModal />}
         {oneClick && <OneClickModal />}
+        {isAuth && <RealityCheck />}
       </Suspense>
     </div>
   );

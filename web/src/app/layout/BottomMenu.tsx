@@ -40,9 +40,9 @@ export function BottomMenu() {
     void navigate(e.to);
   };
 
-  const item = (to: string, icon: IconName, label: string, state?: object) => (
+  const item = (to: string, icon: IconName, label: string, state?: object, testId?: string) => (
     <li>
-      <NavLink to={to} state={state} className={({ isActive }) => `${css.bottomItem} ${isActive ? css.bottomActive : ''}`}>
+      <NavLink to={to} state={state} data-testid={testId} className={({ isActive }) => `${css.bottomItem} ${isActive ? css.bottomActive : ''}`}>
         <Icon name={icon} />
         <span>{label}</span>
       </NavLink>
@@ -50,7 +50,7 @@ export function BottomMenu() {
   );
 
   return (
-    <nav className={css.bottom} aria-label={t('mainNavigation')}>
+    <nav className={css.bottom} aria-label={t('mainNavigation')} data-testid="bottom-menu">
       {sportOpen && sport.length > 0 && (
         <>
           <div className={css.subBackdrop} onClick={() => setSportOpen(false)} />
@@ -67,13 +67,14 @@ export function BottomMenu() {
         </>
       )}
       <ul className={css.bottomList}>
-        {item('/home', 'home', t('nav.main'))}
+        {item('/home', 'home', t('nav.main'), undefined, 'nav-home')}
         {sport.length > 0 && (
           <li>
             <button
               type="button"
               className={`${css.bottomItem} ${sportOpen ? css.bottomActive : ''}`}
               aria-expanded={sportOpen}
+              data-testid="nav-sport"
               onClick={() => setSportOpen((o) => !o)}
             >
               <Icon name="sport" />

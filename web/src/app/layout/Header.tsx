@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Money } from '../../components/Money';
@@ -7,9 +8,12 @@ import { setSideMenu } from '../uiSlice';
 import { useAppDispatch, useAppSelector } from '../store';
 import css from './Shell.module.css';
 
+// Spec §4: authenticated paykassma users see an 'Online deposit' button (features/payments).
+const OnlineDepositButton = lazy(() => import('../../features/payments/components/OnlineDepositButton'));
+
 export function Logo() {
   return (
-    <Link to="/home" className={css.logo} aria-label="Carthage">
+    <Link to="/home" className={css.logo} aria-label="Carthage" data-testid="logo">
       <span className={css.logoMark} aria-hidden="true">
         <svg viewBox="0 0 32 32" width="30" height="30">
           <defs>
@@ -22,7 +26,9 @@ export function Logo() {
           <path d="M20.5 11.5a6 6 0 1 0 0 9" fill="none" stroke="#1a1204" strokeWidth="3" strokeLinecap="round" />
         </svg>
       </span>
-      <span className={css.logoText}>Carthage</span>
+      <span className={css.logoText} data-testid="logo-text">
+        Carthage
+      </span>
     </Link>
   );
 }
@@ -37,11 +43,16 @@ export function Header() {
   return (
     <header className={css.header}>
       <div className={css.headerInner}>
-        <button type="button" className={css.burger} aria-label={t('openMenu')} onClick={() => dispatch(setSideMenu(true))}>
+        <button type="button" className={css.burger} aria-label={t('openMenu')} data-testid="header-menu" onClick={() => dispatch(setSideMenu(true))}>
           <Icon name="menu" />
         </button>
         <Logo />
         <div className={css.headerEnd}>
+          {isAuth && user?.isOnPaykassmaPayment ? (
+            <Suspense fallback={null}>
+              <OnlineDepositButton />
+            </Suspense>
+          ) : null}
           {isAuth && user ? (
             <Link to="/profile" className={css.account} data-testid="header-account" aria-label={t('myAccount')}>
               <span className={css.accountId}>
@@ -53,10 +64,10 @@ export function Header() {
             </Link>
           ) : (
             <>
-              <button type="button" className={css.headerBtnGhost} onClick={() => dispatch(openAuthModal('login'))}>
+              <button type="button" className={css.headerBtnGhost} data-testid="header-login" onClick={() => dispatch(openAuthModal('login'))}>
                 {t('login')}
               </button>
-              <button type="button" className={css.headerBtn} onClick={() => dispatch(openAuthModal('registration'))}>
+              <button type="button" className={css.headerBtn} data-testid="header-register" onClick={() => dispatch(openAuthModal('registration'))}>
                 {t('register')}
               </button>
             </>

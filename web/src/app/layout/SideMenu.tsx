@@ -16,13 +16,17 @@ export const SOCIAL_LINKS = [
   { id: 'facebook', href: 'https://www.facebook.com/groups/carthage.bet', icon: 'group' as const },
 ];
 
+/** The flat page whose place the /contacts page takes. */
+const CONTACTS_PAGE = 'contacts';
+
 export default function SideMenu() {
   const { t, i18n } = useTranslation();
   const dispatch = useAppDispatch();
   const open = useAppSelector((s) => s.ui.sideMenuOpened);
   const { isAuth, user, balance } = useAppSelector((s) => s.auth);
   const lang = languageOf(i18n.language) ?? LANGUAGES[0];
-  const pages = api.useFlatPagesQuery(lang.id).data ?? [];
+  // The "contacts" flat page is the Contacts link above: listed once.
+  const pages = (api.useFlatPagesQuery(lang.id).data ?? []).filter((p) => p.idName !== CONTACTS_PAGE);
   const close = () => dispatch(setSideMenu(false));
   const panel = useRef<HTMLElement>(null);
 
@@ -166,7 +170,8 @@ export default function SideMenu() {
         )}
 
         <div className={css.legal}>
-          <span className={css.age} aria-label={t('adultsOnly')}>
+          {/* A left-to-right island: "18+" keeps its order in Arabic too. */}
+          <span className={css.age} aria-label={t('adultsOnly')} dir="ltr" data-testid="age-mark">
             18+
           </span>
           <p>{t('legalText')}</p>

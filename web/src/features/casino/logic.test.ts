@@ -48,6 +48,8 @@ describe('RTP (spec §4)', () => {
     const fallback = gameRtp({ name: 'Desert Gold', rtp: null }, now);
     expect(fallback.declared).toBe(false);
     expect(formatRtp(fallback)).toBe(`${pseudoRtp('Desert Gold', now)}%`);
+    // The locale's separator: one number format per language.
+    expect(formatRtp({ value: 96.5, declared: true }, 'fr')).toBe('96,50\u00a0%');
   });
 });
 

@@ -78,8 +78,14 @@ export function gameRtp(game: Pick<Game, 'name' | 'rtp'>, now: Date): { value: n
   return { value: pseudoRtp(game.name, now), declared: false };
 }
 
-export function formatRtp(rtp: { value: number; declared: boolean }): string {
-  return `${rtp.declared ? rtp.value.toFixed(2) : String(rtp.value)}%`;
+/** "96.50%" (fr "96,50 %"): the locale's decimal separator, Latin digits. */
+export function formatRtp(rtp: { value: number; declared: boolean }, locale = 'en'): string {
+  const digits = rtp.declared ? 2 : 0;
+  return new Intl.NumberFormat(`${locale}-u-nu-latn`, {
+    style: 'percent',
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(rtp.value / 100);
 }
 
 /**

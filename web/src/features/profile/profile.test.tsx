@@ -4,6 +4,7 @@ import { initialAuthState } from '../../app/authSlice';
 import { mockApi, ok, renderApp, testBalance, testUser } from '../../test/render';
 import CashbackPage, { canTransferCashback } from './routes/CashbackPage';
 import ChangePasswordPage from './routes/ChangePasswordPage';
+import PersonalDataPage from './routes/PersonalDataPage';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -12,23 +13,40 @@ const signedIn = (cashback: number) => ({
 });
 
 describe('change password', () => {
-  it('refuses mismatched and weak passwords without calling the server', async () => {
+  const problemUnder = (label: string) =>
+    screen.getByLabelText(label).closest('[data-field]')!.querySelector('[data-testid="field-error"]')?.textContent ?? null;
+
+  it('refuses mismatched and weak passwords under their field without calling the server', async () => {
     const fetchMock = mockApi({ 'POST /api/user/password/change': ok({ done: true }) });
     renderApp(<ChangePasswordPage />);
     fireEvent.change(screen.getByLabelText('Current password'), { target: { value: 'Old12pass' } });
     fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'abc' } });
+    expect(screen.getByTestId('password-strength').dataset.level).toBe('weak');
     fireEvent.change(screen.getByLabelText('Repeat password'), { target: { value: 'abd' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save the password' }));
-    expect(screen.getByTestId('password-problem').textContent).toBe('Passwords do not match.');
+    expect(problemUnder('Repeat password')).toBe('Passwords do not match.');
     fireEvent.change(screen.getByLabelText('Repeat password'), { target: { value: 'abc' } });
+    expect(problemUnder('Repeat password')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Save the password' }));
-    expect(screen.getByTestId('password-problem').textContent).toMatch(/^Weak password/);
+    expect(problemUnder('New password')).toMatch(/^Weak password/);
     expect(fetchMock).not.toHaveBeenCalled();
     fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'New12pass' } });
+    expect(screen.getByTestId('password-strength').dataset.level).toBe('strong');
     fireEvent.change(screen.getByLabelText('Repeat password'), { target: { value: 'New12pass' } });
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save the password' })));
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
     expect(JSON.parse(String(fetchMock.mock.calls[0]![1]!.body))).toEqual({ password: 'Old12pass', new_password: 'New12pass' });
+  });
+
+  it('shows a wrong current password under its field', async () => {
+    mockApi({ 'POST /api/user/password/change': { status: 4, result: { field: 'password', reason: 'wrong' }, error_message: 'x' } });
+    const { store } = renderApp(<ChangePasswordPage />);
+    fireEvent.change(screen.getByLabelText('Current password'), { target: { value: 'Old12pass' } });
+    fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'New12pass' } });
+    fireEvent.change(screen.getByLabelText('Repeat password'), { target: { value: 'New12pass' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save the password' })));
+    await waitFor(() => expect(problemUnder('Current password')).toBe('Incorrect password.'));
+    expect(store.getState().notifications.items).toHaveLength(0);
   });
 });
 
@@ -49,5 +67,43 @@ describe('cashback', () => {
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Transfer' })));
     await waitFor(() => expect(store.getState().notifications.items.at(-1)?.text).toBe('cashbackTransferred'));
     expect(fetchMock.mock.calls[0]![1]!.method).toBe('PATCH');
+  });
+});
+
+describe('personal data', () => {
+  it('never overwrites what the player typed when the profile arrives late', async () => {
+    let answer: (v: unknown) => void = () => {};
+    const late = new Promise((resolve) => (answer = resolve));
+    mockApi({
+      'GET /api/user/profile': () => late,
+    });
+    renderApp(<PersonalDataPage />, { state: signedIn(0) });
+    const birth = document.querySelector<HTMLInputElement>('input[name="birth_date"]')!;
+    fireEvent.change(birth, { target: { value: '2015-06-01' } });
+    await act(async () => {
+      answer(ok({ id: 7, firstName: 'Demo', lastName: 'Player', middleName: '', birthDate: '1990-05-17', numberDocument: null, gender: null }));
+      await late;
+    });
+    await waitFor(() => expect(document.querySelector<HTMLInputElement>('input[name="first_name"]')!.value).toBe('Demo'));
+    expect(birth.value).toBe('2015-06-01');
+  });
+});
+
+describe('operations history tabs', () => {
+  it('shows the deposits-and-withdrawals list given by the router in a second tab, for the same dates', async () => {
+    const { default: HistoryPage } = await import('./routes/HistoryPage');
+    mockApi({ '/api/user/transactions': ok([]) });
+    const seen: string[] = [];
+    const PayHistory = ({ begin, end }: { begin: string; end: string }) => {
+      seen.push(`${begin}..${end}`);
+      return <p data-testid="pay-history-stub">payments</p>;
+    };
+    renderApp(<HistoryPage payHistory={PayHistory} />, { state: signedIn(0) });
+    expect(await screen.findByText('No operations in this period.')).toBeTruthy();
+    expect(screen.queryByTestId('pay-history-stub')).toBeNull();
+    fireEvent.click(screen.getByRole('tab', { name: 'Deposits and withdrawals' }));
+    expect(screen.getByTestId('pay-history-stub')).toBeTruthy();
+    expect(seen[0]).toMatch(/^\d{4}-\d{2}-\d{2}\.\.\d{4}-\d{2}-\d{2}$/);
+    expect(screen.getByRole('tab', { name: 'Deposits and withdrawals' }).getAttribute('aria-selected')).toBe('true');
   });
 });

@@ -289,7 +289,7 @@ export function CrashGame() {
       </div>
 
       <div className={css.stage} data-phase={phase ?? 'connecting'}>
-        <CrashCanvas round={round} offset={offset} />
+        <CrashCanvas round={round} offset={offset} lang={lang} />
         <div className={css.overlay} aria-live="polite">
           {status !== 'open' && (
             <div className={css.reconnect} data-testid="crash-connecting">
@@ -300,7 +300,7 @@ export function CrashGame() {
             <div className={css.waiting}>
               <span className={css.waitLabel}>{t('crash.nextRound')}</span>
               <span className={css.countdown} data-testid="crash-countdown">
-                {t('crash.seconds', { s: (countdown / 1000).toFixed(1) })}
+                {t('crash.seconds', { s: formatMinor(Math.round(countdown / 100), 1, lang) })}
               </span>
               <div className={css.progress}>
                 <div style={{ inlineSize: `${Math.min(100, (countdown / 5000) * 100)}%` }} />
@@ -405,7 +405,7 @@ export function CrashGame() {
                 <bdi>{money(p.bet, true)}</bdi>
               </span>
               <span>
-                <bdi>{p.cashedOutAt !== null ? `${formatMultiplier(p.cashedOutAt, lang)} · ${money(p.win ?? 0, true)}` : '—'}</bdi>
+                <bdi dir="ltr">{p.cashedOutAt !== null ? `${formatMultiplier(p.cashedOutAt, lang)} · ${money(p.win ?? 0, true)}` : '—'}</bdi>
               </span>
             </li>
           ))}
@@ -417,7 +417,7 @@ export function CrashGame() {
 }
 
 /** The curve, drawn every frame from the server clock (multiplier(t) = floor(100·e^(0.00006·t))). */
-function CrashCanvas({ round, offset }: { round: RoundState | null; offset: { current: number } }) {
+function CrashCanvas({ round, offset, lang }: { round: RoundState | null; offset: { current: number }; lang: string }) {
   const ref = useRef<HTMLCanvasElement>(null);
   const roundRef = useRef(round);
   roundRef.current = round;
@@ -450,16 +450,16 @@ function CrashCanvas({ round, offset }: { round: RoundState | null; offset: { cu
         endM = r.crashPoint;
         elapsed = Math.log(endM / 100) / 0.00006;
       }
-      drawCurve(ctx, w, h, elapsed, endM, r?.phase ?? null);
+      drawCurve(ctx, w, h, elapsed, endM, r?.phase ?? null, lang);
     };
     raf = requestAnimationFrame(draw);
     return () => cancelAnimationFrame(raf);
-  }, [offset]);
+  }, [offset, lang]);
 
   return <canvas ref={ref} className={css.canvas} aria-hidden="true" />;
 }
 
-function drawCurve(ctx: CanvasRenderingContext2D, w: number, h: number, elapsed: number, endM: number, phase: CrashPhase | null) {
+function drawCurve(ctx: CanvasRenderingContext2D, w: number, h: number, elapsed: number, endM: number, phase: CrashPhase | null, lang: string) {
   const padL = 36;
   const padB = 24;
   const padT = 16;
@@ -482,7 +482,8 @@ function drawCurve(ctx: CanvasRenderingContext2D, w: number, h: number, elapsed:
     ctx.lineTo(w - padR, yy);
     ctx.stroke();
     ctx.fillStyle = 'rgba(200,210,235,0.55)';
-    ctx.fillText(`${(m / 100).toFixed(m % 100 === 0 ? 0 : 1)}×`, 4, yy);
+    // The locale's separator, as everywhere in the game (1.5× / 1,5×).
+    ctx.fillText(`${m % 100 === 0 ? formatMinor(m / 100, 0, lang) : formatMinor(Math.round(m / 10), 1, lang)}×`, 4, yy);
   }
   const stepT = niceStep(maxT / 4 / 1000) * 1000;
   ctx.textBaseline = 'top';

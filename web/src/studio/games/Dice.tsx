@@ -112,7 +112,7 @@ export function DiceGame() {
               </defs>
             </svg>
           ) : (
-            <span className={css.resultValue}>{formatMinor(display, 2, lang)}</span>
+            <span className={css.resultValue} data-testid="dice-result-value">{formatMinor(display, 2, lang)}</span>
           )}
           <span className={css.resultLabel}>
             {status === 'win' ? t('dice.won', { amount: money(last?.amount ?? 0) }) : status === 'lose' ? t('dice.lost') : t('dice.rollLabel')}
@@ -125,7 +125,7 @@ export function DiceGame() {
             <div className={css.zoneWin} />
             {display !== null && (
               <div className={css.marker} style={{ insetInlineStart: pct(display) }} data-win={last?.win ?? false}>
-                <span>{formatMinor(display, 2, 'en')}</span>
+                <span data-testid="dice-marker">{formatMinor(display, 2, lang)}</span>
               </div>
             )}
           </div>
@@ -188,7 +188,7 @@ function Stat({ label, value, testId }: { label: string; value: string; testId: 
   return (
     <div className={css.stat}>
       <span className={css.statLabel}>{label}</span>
-      <bdi className={css.statValue} data-testid={testId}>
+      <bdi className={css.statValue} dir="ltr" data-testid={testId}>
         {value}
       </bdi>
     </div>

@@ -194,7 +194,7 @@ export function RouletteGame() {
         {[1, 2, 3].map((c) => (
           <button key={`c${c}`} type="button" className={`${css.cell} ${css.column}`} style={{ gridColumn: `${c} / span 1` }}
             onClick={() => place('column', [c])} aria-label={t('roulette.columnN', { n: c })}>
-            <span>2:1</span>
+            <span dir="ltr">2:1</span>
             {chipOn(spotKey('column', [c]))}
           </button>
         ))}
@@ -225,7 +225,7 @@ export function RouletteGame() {
                 setResult(null);
                 setPlaced(placed.length ? [...placed, ...base] : base);
               }}>
-              {placed.length ? '×2' : t('roulette.rebet')}
+              {placed.length ? <bdi dir="ltr">×2</bdi> : t('roulette.rebet')}
             </button>
           </div>
           <button type="button" className={`${g.action} ${spinning ? g.actionBusy : ''}`} onClick={spin} disabled={spinning || placed.length === 0} data-testid="roulette-spin">

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useStudio } from '../context';
-import { formatMinor } from '../money';
+import { formatMinor, isolate } from '../money';
 import { SymbolArt } from '../slots/symbols';
 import { useSlotInfo } from '../slots/useSlotInfo';
 import { PAYS, type RouletteKind } from '../games/rouletteModel';
@@ -115,7 +115,7 @@ function SlotRules() {
   const order = [...bySymbol.keys()].sort((a, b) => Math.max(...bySymbol.get(b)!.map((p) => p.pay)) - Math.max(...bySymbol.get(a)!.map((p) => p.pay)));
   const wild = info.symbols[info.wild];
   const scatter = info.symbols[info.scatter];
-  const mults = info.feature.multipliers.map((m) => `×${m.value}`).join(', ');
+  const mults = info.feature.multipliers.map((m) => isolate(`×${m.value}`)).join(', ');
   return (
     <div data-testid="rules-panel">
       <section className={css.section}>
@@ -140,7 +140,7 @@ function SlotRules() {
               </span>
               {info.scatterPays.map((p) => (
                 <span key={p.count}>
-                  {p.count}× — <b>{t('slots.totalBetTimes', { x: p.pay })}</b>
+                  <bdi dir="ltr">{p.count}×</bdi> — <b>{t('slots.totalBetTimes', { x: p.pay })}</b>
                 </span>
               ))}
             </span>
@@ -178,7 +178,7 @@ function SlotRules() {
                     .sort((a, b) => b.count - a.count)
                     .map((p) => (
                       <span key={p.count}>
-                        {p.count}× <b>{p.pay}</b>
+                        <bdi dir="ltr">{p.count}×</bdi> <b>{p.pay}</b>
                       </span>
                     ))}
                 </span>

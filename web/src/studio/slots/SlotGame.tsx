@@ -1,10 +1,30 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStudio } from '../context';
 import { play } from '../sound';
+import { useActionGuard } from '../ui/actionGuard';
 import { BetControl, useBetLevels } from '../ui/BetControl';
+import { Ico } from '../ui/icons';
+import { Sheet } from '../ui/Sheet';
+import { AutoPanel } from './AutoPanel';
 import { slotLevels, windowAt, type LineWin, type SlotInfo, type SlotRound } from './model';
-import { SymbolArt, SymbolDefs } from './symbols';
+import {
+  AUTO_GAP_MS,
+  BANNER_MS,
+  landingPlan,
+  playRules,
+  readTurbo,
+  SHOW_MS,
+  stopAfterRound,
+  stopBeforeSpin,
+  writeTurbo,
+  type AutoPlan,
+  type AutoProgress,
+  type AutoStop,
+  type Landing,
+} from './pace';
+import { Reel, type ReelHandle } from './Reel';
+import { SymbolDefs } from './symbols';
 import { useSlotInfo } from './useSlotInfo';
 import css from './slots.module.css';
 import g from '../games/games.module.css';
@@ -17,7 +37,8 @@ interface Shown {
   multiplier: number | null;
 }
 
-const sleep = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
+/** `idle`: the last result is shown; `spinning`: reels moving; `feature`: free spins playing. */
+type SpinState = 'idle' | 'spinning' | 'feature';
 
 export function SlotGame() {
   const { api } = useStudio();
@@ -34,12 +55,13 @@ export function SlotGame() {
 
 function Machine({ info }: { info: SlotInfo }) {
   const { t } = useTranslation('studio');
-  const { api, session, money, settle, setBalance, fail, balance } = useStudio();
+  const { api, session, money, settle, setBalance, fail, toast, balance } = useStudio();
+  const rules = useMemo(() => playRules(session.playRules), [session.playRules]);
   const levels = slotLevels(useBetLevels(), info.betMultiple);
   const [bet, setBet] = useState(levels[Math.min(2, levels.length - 1)] ?? session.minBet);
-  const [busy, setBusy] = useState(false);
-  const [spinKey, setSpinKey] = useState(0);
-  const [fast, setFast] = useState(false);
+  const [state, setState] = useState<SpinState>('idle');
+  const [rounds, setRounds] = useState(0);
+  const [turbo, setTurbo] = useState(() => rules.turbo && readTurbo(session.playerId));
   const [shown, setShown] = useState<Shown>(() => ({
     window: info.baseReels.map((strip, i) => windowAt(strip, (i * 7) % strip.length, info.rows)),
     lineWins: [],
@@ -47,79 +69,119 @@ function Machine({ info }: { info: SlotInfo }) {
     expanded: [],
     multiplier: null,
   }));
-  const [presenting, setPresenting] = useState(false);
   const [lastWin, setLastWin] = useState<number | null>(null);
   const [banner, setBanner] = useState<{ kind: 'win' | 'big' | 'feature' | 'featureEnd'; text: string; sub?: string } | null>(null);
   const [feature, setFeature] = useState<{ name: string; spin: number; of: number; total: number } | null>(null);
-  const skip = useRef(false);
-  const [reelsDone, setReelsDone] = useState(0);
-  const waitReels = useRef<(() => void) | null>(null);
-  const featureStrips = useRef(false);
+  const [autoLeft, setAutoLeft] = useState<number | null>(null);
+  const [autoOpen, setAutoOpen] = useState(false);
+  const [autoStopped, setAutoStopped] = useState<AutoStop | null>(null);
+  const [featureStrips, setFeatureStrips] = useState(false);
 
-  useEffect(() => {
-    if (reelsDone >= info.reels && waitReels.current) {
-      const f = waitReels.current;
-      waitReels.current = null;
-      f();
-    }
-  }, [reelsDone, info.reels]);
+  const reels = useRef<(ReelHandle | null)[]>([]);
+  const windowRef = useRef(shown.window);
+  windowRef.current = shown.window;
+  const turboRef = useRef(turbo);
+  turboRef.current = turbo;
+  const balanceRef = useRef(balance);
+  balanceRef.current = balance;
+  /** A round (base spin and its free spins) is being played. Set before any await. */
+  const busy = useRef(false);
+  /** The player asked to stop (tap-to-stop / skip): holds for the rest of the round. */
+  const stopAsked = useRef(false);
+  /** The reels are landing now, and not before this moment may the last one rest. */
+  const landing = useRef<{ earliestEnd: number } | null>(null);
+  /** Cuts the pause in progress short (a skip, or auto-spin stopped). */
+  const wake = useRef<((now: boolean) => void) | null>(null);
+  const autoRun = useRef<{ plan: AutoPlan; progress: AutoProgress; stop: AutoStop | null } | null>(null);
 
-  const spinTo = (next: Shown, onFeatureReels: boolean) =>
-    new Promise<void>((resolve) => {
-      featureStrips.current = onFeatureReels;
-      setReelsDone(0);
-      waitReels.current = resolve;
-      setShown({ ...next, lineWins: [], scatterHit: false });
-      setSpinKey((k) => k + 1);
-      play('spin');
+  const pace = (): 'stop' | 'turbo' | 'normal' => (stopAsked.current && rules.quickStop ? 'stop' : turboRef.current ? 'turbo' : 'normal');
+
+  /** A pause that a skip shortens to SHOW_MS.stop from the tap. */
+  const pause = (ms: number) =>
+    new Promise<void>((ok) => {
+      let id = window.setTimeout(done, ms);
+      const end = performance.now() + ms;
+      function done() {
+        window.clearTimeout(id);
+        if (wake.current === cut) wake.current = null;
+        ok();
+      }
+      function cut(now: boolean) {
+        window.clearTimeout(id);
+        id = window.setTimeout(done, now ? 0 : Math.min(SHOW_MS.stop, Math.max(0, end - performance.now())));
+      }
+      wake.current = cut;
     });
 
-  const present = async (s: Shown) => {
-    setShown(s);
-    if (s.lineWins.length > 0 || s.scatterHit) await sleep(skip.current ? 250 : 1100);
+  const landAll = async (target: number[][], kind: Landing, earliestEnd: number) => {
+    const plan = landingPlan(stopAsked.current && rules.quickStop ? 'stop' : kind, info.reels, performance.now(), earliestEnd);
+    landing.current = { earliestEnd };
+    try {
+      await Promise.all(reels.current.map((r, i) => r?.land(target[i] ?? [], plan[i] ?? 0).then(() => play('stop'))));
+    } finally {
+      landing.current = null;
+    }
   };
 
-  const spin = async () => {
-    if (busy) {
-      skip.current = true;
-      setFast(true);
-      return;
+  /** Tap-to-stop: landing reels hurry to rest, a spin still waiting for the server lands fast when it answers. */
+  const requestStop = useCallback(() => {
+    if (!busy.current || !rules.quickStop) return;
+    stopAsked.current = true;
+    const l = landing.current;
+    if (l) {
+      const plan = landingPlan('stop', info.reels, performance.now(), l.earliestEnd);
+      reels.current.forEach((r, i) => r?.hurry(plan[i] ?? 0));
     }
-    skip.current = false;
-    setFast(false);
-    setBusy(true);
+    wake.current?.(false);
+  }, [info.reels, rules.quickStop]);
+
+  /** One paid round, its free spins included; throws what the server refused. */
+  const playRound = async (stake: number): Promise<{ win: number; feature: boolean; balance: number }> => {
+    busy.current = true;
+    stopAsked.current = false;
+    const earliestEnd = performance.now() + rules.minSpinMs;
+    setState('spinning');
     setBanner(null);
     setLastWin(null);
+    setFeatureStrips(false);
+    setShown((s) => ({ ...s, lineWins: [], scatterHit: false, expanded: [], multiplier: null }));
+    reels.current.forEach((r) => r?.spin());
+    play('spin');
     try {
-      const r = await api.slotSpin(bet);
+      let r;
+      try {
+        r = await api.slotSpin(stake);
+      } catch (e) {
+        stopAsked.current = true;
+        await landAll(windowRef.current, 'stop', 0);
+        throw e;
+      }
       const round = r.round!;
       setBalance(r.balance - r.win);
-      setPresenting(true);
-      await spinTo({ window: round.window, lineWins: [], scatterHit: false, expanded: [], multiplier: null }, false);
+      setShown((s) => ({ ...s, window: round.window }));
+      await landAll(round.window, turboRef.current ? 'turbo' : 'normal', earliestEnd);
       const baseWin = round.lineWins.reduce((a, w) => a + w.win, 0) + round.scatterWin;
-      await present({
-        window: round.window,
-        lineWins: round.lineWins,
-        scatterHit: round.scatterWin > 0 || !!round.feature,
-        expanded: [],
-        multiplier: null,
-      });
-      if (baseWin > 0) play(baseWin >= bet * 10 ? 'bigWin' : 'win');
-      if (round.feature) await playFeature(round);
+      setShown({ window: round.window, lineWins: round.lineWins, scatterHit: round.scatterWin > 0 || !!round.feature, expanded: [], multiplier: null });
+      if (round.feature) {
+        setState('feature');
+        if (baseWin > 0) play(baseWin >= stake * 10 ? 'bigWin' : 'win');
+        await pause(SHOW_MS[pace()]);
+        await playFeature(round);
+      }
       const total = r.win;
       setLastWin(total);
       if (total > 0) {
-        const big = total >= bet * 15;
+        const big = total >= stake * 15;
         setBanner({ kind: big ? 'big' : 'win', text: big ? t('slots.bigWin') : t('win'), sub: money(total) });
         if (!round.feature) play(big ? 'bigWin' : 'win');
-      } else play('stop');
+      }
       settle(r.balance);
-    } catch (e) {
-      fail(e);
+      setRounds((n) => n + 1);
+      return { win: total, feature: !!round.feature, balance: r.balance };
     } finally {
-      setPresenting(false);
-      setBusy(false);
-      setFast(false);
+      busy.current = false;
+      stopAsked.current = false;
+      setState('idle');
     }
   };
 
@@ -128,28 +190,117 @@ function Machine({ info }: { info: SlotInfo }) {
     const name = t(`slots.featureName.${info.id}`, { defaultValue: f.name });
     setBanner({ kind: 'feature', text: name, sub: t('slots.freeSpinsWon', { n: f.spinsAwarded }) });
     play('bigWin');
-    await sleep(skip.current ? 300 : 1800);
+    await pause(stopAsked.current ? BANNER_MS.stop : turboRef.current ? BANNER_MS.turbo : BANNER_MS.normal);
     setBanner(null);
+    setFeatureStrips(true);
     let total = 0;
     let of = f.spinsAwarded;
     for (let i = 0; i < f.spins.length; i += 1) {
       const s = f.spins[i]!;
       setFeature({ name, spin: i + 1, of, total });
-      await spinTo({ window: s.window, lineWins: [], scatterHit: false, expanded: [], multiplier: s.multiplier }, true);
-      await present({ window: s.window, lineWins: s.lineWins, scatterHit: s.retrigger, expanded: s.expandedReels, multiplier: s.multiplier });
+      setShown((v) => ({ ...v, window: s.window, lineWins: [], scatterHit: false, expanded: [], multiplier: s.multiplier }));
+      await landAll(s.window, turboRef.current ? 'turbo' : 'feature', 0);
+      setShown({ window: s.window, lineWins: s.lineWins, scatterHit: s.retrigger, expanded: s.expandedReels, multiplier: s.multiplier });
       total += s.win;
+      if (s.win > 0) play('win');
+      if (s.lineWins.length > 0 || s.retrigger) await pause(SHOW_MS[pace()]);
       if (s.retrigger) {
         of += info.feature.retrigger;
         setBanner({ kind: 'feature', text: t('slots.retrigger'), sub: `+${info.feature.retrigger}` });
-        await sleep(skip.current ? 200 : 1200);
+        await pause(stopAsked.current ? BANNER_MS.stop : turboRef.current ? BANNER_MS.turbo : BANNER_MS.retrigger);
         setBanner(null);
       }
-      if (s.win > 0) play('win');
       setFeature({ name, spin: i + 1, of, total });
     }
     setBanner({ kind: 'featureEnd', text: t('slots.featureWin'), sub: money(f.win) });
-    await sleep(skip.current ? 300 : 1800);
+    await pause(stopAsked.current ? BANNER_MS.stop : turboRef.current ? BANNER_MS.turbo : BANNER_MS.normal);
     setFeature(null);
+    setFeatureStrips(false);
+  };
+
+  const manualSpin = async () => {
+    if (busy.current || autoRun.current || bet > balanceRef.current) return;
+    setAutoStopped(null);
+    try {
+      await playRound(bet);
+    } catch (e) {
+      fail(e);
+    }
+  };
+
+  const endAuto = useCallback((why: AutoStop) => {
+    const run = autoRun.current;
+    if (!run || run.stop) return;
+    run.stop = why;
+    wake.current?.(true);
+  }, []);
+
+  const startAuto = async (plan: AutoPlan) => {
+    if (busy.current || autoRun.current) return;
+    setAutoOpen(false);
+    setAutoStopped(null);
+    const run = { plan, progress: { played: 0, staked: 0, won: 0 }, stop: null as AutoStop | null };
+    autoRun.current = run;
+    setAutoLeft(plan.count);
+    let funds = balanceRef.current;
+    let reason: AutoStop | null = null;
+    for (;;) {
+      reason = run.stop ?? stopBeforeSpin(plan, run.progress, funds);
+      if (reason) break;
+      let res;
+      try {
+        res = await playRound(plan.bet);
+      } catch (e) {
+        fail(e);
+        reason = 'error';
+        break;
+      }
+      run.progress.played += 1;
+      run.progress.staked += plan.bet;
+      run.progress.won += res.win;
+      funds = res.balance;
+      setAutoLeft(plan.count - run.progress.played);
+      reason = run.stop ?? stopAfterRound(plan, res.win, res.feature);
+      if (reason) break;
+      await pause(res.win > 0 ? SHOW_MS[turboRef.current ? 'turbo' : 'normal'] : AUTO_GAP_MS[turboRef.current ? 'turbo' : 'normal']);
+    }
+    autoRun.current = null;
+    setAutoLeft(null);
+    setAutoStopped(reason);
+    toast(t(`slots.autoStopped.${reason}`), reason === 'error' ? 'error' : 'info');
+  };
+
+  // Auto-spin stops when the game is hidden (another tab, the app in the background) or left.
+  useEffect(() => {
+    const onVisibility = () => {
+      if (document.visibilityState === 'hidden') endAuto('hidden');
+    };
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      document.removeEventListener('visibilitychange', onVisibility);
+      endAuto('player');
+    };
+  }, [endAuto]);
+
+  const closeAuto = useCallback(() => setAutoOpen(false), []);
+
+  const toggleTurbo = () => {
+    const on = !turbo;
+    setTurbo(on);
+    writeTurbo(session.playerId, on);
+  };
+
+  // What the big button does now; a change makes it ignore taps a moment (no spin-then-skip, no
+  // skip-then-spin from one double tap).
+  const meaning = autoLeft !== null ? 'autoStop' : state !== 'idle' ? 'stop' : 'spin';
+  const guard = useActionGuard(meaning);
+  const onMainButton = () => {
+    if (guard.isGuarded()) return;
+    if (autoRun.current) {
+      endAuto('player');
+      requestStop();
+    } else if (busy.current) requestStop();
+    else void manualSpin();
   };
 
   const winCells = useMemo(() => {
@@ -160,10 +311,20 @@ function Machine({ info }: { info: SlotInfo }) {
     return set;
   }, [shown, info.scatter]);
 
-  const strips = featureStrips.current && info.featureReels.length ? info.featureReels : info.baseReels;
+  const strips = featureStrips && info.featureReels.length ? info.featureReels : info.baseReels;
+  const mainLabel = meaning === 'autoStop' ? t('slots.autoStop', { n: autoLeft ?? 0 }) : meaning === 'stop' ? (state === 'feature' ? t('slots.skip') : t('slots.stop')) : t('spin');
+  const mainDisabled = (meaning === 'spin' && bet > balance) || (meaning === 'stop' && !rules.quickStop);
 
   return (
-    <div className={`${g.game} ${css.game}`} data-theme={info.id}>
+    <div
+      className={`${g.game} ${css.game}`}
+      data-theme={info.id}
+      data-testid="slot-game"
+      data-spin={state}
+      data-rounds={rounds}
+      data-turbo={turbo}
+      data-auto-stopped={autoStopped ?? ''}
+    >
       <SymbolDefs />
       <Backdrop theme={info.id} />
       <div className={css.machine}>
@@ -183,23 +344,22 @@ function Machine({ info }: { info: SlotInfo }) {
         )}
       </div>
 
-      <div className={css.frame} data-feature={!!feature}>
+      {/* A tap on the reels during a spin is a tap-to-stop (it never starts a spin). */}
+      <div className={css.frame} data-feature={!!feature} onClick={requestStop}>
         <div className={css.reels} style={{ '--reels': info.reels, '--rows': info.rows } as CSSProperties} data-testid="slot-reels">
           {shown.window.map((col, reel) => (
             <Reel
               key={reel}
+              ref={(h) => {
+                reels.current[reel] = h;
+              }}
               reel={reel}
+              rows={info.rows}
               symbols={col}
               strip={strips[reel] ?? []}
-              spinKey={spinKey}
-              fast={fast || !!feature}
               info={info}
               expanded={shown.expanded.includes(reel)}
               winCells={winCells}
-              onStopped={() => {
-                play('stop');
-                setReelsDone((n) => n + 1);
-              }}
             />
           ))}
           <Paylines info={info} wins={shown.lineWins} />
@@ -214,120 +374,70 @@ function Machine({ info }: { info: SlotInfo }) {
       </div>
 
       <div className={g.controls}>
-        <div className={g.payoutLine}>
-          <span>{t('slots.lastWin')}</span>
-          <bdi data-testid="slot-win">{lastWin === null ? '—' : money(lastWin)}</bdi>
+        <div className={css.toolRow}>
+          <div className={css.lastWin}>
+            <span>{t('slots.lastWin')}</span>
+            <bdi data-testid="slot-win">{lastWin === null ? '—' : money(lastWin)}</bdi>
+          </div>
+          {rules.turbo && (
+            <button type="button" className={css.pill} aria-pressed={turbo} onClick={toggleTurbo} data-testid="slot-turbo">
+              <Ico name="bolt" size={16} />
+              <span>{t('slots.turbo')}</span>
+            </button>
+          )}
+          {rules.autoplay && (
+            <button
+              type="button"
+              className={css.pill}
+              aria-haspopup="dialog"
+              aria-pressed={autoLeft !== null}
+              onClick={() => setAutoOpen(true)}
+              disabled={state !== 'idle' || autoLeft !== null}
+              data-testid="slot-auto"
+            >
+              <Ico name="refresh" size={16} />
+              <span>{t('slots.auto')}</span>
+            </button>
+          )}
         </div>
         <div className={g.controlRow}>
-          <BetControl value={bet} onChange={(v) => setBet(slotLevels([v], info.betMultiple)[0] ?? v)} disabled={busy} />
+          <BetControl value={bet} onChange={(v) => setBet(slotLevels([v], info.betMultiple)[0] ?? v)} disabled={state !== 'idle' || autoLeft !== null} />
           <button
             type="button"
-            className={`${css.spinBtn} ${busy ? css.spinBusy : ''}`}
-            onClick={() => void spin()}
-            disabled={(!busy && bet > balance) || (busy && !presenting)}
-            aria-label={busy ? t('slots.skip') : t('spin')}
+            className={`${css.spinBtn} ${meaning !== 'spin' ? css.spinBusy : ''}`}
+            onClick={onMainButton}
+            disabled={mainDisabled}
+            data-guard={guard.guarded}
+            data-meaning={meaning}
+            aria-label={mainLabel}
+            title={mainLabel}
             data-testid="slot-spin"
           >
-            <svg viewBox="0 0 48 48" aria-hidden="true" className={busy ? css.flip : undefined}>
-              {busy ? (
-                <path d="M14 12l14 12-14 12zM28 12l10 12-10 12" fill="currentColor" />
-              ) : (
-                <path d="M38 22a14 14 0 1 0-4 11M38 10v12H26" fill="none" stroke="currentColor" strokeWidth="5" strokeLinecap="round" strokeLinejoin="round" />
-              )}
-            </svg>
+            {meaning === 'autoStop' ? (
+              <span className={css.autoCount} data-testid="slot-auto-left">
+                <svg viewBox="0 0 48 48" aria-hidden="true">
+                  <rect x="17" y="17" width="14" height="14" rx="2" fill="currentColor" />
+                </svg>
+                <bdi>{autoLeft}</bdi>
+              </span>
+            ) : (
+              <svg viewBox="0 0 48 48" aria-hidden="true" className={meaning === 'stop' ? css.flip : undefined}>
+                {meaning === 'stop' && state === 'feature' ? (
+                  <path d="M14 12l14 12-14 12zM28 12l10 12-10 12" fill="currentColor" />
+                ) : meaning === 'stop' ? (
+                  <rect x="14" y="14" width="20" height="20" rx="3" fill="currentColor" />
+                ) : (
+                  <path d="M38 22a14 14 0 1 0-4 11M38 10v12H26" fill="none" stroke="currentColor" strokeWidth="5" strokeLinecap="round" strokeLinejoin="round" />
+                )}
+              </svg>
+            )}
           </button>
         </div>
       </div>
-    </div>
-  );
-}
-
-function Reel({
-  reel,
-  symbols,
-  strip,
-  spinKey,
-  fast,
-  info,
-  expanded,
-  winCells,
-  onStopped,
-}: {
-  reel: number;
-  symbols: number[];
-  strip: number[];
-  spinKey: number;
-  fast: boolean;
-  info: SlotInfo;
-  expanded: boolean;
-  winCells: Set<string>;
-  onStopped: () => void;
-}) {
-  const [list, setList] = useState<number[]>(symbols);
-  const [style, setStyle] = useState<CSSProperties>({});
-  const prev = useRef(symbols);
-  const lastKey = useRef(spinKey);
-  const stripRef = useRef<HTMLDivElement>(null);
-  const onStoppedRef = useRef(onStopped);
-  onStoppedRef.current = onStopped;
-
-  useLayoutEffect(() => {
-    if (spinKey === lastKey.current) {
-      // A presentation update without a spin.
-      setList(symbols);
-      prev.current = symbols;
-      return undefined;
-    }
-    lastKey.current = spinKey;
-    const filler = Array.from({ length: fast ? 6 : 12 + reel * 3 }, (_, i) => strip[(i * 5 + reel * 11 + spinKey * 3) % Math.max(1, strip.length)] ?? 0);
-    const full = [...symbols, ...filler, ...prev.current];
-    const shift = full.length - symbols.length;
-    setList(full);
-    setStyle({ transform: `translateY(calc(var(--cell-h) * ${-shift}))`, transition: 'none' });
-    const duration = fast ? 380 + reel * 90 : 650 + reel * 190;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      setList(symbols);
-      setStyle({ transform: 'translateY(0)', transition: 'none' });
-      prev.current = symbols;
-      onStoppedRef.current();
-    };
-    const raf = requestAnimationFrame(() => {
-      // Force the start position to apply before the transition.
-      void stripRef.current?.offsetHeight;
-      requestAnimationFrame(() =>
-        setStyle({ transform: 'translateY(0)', transition: `transform ${duration}ms cubic-bezier(0.3, 0.1, 0.3, 1.12)` }),
-      );
-    });
-    const timer = window.setTimeout(finish, duration + 60);
-    return () => {
-      cancelAnimationFrame(raf);
-      window.clearTimeout(timer);
-      if (!done) finish();
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [spinKey, symbols]);
-
-  const spinning = list.length > symbols.length;
-  return (
-    <div className={css.reel} data-expanded={expanded}>
-      <div ref={stripRef} className={`${css.strip} ${spinning ? css.blur : ''}`} style={style}>
-        {list.map((sym, i) => {
-          const s = info.symbols[sym];
-          const win = !spinning && winCells.has(`${reel}:${i}`);
-          return (
-            <div key={i} className={`${css.cell} ${win ? css.win : ''}`} data-kind={s?.kind}>
-              {s && <SymbolArt symbol={s} className={css.art} />}
-            </div>
-          );
-        })}
-      </div>
-      {expanded && !spinning && info.symbols[info.wild] && (
-        <div className={css.expandedWild}>
-          <SymbolArt symbol={info.symbols[info.wild]!} className={css.art} />
-        </div>
+      {rules.autoplay && (
+        <Sheet open={autoOpen} title={t('slots.autoTitle')} onClose={closeAuto}>
+          <AutoPanel bet={bet} rules={rules} onStart={(plan) => void startAuto(plan)} />
+        </Sheet>
       )}
     </div>
   );

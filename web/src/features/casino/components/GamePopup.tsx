@@ -63,7 +63,8 @@ export function GamePopup({ game, pool, onClose, onOpen }: { game: Game; pool: r
   const notify = useNotify();
   const isAuth = useAppSelector((s) => s.auth.isAuth);
   const providerGames = casinoApi.useGameListQuery(game.provider, { skip: game.provider === FAVORITE });
-  const rtp = useMemo(() => formatRtp(gameRtp(game, new Date())), [game]);
+  const { i18n } = useTranslation();
+  const rtp = useMemo(() => formatRtp(gameRtp(game, new Date()), i18n.language), [game, i18n.language]);
   const [seed] = useState(() => Math.random());
   const similar = useMemo(() => {
     const all = [...pool, ...(providerGames.data ?? [])];
@@ -100,7 +101,7 @@ export function GamePopup({ game, pool, onClose, onOpen }: { game: Game; pool: r
           <div>
             <dt>{t('rtp')}</dt>
             <dd data-testid="game-rtp">
-              <bdi>{rtp}</bdi>
+              <bdi dir="ltr">{rtp}</bdi>
             </dd>
           </div>
           <div>
@@ -117,7 +118,12 @@ export function GamePopup({ game, pool, onClose, onOpen }: { game: Game; pool: r
             </dd>
           </div>
         </dl>
-        {game.description && <p className={css.popupText}>{game.description}</p>}
+        {/* Catalogue text from the server: its own direction, whatever the page's (dir="auto"). */}
+        {game.description && (
+          <p className={css.popupText} dir="auto" data-testid="game-description">
+            {game.description}
+          </p>
+        )}
         <div className={css.popupActions}>
           <MobileButton block onClick={play} data-testid="play">
             <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
@@ -134,7 +140,7 @@ export function GamePopup({ game, pool, onClose, onOpen }: { game: Game; pool: r
               {similar.map((g) => (
                 <button key={gameKey(g)} type="button" className={css.similarTile} onClick={() => onOpen(g)} aria-label={g.name}>
                   <LazyImage src={g.imageUrl} alt="" className={css.similarImg} width={120} height={120} />
-                  <span>{g.name}</span>
+                  <span dir="auto">{g.name}</span>
                 </button>
               ))}
             </div>

@@ -40,7 +40,10 @@ export const GameTile = memo(function GameTile({
         <LazyImage src={game.imageUrl} alt="" className={css.tileImg} eager={eager} width={240} height={240} />
         {isNewGame(game) && <span className={css.newBadge}>{t('newBadge')}</span>}
       </span>
-      <span className={css.tileName}>{game.name}</span>
+      {/* Catalogue text from the server, in whatever language it comes: isolated from the page's direction. */}
+      <span className={css.tileName} dir="auto">
+        {game.name}
+      </span>
       <span className={css.tileProvider}>{providerDisplayName(game.provider)}</span>
     </a>
   );

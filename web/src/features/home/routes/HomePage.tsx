@@ -1,18 +1,12 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/api';
 import { addNotification } from '../../../app/notificationsSlice';
 import { useAppDispatch, useAppSelector } from '../../../app/store';
 import { Icon, type IconName } from '../../../components/Icon';
-import { MobileButton } from '../../../components/MobileButton';
 import { Slider } from '../components/Slider';
 import css from '../components/Home.module.css';
-
-// Only needed once the attention modal opens.
-// Game strips and providers: fetched after the first paint, outside /home's initial chunk.
-const PopupModal = lazy(() => import('../../../components/PopupModal').then((m) => ({ default: m.PopupModal })));
-
 
 const STRIPS: { id: string; to: string; icon: IconName; tone: string }[] = [
   { id: 'topGames', to: '/slots/lobby', icon: 'star', tone: 'gold' },
@@ -20,41 +14,6 @@ const STRIPS: { id: string; to: string; icon: IconName; tone: string }[] = [
   { id: 'liveCasino', to: '/casinolive/main', icon: 'live', tone: 'red' },
   { id: 'crashGames', to: '/slots/crash-games', icon: 'crash', tone: 'green' },
 ];
-
-function TopUpBlock() {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const { isAuth, user } = useAppSelector((s) => s.auth);
-  const [attention, setAttention] = useState(false);
-  // Spec §4: a signed-in user on the direct payment route deposits online; anyone else is told how.
-  const onTopUp = () => {
-    if (isAuth && user?.isOnPaykassmaPayment) void navigate('/profile/paykassma/deposit');
-    else setAttention(true);
-  };
-  return (
-    <section className={css.topUp} aria-labelledby="topup-title">
-      <div>
-        <h2 id="topup-title" className={css.topUpTitle}>
-          {t('home.topUpTitle')}
-        </h2>
-        <p className={css.topUpText}>{t('home.topUpText')}</p>
-      </div>
-      <MobileButton onClick={onTopUp}>
-        <Icon name="wallet" size={18} /> {t('home.topUp')}
-      </MobileButton>
-      {attention && (
-        <Suspense fallback={null}>
-          <PopupModal title={t('attention')} onClose={() => setAttention(false)}>
-            <p className={css.modalText}>{isAuth ? t('home.topUpCashier') : t('home.topUpGuest')}</p>
-            <MobileButton block onClick={() => setAttention(false)}>
-              {t('ok')}
-            </MobileButton>
-          </PopupModal>
-        </Suspense>
-      )}
-    </section>
-  );
-}
 
 function SportBlock({ banned }: { banned: string[] }) {
   const { t } = useTranslation();
@@ -96,9 +55,16 @@ function useAfterFirstPaint() {
 
 /**
  * `casinoSection`: the casino strips and provider list, given by the app's router (features
- * do not import each other); mounted after the first paint.
+ * do not import each other); mounted after the first paint. `paymentsSection`: the top-up block
+ * and the withdraw banner (features/payments), also given by the router.
  */
-export default function HomePage({ casinoSection: CasinoSection }: { casinoSection?: React.ComponentType }) {
+export default function HomePage({
+  casinoSection: CasinoSection,
+  paymentsSection: PaymentsSection,
+}: {
+  casinoSection?: React.ComponentType;
+  paymentsSection?: React.ComponentType;
+}) {
   const { t } = useTranslation();
   const banned = api.useBlocklistQuery().data ?? [];
   const casino = useAfterFirstPaint();
@@ -126,7 +92,11 @@ export default function HomePage({ casinoSection: CasinoSection }: { casinoSecti
           </span>
         </Link>
       </nav>
-      <TopUpBlock />
+      {PaymentsSection && (
+        <Suspense fallback={<div className={css.topUpFallback} />}>
+          <PaymentsSection />
+        </Suspense>
+      )}
       <SportBlock banned={banned} />
       <section aria-labelledby="games-title">
         <div className={css.sectionHead}>

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { ACCOUNT_NS } from '../../../app/i18n';
+import { selectFullBalance } from '../../../app/authSlice';
 import { useAppSelector } from '../../../app/store';
 import { Money } from '../../../components/Money';
 import { MobileButton } from '../../../components/MobileButton';
@@ -8,7 +9,7 @@ import css from '../components/Profile.module.css';
 
 export default function BalancePage() {
   const { t } = useTranslation(ACCOUNT_NS);
-  const balance = useAppSelector((s) => s.auth.balance);
+  const balance = useAppSelector(selectFullBalance);
   const rows = balance
     ? ([
         ['profile.realBalance', balance.balance],

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ACCOUNT_NS } from '../../../app/i18n';
 import { api } from '../../../api/api';
 import { useNotify } from '../../../app/notify';
+import { selectFullBalance } from '../../../app/authSlice';
 import { useAppSelector } from '../../../app/store';
 import { Money } from '../../../components/Money';
 import { MobileButton } from '../../../components/MobileButton';
@@ -22,7 +23,7 @@ export function canTransferCashback(amount: number | undefined): boolean {
 export default function CashbackPage() {
   const { t } = useTranslation(ACCOUNT_NS);
   const notify = useNotify();
-  const balance = useAppSelector((s) => s.auth.balance);
+  const balance = useAppSelector(selectFullBalance);
   const [open, setOpen] = useState(false);
   const [move, { isLoading }] = api.useMoveCashbackMutation();
   const enabled = canTransferCashback(balance?.cashbackBalance);

@@ -1,4 +1,5 @@
-import { useMemo, useState } from 'react';
+import { Suspense, useMemo, useState, type ComponentType } from 'react';
+import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { ACCOUNT_NS } from '../../../app/i18n';
 import { api } from '../../../api/api';
@@ -26,16 +27,21 @@ const TYPE_KEYS: Record<number, string> = {
   204: 'op.rollback',
 };
 
-export default function HistoryPage() {
+/**
+ * `payHistory`: the deposits and withdrawals with their status (features/payments), given by the
+ * app's router; shown in a second tab for the same dates.
+ */
+export default function HistoryPage({ payHistory: PayHistory }: { payHistory?: ComponentType<{ begin: string; end: string }> }) {
   const { t, i18n } = useTranslation(ACCOUNT_NS);
   const [from, setFrom] = useState(() => monthAgo());
   const [to, setTo] = useState(() => new Date());
   const [page, setPage] = useState(1);
+  const [tab, setTab] = useState<'all' | 'payments'>('all');
   const query = useMemo(
     () => ({ begin: isoDay(from), end: isoDay(to), limit: HISTORY_PAGE_SIZE + 1, offset: (page - 1) * HISTORY_PAGE_SIZE }),
     [from, to, page],
   );
-  const { data, isFetching, isError } = api.useHistoryQuery(query);
+  const { data, isFetching, isError } = api.useHistoryQuery(query, { skip: tab !== 'all' });
   const rows = (data ?? []).slice(0, HISTORY_PAGE_SIZE);
   const hasNext = (data?.length ?? 0) > HISTORY_PAGE_SIZE;
   const dateFmt = new Intl.DateTimeFormat(`${i18n.language}-u-nu-latn`, { dateStyle: 'medium', timeStyle: 'short' });
@@ -47,36 +53,89 @@ export default function HistoryPage() {
         <DatePicker label={t('from')} value={from} max={to} onChange={(d) => (setFrom(d), setPage(1))} />
         <DatePicker label={t('to')} value={to} min={from} onChange={(d) => (setTo(d), setPage(1))} />
       </div>
-      <div className={css.historyWrap} aria-busy={isFetching}>
-        {isFetching && (
-          <div className={css.center}>
-            <Spinner />
+      {PayHistory && (
+        <div className={css.tabs} role="tablist" aria-label={t('profile.history')}>
+          {(['all', 'payments'] as const).map((k) => (
+            <button
+              key={k}
+              type="button"
+              role="tab"
+              aria-selected={tab === k}
+              className={css.tab}
+              data-testid={`history-tab-${k}`}
+              onClick={() => setTab(k)}
+            >
+              {t(k === 'all' ? 'history.tabAll' : 'history.tabPayments')}
+            </button>
+          ))}
+        </div>
+      )}
+      {PayHistory && tab === 'payments' ? (
+        <Suspense fallback={null}>
+          <PayHistory begin={isoDay(from)} end={isoDay(to)} />
+        </Suspense>
+      ) : (
+        <>
+          <div className={css.historyWrap} aria-busy={isFetching}>
+            {isFetching && (
+              <div className={css.center}>
+                <Spinner />
+              </div>
+            )}
+            {!isFetching && isError && <p className={css.empty}>{t('loadFailed')}</p>}
+            {!isFetching && !isError && rows.length === 0 && <p className={css.empty}>{t('noOperations')}</p>}
+            {!isFetching && rows.length > 0 && (
+              <ul className={css.ops} data-testid="operations">
+                {rows.map((r) => (
+                  <li key={r.id} className={css.op}>
+                    <span className={`${css.opIcon} ${r.value < 0 ? css.opOut : css.opIn}`} aria-hidden="true">
+                      {r.value < 0 ? '−' : '+'}
+                    </span>
+                    <span className={css.opMain}>
+                      {r.game ? (
+                        <>
+                          <strong>
+                            <bdi>{r.game.game_name}</bdi>
+                          </strong>
+                          <small>
+                            {t(TYPE_KEYS[r.payment_mode] ?? 'op.other')} · <bdi>{r.game.provider_name}</bdi>
+                          </small>
+                        </>
+                      ) : (
+                        <strong>{t(TYPE_KEYS[r.payment_mode] ?? 'op.other')}</strong>
+                      )}
+                      <small>
+                        {dateFmt.format(new Date(r.created_at))} · {t(`purse.${r.purse}`, { defaultValue: r.purse })}
+                      </small>
+                      {r.round_id && (
+                        <small className={css.opRound}>
+                          {t('history.round')} <bdi data-testid="op-round">{r.round_id}</bdi>
+                          {r.verifiable && r.game && (
+                            <>
+                              {' · '}
+                              <Link
+                                to={`/profile/history/round?${new URLSearchParams({ game: r.game.game_id, round: r.round_id }).toString()}`}
+                                className={css.opLink}
+                                data-testid="op-fairness"
+                              >
+                                {t('history.fairness')}
+                              </Link>
+                            </>
+                          )}
+                        </small>
+                      )}
+                    </span>
+                    <span className={`${css.opAmount} ${r.value < 0 ? css.opOutText : css.opInText}`}>
+                      <Money amount={r.value} currency={r.currency} />
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
           </div>
-        )}
-        {!isFetching && isError && <p className={css.empty}>{t('loadFailed')}</p>}
-        {!isFetching && !isError && rows.length === 0 && <p className={css.empty}>{t('noOperations')}</p>}
-        {!isFetching && rows.length > 0 && (
-          <ul className={css.ops} data-testid="operations">
-            {rows.map((r) => (
-              <li key={r.id} className={css.op}>
-                <span className={`${css.opIcon} ${r.value < 0 ? css.opOut : css.opIn}`} aria-hidden="true">
-                  {r.value < 0 ? '−' : '+'}
-                </span>
-                <span className={css.opMain}>
-                  <strong>{t(TYPE_KEYS[r.payment_mode] ?? 'op.other')}</strong>
-                  <small>
-                    {dateFmt.format(new Date(r.created_at))} · {t(`purse.${r.purse}`, { defaultValue: r.purse })}
-                  </small>
-                </span>
-                <span className={`${css.opAmount} ${r.value < 0 ? css.opOutText : css.opInText}`}>
-                  <Money amount={r.value} currency={r.currency} />
-                </span>
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
-      <Paginator page={page} pages={null} hasNext={hasNext} onChange={setPage} />
+          <Paginator page={page} pages={null} hasNext={hasNext} onChange={setPage} />
+        </>
+      )}
     </>
   );
 }

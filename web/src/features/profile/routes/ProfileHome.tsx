@@ -1,6 +1,8 @@
+import { Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { ACCOUNT_NS } from '../../../app/i18n';
+import { selectFullBalance } from '../../../app/authSlice';
 import { logout } from '../../../app/session';
 import { useAppDispatch, useAppSelector } from '../../../app/store';
 import { Icon, type IconName } from '../../../components/Icon';
@@ -13,12 +15,15 @@ const ITEMS: { to: string; icon: IconName; key: string }[] = [
   { to: 'cashback', icon: 'percent', key: 'profile.cashback' },
   { to: 'history', icon: 'history', key: 'profile.history' },
   { to: 'password', icon: 'lock', key: 'profile.changePassword' },
+  { to: 'responsible-gambling', icon: 'history', key: 'rg:menu' },
 ];
 
-export default function ProfileHome() {
-  const { t } = useTranslation(ACCOUNT_NS);
+/** `paymentsSection`: the deposit and withdrawal entries (features/payments), given by the router. */
+export default function ProfileHome({ paymentsSection: PaymentsSection }: { paymentsSection?: React.ComponentType }) {
+  const { t } = useTranslation([...ACCOUNT_NS, 'rg']);
   const dispatch = useAppDispatch();
-  const { user, balance } = useAppSelector((s) => s.auth);
+  const user = useAppSelector((s) => s.auth.user);
+  const balance = useAppSelector(selectFullBalance);
   if (!user) return null;
   return (
     <>
@@ -43,6 +48,11 @@ export default function ProfileHome() {
           <strong>{balance ? <Money amount={balance.bonusBalance} currency={balance.currency} /> : '—'}</strong>
         </div>
       </section>
+      {PaymentsSection && (
+        <Suspense fallback={null}>
+          <PaymentsSection />
+        </Suspense>
+      )}
       <nav aria-label={t('profile.title')}>
         <ul className={css.menu}>
           {ITEMS.map((i) => (

@@ -1,0 +1,219 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../../api/api';
+import type { ApiError } from '../../../api/types';
+import { selectFullBalance } from '../../../app/authSlice';
+import { useNotify } from '../../../app/notify';
+import { useAppSelector } from '../../../app/store';
+import { BackButton } from '../../../components/BackButton';
+import { DatePicker } from '../../../components/DatePicker';
+import { isoDay, monthAgo } from '../../../components/dates';
+import { Field } from '../../../components/Field';
+import { Money } from '../../../components/Money';
+import { MobileButton } from '../../../components/MobileButton';
+import { Paginator } from '../../../components/Paginator';
+import { PopupModal } from '../../../components/PopupModal';
+import { SpinnerOverlay } from '../../../components/Spinner';
+import { currencyDecimals } from '../../../components/money';
+import { cashierApi, type CashierWithdrawal } from '../api';
+import { checkAmount, groupCode, historySearch, STATUS_FILTERS, statusKey, withdrawalLimits, type StatusFilter } from '../logic';
+import css from '../Cashier.module.css';
+
+const NS = ['cashier', 'common'] as const;
+const FORM = 'cashier-withdrawal';
+
+/** /profile/withdrawal: a cashier withdrawal (cashier list, amount, request), its code, and the history with cancel. */
+export default function WithdrawalPage() {
+  const { t, i18n } = useTranslation(NS);
+  const notify = useNotify();
+  const balance = useAppSelector(selectFullBalance);
+  const currency = balance?.currency ?? 'TND';
+  const { data: settings } = api.useSettingsQuery();
+  const limits = withdrawalLimits(settings);
+  const { data: cashiers, isError: cashiersFailed } = cashierApi.useCashiersQuery();
+  const [cashierId, setCashierId] = useState('');
+  const [amount, setAmount] = useState('');
+  const [fieldError, setFieldError] = useState<string | undefined>();
+  const [created, setCreated] = useState<CashierWithdrawal | null>(null);
+  const [filter, setFilter] = useState<StatusFilter>('all');
+  const [from, setFrom] = useState(() => monthAgo());
+  const [to, setTo] = useState(() => new Date());
+  const [page, setPage] = useState(0);
+  const [cancelling, setCancelling] = useState<CashierWithdrawal | null>(null);
+  const [request, { isLoading: sending }] = cashierApi.useRequestWithdrawalMutation();
+  const [cancel, { isLoading: cancelBusy }] = cashierApi.useCancelWithdrawalMutation();
+  const { data: history, isFetching } = cashierApi.useWithdrawalHistoryQuery(
+    historySearch({ page, statuses: filter, dateFrom: isoDay(from), dateTo: isoDay(to) }),
+  );
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const check = checkAmount(amount, currencyDecimals(currency), limits.min, limits.max);
+    if (!check.ok) {
+      setFieldError(t(`amountError.${check.reason}`, { min: limits.min ?? '', max: limits.max ?? '' }));
+      return;
+    }
+    setFieldError(undefined);
+    const res = await request(cashierId ? { amount: check.value, cashier_id: Number(cashierId) } : { amount: check.value });
+    if (res.error) {
+      notify.error(res.error as ApiError, undefined, FORM);
+      return;
+    }
+    setCreated(res.data);
+    setAmount('');
+    setPage(0);
+    notify.formSuccess(FORM, 'cashier:requestSent');
+  };
+
+  const confirmCancel = async () => {
+    if (!cancelling) return;
+    const res = await cancel(cancelling.id);
+    setCancelling(null);
+    if (res.error) notify.error(res.error as ApiError);
+    else {
+      if (created?.id === res.data.id) setCreated(null);
+      notify.success('cashier:cancelled');
+    }
+  };
+
+  return (
+    <div className={css.page}>
+      <div className={css.head}>
+        <BackButton fallback="/profile" />
+        <h1 className={css.title}>{t('title')}</h1>
+      </div>
+
+      <form className={css.card} onSubmit={(e) => void submit(e)} noValidate data-testid="withdrawal-form">
+        {balance && (
+          <p className={css.muted}>
+            {t('available')} <Money amount={balance.balance} currency={balance.currency} />
+          </p>
+        )}
+        <div className={css.field}>
+          <label htmlFor="cashier-select" className={css.label}>
+            {t('cashier')}
+          </label>
+          <select id="cashier-select" className={css.select} value={cashierId} onChange={(e) => setCashierId(e.target.value)} data-testid="cashier-select">
+            <option value="">{t('anyCashier')}</option>
+            {cashiers?.map((c) => (
+              <option key={c.id} value={String(c.id)}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+          {cashiersFailed && <p className={css.warn}>{t('cashiersFailed')}</p>}
+        </div>
+        <Field
+          label={t('amount', { currency })}
+          name="amount"
+          inputMode="decimal"
+          autoComplete="off"
+          value={amount}
+          onChange={(v) => {
+            setAmount(v);
+            setFieldError(undefined);
+          }}
+          error={fieldError}
+          hint={limits.min !== undefined ? t('limits', { min: limits.min, max: limits.max ?? '—', currency }) : undefined}
+          data-testid="withdrawal-amount"
+        />
+        <MobileButton type="submit" block disabled={sending} data-testid="withdrawal-submit">
+          {t('submit')}
+        </MobileButton>
+        <p className={css.muted}>{t('howItWorks')}</p>
+      </form>
+
+      {created && created.code && (
+        <section className={css.codeCard} data-testid="withdrawal-code-card" aria-live="polite">
+          <span className={css.muted}>{t('yourCode')}</span>
+          <strong className={css.code} data-testid="withdrawal-code" dir="ltr">
+            {groupCode(created.code)}
+          </strong>
+          <span className={css.muted}>
+            <Money amount={created.amount} currency={created.currency} /> · {t('codeHint')}
+          </span>
+        </section>
+      )}
+
+      <section className={css.card} aria-labelledby="withdrawal-history-title">
+        <h2 id="withdrawal-history-title" className={css.subtitle}>
+          {t('history')}
+        </h2>
+        <div className={css.period}>
+          <DatePicker label={t('from')} value={from} max={to} onChange={(d) => (setFrom(d), setPage(0))} />
+          <DatePicker label={t('to')} value={to} min={from} onChange={(d) => (setTo(d), setPage(0))} />
+        </div>
+        <div className={css.filters} role="group" aria-label={t('filter')}>
+          {STATUS_FILTERS.map((f) => (
+            <button
+              key={f}
+              type="button"
+              className={`${css.chip} ${filter === f ? css.chipOn : ''}`}
+              aria-pressed={filter === f}
+              onClick={() => {
+                setFilter(f);
+                setPage(0);
+              }}
+            >
+              {t(`filters.${f}`)}
+            </button>
+          ))}
+        </div>
+        {isFetching && !history && <SpinnerOverlay />}
+        {history && history.items.length === 0 && <p className={css.muted}>{t('empty')}</p>}
+        <ul className={css.list} data-testid="withdrawal-history">
+          {history?.items.map((w) => (
+            <li key={w.id} className={css.item} data-testid="withdrawal-item" data-status={w.status}>
+              <div className={css.itemTop}>
+                <Money amount={w.amount} currency={w.currency} className={css.amount} />
+                <span className={`${css.status} ${css[`status_${statusKey(w.status)}`]}`} data-testid="withdrawal-status">
+                  {t(`status.${statusKey(w.status)}`)}
+                </span>
+              </div>
+              <span className={css.muted}>
+                <time dateTime={w.date}>{new Date(w.date).toLocaleString(`${i18n.language}-u-nu-latn`)}</time>
+                {w.cashier && (
+                  <>
+                    {' · '}
+                    <bdi>{w.cashier}</bdi>
+                  </>
+                )}
+              </span>
+              {w.code && (
+                <span className={css.itemCode}>
+                  {t('code')}{' '}
+                  <bdi dir="ltr" data-testid="withdrawal-item-code">
+                    {groupCode(w.code)}
+                  </bdi>
+                </span>
+              )}
+              {w.status === 'CREATED' && (
+                <MobileButton color="secondary" onClick={() => setCancelling(w)} data-testid="withdrawal-cancel">
+                  {t('cancel')}
+                </MobileButton>
+              )}
+            </li>
+          ))}
+        </ul>
+        {history && <Paginator page={page + 1} pages={Math.max(history.pages, 1)} onChange={(p) => setPage(p - 1)} />}
+      </section>
+
+      {cancelling && (
+        <PopupModal title={t('cancelTitle')} onClose={() => setCancelling(null)}>
+          {cancelBusy && <SpinnerOverlay />}
+          <p className={css.muted}>
+            {t('cancelConfirm')} <Money amount={cancelling.amount} currency={cancelling.currency} />
+          </p>
+          <div className={css.actions}>
+            <MobileButton color="danger" onClick={() => void confirmCancel()} disabled={cancelBusy} data-testid="withdrawal-cancel-confirm">
+              {t('cancelYes')}
+            </MobileButton>
+            <MobileButton color="secondary" onClick={() => setCancelling(null)}>
+              {t('keep')}
+            </MobileButton>
+          </div>
+        </PopupModal>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import { api } from '../../api/api';
+import type { ReplyOf, RequestBody, Schemas } from '../../api/types';
+
+/**
+ * The payment calls of docs/PAYMENTS.md ("Player API"). Amounts are major units as JSON numbers
+ * (built from exact minor units by amount.ts, never by float arithmetic); ids are the server's
+ * 64-bit ids.
+ */
+export type IntentId = number | string;
+export type IntentStatus = 'created' | 'pending' | 'succeeded' | 'failed' | 'expired' | 'cancelled';
+export const FINAL_STATUSES: readonly IntentStatus[] = ['succeeded', 'failed', 'expired', 'cancelled'];
+export const isFinal = (s: string | undefined): boolean => FINAL_STATUSES.includes(s as IntentStatus);
+
+/** `POST /api/payment/token`: single-use, bound to the player, the deposit's idempotency key. */
+export type PaymentToken = ReplyOf<'/api/payment/token', 'post'>;
+/** `POST /api/payment/deposit` and `POST /paykassma/deposit/init`. */
+export type DepositReply = ReplyOf<'/api/payment/deposit', 'post'>;
+/** `POST /api/payment/telegram/deposit`: `rate` (decimal text) is recorded on the intent at creation. */
+export type TelegramDepositReply = ReplyOf<'/api/payment/telegram/deposit', 'post'>;
+/** `POST /api/payment/withdrawal` and `POST /paykassma/withdrawal/init` (spec §3 withdrawal result). */
+export type WithdrawalReply = ReplyOf<'/api/payment/withdrawal', 'post'>;
+/** `GET /api/payment/intent/{id}`: polled by the payment frame. */
+export type Intent = ReplyOf<'/api/payment/intent/{id}', 'get'>;
+/** `GET /api/payment/history/payment-with-withdrawal` (spec §3 payment history entry). */
+export type PayHistoryEntry = Schemas['PayHistoryEntryReply'];
+
+/** Reply code 20 on a deposit/withdrawal start: continue at `result.url` in the top-level window (spec §4). */
+export const REDIRECT_CODE = 20;
+
+export const paymentsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    paymentToken: build.mutation<PaymentToken, void>({
+      query: () => ({ url: '/api/payment/token', method: 'POST', body: {} }),
+    }),
+    deposit: build.mutation<DepositReply, RequestBody<'/api/payment/deposit', 'post'>>({
+      query: (body) => ({ url: '/api/payment/deposit', method: 'POST', body }),
+    }),
+    withdrawal: build.mutation<WithdrawalReply, RequestBody<'/api/payment/withdrawal', 'post'>>({
+      query: (body) => ({ url: '/api/payment/withdrawal', method: 'POST', body }),
+      // The funds are held at once: the balance and the history change.
+      invalidatesTags: ['Balance', 'History'],
+    }),
+    paykassmaDeposit: build.mutation<ReplyOf<'/paykassma/deposit/init', 'post'>, RequestBody<'/paykassma/deposit/init', 'post'>>({
+      query: (body) => ({ url: '/paykassma/deposit/init', method: 'POST', body }),
+    }),
+    paykassmaWithdrawal: build.mutation<
+      ReplyOf<'/paykassma/withdrawal/init', 'post'>,
+      RequestBody<'/paykassma/withdrawal/init', 'post'>
+    >({
+      query: (body) => ({ url: '/paykassma/withdrawal/init', method: 'POST', body }),
+      invalidatesTags: ['Balance', 'History'],
+    }),
+    telegramDeposit: build.mutation<TelegramDepositReply, RequestBody<'/api/payment/telegram/deposit', 'post'>>({
+      query: (body) => ({ url: '/api/payment/telegram/deposit', method: 'POST', body }),
+    }),
+    intent: build.query<Intent, IntentId>({
+      query: (id) => ({ url: `/api/payment/intent/${encodeURIComponent(String(id))}` }),
+    }),
+  }),
+});
+
+export const payHistoryApi = paymentsApi.injectEndpoints({
+  endpoints: (build) => ({
+    payHistory: build.query<PayHistoryEntry[], { begin: string; end: string; limit: number; offset: number }>({
+      query: ({ begin, end, limit, offset }) => ({
+        url: `/api/payment/history/payment-with-withdrawal?${new URLSearchParams({
+          begin,
+          end,
+          limit: String(limit),
+          offset: String(offset),
+        }).toString()}`,
+      }),
+      // A deposit that succeeds invalidates 'History': this list refreshes with the balance.
+      providesTags: ['History'],
+    }),
+  }),
+});

@@ -1,0 +1,46 @@
+import type { FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { MobileButton } from '../../../components/MobileButton';
+import { AmountPicker } from '../components/AmountPicker';
+import { InfoNote } from '../components/InfoNote';
+import { PayHead } from '../components/PayHead';
+import css from '../components/Payments.module.css';
+import { newRequestKey, type FrameRequest } from '../frame';
+import { PATHS } from '../specialUser';
+import { useAmountForm, usePlayerCurrency } from '../useAmountForm';
+
+/** /profile/paykassma/deposit: a paykassma-flagged player's online deposit (limits `eTopUp`). */
+export default function PaykassmaDepositPage() {
+  const { t } = useTranslation('payments');
+  const navigate = useNavigate();
+  const currency = usePlayerCurrency();
+  const form = useAmountForm('eTopUp', currency);
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const amount = form.submit();
+    if (amount === null) return;
+    const pay: FrameRequest = { key: newRequestKey(), kind: 'deposit', provider: 'paykassma', amount, currency };
+    void navigate(PATHS.frame, { state: { pay, prevPath: PATHS.paykassmaDeposit } });
+  };
+  return (
+    <div className={css.page}>
+      <PayHead title={t('paykassma.depositTitle')} lead={t('paykassma.depositLead')} />
+      <form className={css.card} onSubmit={onSubmit} noValidate data-testid="paykassma-deposit-form">
+        <AmountPicker
+          currency={currency}
+          decimals={form.decimals}
+          limit={form.limit}
+          presets={form.presets}
+          value={form.text}
+          onChange={form.setText}
+          problem={form.problem}
+        />
+        <MobileButton type="submit" block disabled={!form.settingsLoaded} data-testid="paykassma-deposit-submit">
+          {t('paykassma.submitDeposit')}
+        </MobileButton>
+      </form>
+      <InfoNote kind="impostor" />
+    </div>
+  );
+}

@@ -1,0 +1,319 @@
+import { useEffect, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { skipToken } from '@reduxjs/toolkit/query/react';
+import { api } from '../../../api/api';
+import { openAuthModal } from '../../../app/authSlice';
+import { errorText } from '../../../app/errors';
+import { addNotification } from '../../../app/notificationsSlice';
+import { useAppDispatch, useAppSelector } from '../../../app/store';
+import { MobileButton } from '../../../components/MobileButton';
+import { Money } from '../../../components/Money';
+import { Spinner, SpinnerOverlay } from '../../../components/Spinner';
+import { formatMoney } from '../../../components/money';
+import { isFinal, paymentsApi } from '../api';
+import { PayHead } from '../components/PayHead';
+import css from '../components/Payments.module.css';
+import { isFrameRequest, localizedLink, parseFrameMessage, startOnce, topLevel, type FrameRequest, type StartOutcome } from '../frame';
+import { expandTelegram, PATHS } from '../specialUser';
+import { usePaymentPaths } from '../usePaymentPaths';
+
+/** How often the intent's status is asked while the payment is open (docs/PAYMENTS.md: 2 s). */
+export const POLL_MS = 2000;
+
+// Notices already shown for a request (a second mount or a return does not repeat them).
+const noticed = new Set<string>();
+
+/**
+ * /payment-frame (spec §4): starts the deposit or withdrawal on mount, frames the payment link,
+ * follows a code-20 reply to the top-level window, answers Telegram's `web_app_expand`, listens
+ * for the hosted page's result message and polls the intent; the balance and the history
+ * refresh as soon as the money moved.
+ */
+export default function PaymentFramePage() {
+  const { t, i18n } = useTranslation(['payments', 'common', 'errors']);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const dispatch = useAppDispatch();
+  const { isAuth, checked } = useAppSelector((s) => s.auth);
+  const paths = usePaymentPaths();
+  const state = location.state as { pay?: unknown; prevPath?: string } | null;
+  const req: FrameRequest | null = isFrameRequest(state?.pay) ? state.pay : null;
+  const back = state?.prevPath ?? (req?.kind === 'withdrawal' ? (paths.withdrawal ?? '/profile') : paths.deposit);
+  const [outcome, setOutcome] = useState<StartOutcome | null>(null);
+  const frameRef = useRef<HTMLIFrameElement>(null);
+
+  // Start (once per request), and clear the link when leaving.
+  const key = req?.key;
+  useEffect(() => {
+    if (!isAuth || !req) return;
+    let alive = true;
+    void startOnce(req, dispatch).then((o) => {
+      if (!alive) return;
+      if (o.type === 'redirect' && o.fresh) topLevel.assign(o.url);
+      setOutcome(o);
+    });
+    return () => {
+      alive = false;
+      setOutcome(null);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [isAuth, key, dispatch]);
+
+  const id =
+    outcome && (outcome.type === 'link' || outcome.type === 'withdrawal' || outcome.type === 'redirect') ? outcome.id : null;
+  const [stopped, setStopped] = useState(false);
+  const intent = paymentsApi.useIntentQuery(id ?? skipToken, {
+    pollingInterval: stopped ? 0 : POLL_MS,
+    skipPollingIfUnfocused: false,
+    refetchOnMountOrArgChange: true,
+  });
+  const current = intent.data && String(intent.data.id) === String(id) ? intent.data : undefined;
+  const status: string | undefined =
+    current?.status ?? (outcome?.type === 'link' || outcome?.type === 'withdrawal' ? outcome.status : undefined);
+  const final = isFinal(status);
+
+  // The money moved: the balance and the history refresh at once (RTK Query tags).
+  useEffect(() => {
+    setStopped(final);
+    if (!final || !req) return;
+    if (status === 'succeeded' || req.kind === 'withdrawal') dispatch(api.util.invalidateTags(['Balance', 'History']));
+  }, [final, status, req?.kind, dispatch]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // "Withdrawal (amount) successfully initiated" once per request (spec §8).
+  useEffect(() => {
+    if (outcome?.type !== 'withdrawal' || !key || noticed.has(key)) return;
+    noticed.add(key);
+    dispatch(
+      addNotification({
+        text: 'withdrawalInitiated',
+        type: 'success',
+        params: { amount: formatMoney(outcome.amount, outcome.currency, i18n.language) },
+      }),
+    );
+  }, [outcome, key, dispatch, i18n.language]);
+
+  // Messages of the framed page: Telegram's web_app_expand, and the hosted page's result.
+  const refetch = intent.refetch;
+  useEffect(() => {
+    const onMessage = (e: MessageEvent) => {
+      const framed = frameRef.current?.contentWindow;
+      if (!framed || e.source !== framed) return;
+      const m = parseFrameMessage(e.data);
+      if (!m) return;
+      if (m.type === 'expand') {
+        expandTelegram();
+        void navigate(PATHS.paykassmaDeposit);
+      } else if (id !== null && m.id === String(id)) {
+        // The server is the truth: the message only asks for its status now.
+        void refetch();
+      }
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  }, [id, navigate, refetch]);
+
+  const title = req?.kind === 'withdrawal' ? t('frame.withdrawalTitle') : t('frame.depositTitle');
+  const head = <PayHead title={title} back={back} />;
+
+  if (!isAuth && !checked) return <SpinnerOverlay />;
+  if (!isAuth) {
+    return (
+      <div className={css.page}>
+        {head}
+        <div className={css.result}>
+          <p>{t('frame.signIn')}</p>
+          <MobileButton onClick={() => dispatch(openAuthModal('login'))}>{t('common:login')}</MobileButton>
+        </div>
+      </div>
+    );
+  }
+  if (!req) {
+    return (
+      <div className={css.page}>
+        {head}
+        <div className={css.result} data-testid="frame-nothing">
+          <p>{t('frame.nothing')}</p>
+          <MobileButton to={paths.deposit}>{t('frame.chooseAmount')}</MobileButton>
+        </div>
+      </div>
+    );
+  }
+
+  const amountOf = () => {
+    if (req.credit) return <Money amount={req.credit.amount} currency={req.credit.currency} />;
+    if (outcome?.type === 'withdrawal') return <Money amount={outcome.amount} currency={outcome.currency} />;
+    return current && req.provider !== 'telegram' ? (
+      <Money amount={current.amount} currency={current.currency} />
+    ) : (
+      <Money amount={req.amount} currency={req.currency} />
+    );
+  };
+
+  let body: React.ReactNode;
+  if (outcome?.type === 'redirect' && !outcome.fresh && !final) {
+    // Back from the provider's page: the same payment is followed; its page can be reopened.
+    body = (
+      <Result tone="wait" title={t('frame.atProvider')} testId="frame-at-provider">
+        <p>{t('frame.atProviderText')}</p>
+        <Actions>
+          <MobileButton onClick={() => topLevel.assign(outcome.url)}>{t('frame.reopen')}</MobileButton>
+          <MobileButton to="/profile" color="secondary">
+            {t('frame.toProfile')}
+          </MobileButton>
+        </Actions>
+      </Result>
+    );
+  } else if (!outcome || (outcome.type === 'redirect' && !final)) {
+    body = (
+      <div className={css.center} data-testid="frame-starting">
+        <Spinner />
+        <p className={css.small}>{outcome ? t('frame.redirecting') : t('frame.starting')}</p>
+      </div>
+    );
+  } else if (outcome.type === 'error') {
+    const { key: k, params } = errorText(outcome.error);
+    body = (
+      <Result tone="bad" title={t('frame.failedStart')} testId="frame-error">
+        <p data-testid="frame-error-text">{t(k, params)}</p>
+        <Actions>
+          <MobileButton to={back}>{t('frame.tryAgain')}</MobileButton>
+          <MobileButton to="/profile" color="secondary">
+            {t('frame.toProfile')}
+          </MobileButton>
+        </Actions>
+      </Result>
+    );
+  } else if ((outcome.type === 'link' || (outcome.type === 'withdrawal' && outcome.link)) && !final) {
+    body = (
+      <>
+        <div className={css.frameWrap}>
+          <iframe
+            ref={frameRef}
+            className={css.frame}
+            src={outcome.link ? localizedLink(outcome.link, i18n.language) : undefined}
+            title={t('frame.frameTitle')}
+            allow="payment"
+            referrerPolicy="origin"
+            data-testid="payment-frame"
+          />
+        </div>
+        <p className={css.status} role="status">
+          <Spinner size={16} />
+          <span>{t('frame.waiting')}</span>
+        </p>
+      </>
+    );
+  } else if (req.kind === 'deposit') {
+    body =
+      status === 'succeeded' ? (
+        <Result tone="ok" title={t('frame.succeeded')} testId="frame-succeeded">
+          <p>
+            <Interpolated text={t('frame.succeededText', { amount: '\u0000' })} value={amountOf()} />
+          </p>
+          <NewBalance />
+          <Actions>
+            <MobileButton to="/slots/lobby">{t('frame.toGames')}</MobileButton>
+            <MobileButton to="/profile/history" color="secondary">
+              {t('frame.history')}
+            </MobileButton>
+          </Actions>
+        </Result>
+      ) : (
+        <Result tone="bad" title={t(`frame.${status ?? 'failed'}`)} testId="frame-failed">
+          <p>{t(`frame.${status ?? 'failed'}Text`)}</p>
+          <Actions>
+            <MobileButton to={back}>{t('frame.tryAgain')}</MobileButton>
+            <MobileButton to="/profile" color="secondary">
+              {t('frame.toProfile')}
+            </MobileButton>
+          </Actions>
+        </Result>
+      );
+  } else {
+    const ok = status === 'succeeded';
+    const tone = !final ? 'wait' : ok ? 'ok' : 'bad';
+    const name = !final ? 'withdrawalPending' : ok ? 'withdrawalSucceeded' : 'withdrawalFailed';
+    body = (
+      <Result tone={tone} title={t(`frame.${name}`)} testId={`frame-${name}`}>
+        <p>
+          <Interpolated text={t(`frame.${name}Text`, { amount: '\u0000' })} value={amountOf()} />
+        </p>
+        <NewBalance />
+        <Actions>
+          <MobileButton to="/profile/history">{t('frame.history')}</MobileButton>
+          <MobileButton to="/profile" color="secondary">
+            {t('frame.toProfile')}
+          </MobileButton>
+        </Actions>
+      </Result>
+    );
+  }
+
+  return (
+    <div className={css.page}>
+      {head}
+      {body}
+      {id !== null ? (
+        <p className={css.small}>
+          {t('frame.reference', { id: String(id) })}
+          {status && !final ? ` · ${t(`status.${status}`)}` : ''}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A translated sentence with a component (the amount) where `{{amount}}` was. */
+function Interpolated({ text, value }: { text: string; value: React.ReactNode }) {
+  const [before, after = ''] = text.split('\u0000');
+  return (
+    <>
+      {before}
+      {value}
+      {after}
+    </>
+  );
+}
+
+function NewBalance() {
+  const { t } = useTranslation('payments');
+  const balance = useAppSelector((s) => s.auth.balance);
+  if (!balance) return null;
+  return (
+    <dl className={`${css.facts} ${css.wide}`}>
+      <div>
+        <dt>{t('frame.newBalance')}</dt>
+        <dd data-testid="frame-balance">
+          <Money amount={balance.balance} currency={balance.currency} />
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+function Result({
+  tone,
+  title,
+  testId,
+  children,
+}: {
+  tone: 'ok' | 'bad' | 'wait';
+  title: string;
+  testId: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <section className={css.result} data-testid={testId} aria-live="polite">
+      <span className={`${css.badge} ${css[tone]}`} aria-hidden="true">
+        {tone === 'ok' ? '✓' : tone === 'bad' ? '✕' : '…'}
+      </span>
+      <h2>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+function Actions({ children }: { children: React.ReactNode }) {
+  return <div className={css.actions}>{children}</div>;
+}

@@ -1,0 +1,65 @@
+import type { FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { useAppSelector } from '../../../app/store';
+import { MobileButton } from '../../../components/MobileButton';
+import { Money } from '../../../components/Money';
+import { AmountPicker } from '../components/AmountPicker';
+import { InfoNote } from '../components/InfoNote';
+import { PayHead } from '../components/PayHead';
+import css from '../components/Payments.module.css';
+import { newRequestKey, type FrameRequest } from '../frame';
+import { PATHS } from '../specialUser';
+import { useAmountForm, usePlayerCurrency } from '../useAmountForm';
+
+/** /profile/top-up: an amount within `limits.payment.topUp`, then the payment frame. */
+export default function TopUpPage() {
+  const { t } = useTranslation('payments');
+  const navigate = useNavigate();
+  const currency = usePlayerCurrency();
+  const form = useAmountForm('topUp', currency);
+  const balance = useAppSelector((s) => s.auth.balance);
+  const userId = useAppSelector((s) => s.auth.user?.id);
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const amount = form.submit();
+    if (amount === null) return;
+    const pay: FrameRequest = { key: newRequestKey(), kind: 'deposit', provider: 'card', amount, currency };
+    void navigate(PATHS.frame, { state: { pay, prevPath: PATHS.topUp } });
+  };
+
+  return (
+    <div className={css.page}>
+      <PayHead title={t('topUp.title')} lead={t('topUp.lead')} />
+      <form className={css.card} onSubmit={onSubmit} noValidate data-testid="top-up-form">
+        {balance ? (
+          <div className={css.balanceRow}>
+            <span>{t('topUp.balance')}</span>
+            <strong>
+              <Money amount={balance.balance} currency={balance.currency} />
+            </strong>
+          </div>
+        ) : null}
+        <AmountPicker
+          currency={currency}
+          decimals={form.decimals}
+          limit={form.limit}
+          presets={form.presets}
+          value={form.text}
+          onChange={form.setText}
+          problem={form.problem}
+        />
+        <MobileButton type="submit" block disabled={!form.settingsLoaded} data-testid="top-up-submit">
+          {t('topUp.submit')}
+        </MobileButton>
+      </form>
+      <div className={css.notes}>
+        <InfoNote kind="replenishment" />
+        <InfoNote kind="impostor" />
+        {userId !== undefined ? <InfoNote kind="cashier" params={{ id: userId }} /> : null}
+        <InfoNote kind="webmoney" />
+      </div>
+    </div>
+  );
+}
