@@ -53,6 +53,12 @@ const PROFILE_ROUTES = [
   '/profile/password',
   '/profile/history',
   '/profile/cashback',
+  '/profile/responsible-gambling',
+  '/profile/withdrawal',
+  '/profile/top-up',
+  '/profile/top-up-tg',
+  '/profile/paykassma/deposit',
+  '/profile/paykassma/withdrawal',
   '/profile/not-built-yet',
 ];
 

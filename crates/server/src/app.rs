@@ -53,7 +53,7 @@ impl accounts::SessionsEnded for EndGameSessions {
     }
 }
 
-/// Every deposit intent asks the player's responsible-gambling state first: a cool-off or
+/// Every deposit intent and every cash deposit at a desk asks the player's responsible-gambling state first: a cool-off or
 /// a self-exclusion refuses it (121/122), and so does a deposit above one of the player's
 /// own limits (120).
 struct DepositLimits(Accounts);
@@ -129,6 +129,7 @@ impl AppState {
         payments.set_deposit_guard(Arc::new(DepositLimits(accounts.clone())));
         let cashier = payments::cashier::Cashier::new(db.clone(), ledger.clone(), config.cashier.clone());
         cashier.set_notifier(Arc::new(PayoutCodeSms { db: db.clone(), outbox: outbox.clone() }));
+        cashier.set_deposit_guard(Arc::new(DepositLimits(accounts.clone())));
         cashier.set_withdrawal_guard(Arc::new(CashierWithdrawalRules { payments: payments.clone(), accounts: accounts.clone() }));
         Ok(AppState {
             cashier,

@@ -1533,8 +1533,8 @@ export interface components {
             week?: null | components["schemas"]["DepositLimitReply"];
         };
         /**
-         * @description A deposit limit in major units (a number, or a decimal string); null: no limit; absent:
-         *     unchanged.
+         * @description A deposit limit in major units (a JSON number, like every amount the API takes); null: no
+         *     limit; absent: unchanged. Any other type is malformed (40).
          */
         DepositLimitsRequest: {
             /** Format: double */

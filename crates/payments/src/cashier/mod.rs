@@ -96,6 +96,7 @@ pub struct Cashier {
     cfg: Arc<CashierConfig>,
     notifier: Arc<OnceLock<Arc<dyn CodeNotifier>>>,
     guard: Arc<OnceLock<Arc<dyn WithdrawalGuard>>>,
+    deposit_guard: Arc<OnceLock<Arc<dyn crate::DepositGuard>>>,
     secret: Arc<OnceLock<Vec<u8>>>,
 }
 
@@ -111,6 +112,7 @@ impl Cashier {
             cfg: Arc::new(cfg),
             notifier: Default::default(),
             guard: Default::default(),
+            deposit_guard: Default::default(),
             secret: Default::default(),
         }
     }
@@ -131,6 +133,20 @@ impl Cashier {
     /// Wires the wagering / withdrawal-block rules of the payments part (once).
     pub fn set_withdrawal_guard(&self, guard: Arc<dyn WithdrawalGuard>) {
         let _ = self.guard.set(guard);
+    }
+
+    /// Wires the responsible-gambling deposit check (blocks and the player's own limits)
+    /// that a cash deposit at a desk obeys like any other deposit (once).
+    pub fn set_deposit_guard(&self, guard: Arc<dyn crate::DepositGuard>) {
+        let _ = self.deposit_guard.set(guard);
+    }
+
+    /// The deposit check of [`Self::set_deposit_guard`]; no guard set: no rule.
+    pub async fn deposit_rules_check(&self, user_id: i64, amount: Minor, currency: Currency) -> Result<(), AppError> {
+        match self.deposit_guard.get() {
+            Some(g) => g.check_deposit(user_id, amount, currency).await,
+            None => Ok(()),
+        }
     }
 
     /// **The one call site** of the wagering requirement (6252) and withdrawal blocks

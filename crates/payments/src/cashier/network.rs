@@ -346,9 +346,18 @@ impl Cashier {
         if amount <= 0 {
             return Err(AppError::with_detail(ErrorCode::InvalidField, "amount must be positive"));
         }
+        // The player's responsible-gambling state (a block, their own deposit limits) is
+        // asked for a new deposit only: a desk retrying a deposit that went through gets its
+        // receipt back even though that deposit now counts towards the limit. Two different
+        // deposits racing can both pass the check (as two payment intents can): the limit
+        // is the player's own, and the next deposit sees both.
+        let key = format!("desk:{}:{client_key}", staff.id);
+        if self.ledger.lookup(&key).await.map_err(db_err)?.is_none() {
+            self.deposit_rules_check(player_id, amount, staff.currency).await?;
+        }
         let posting = PostingRequest::transfer(
             TxType::CashierPayment,
-            format!("desk:{}:{client_key}", staff.id),
+            key,
             Some(player_id),
             staff.currency,
             float_of(staff.id),

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Money } from '../../../components/Money';
+import { OpItem, OpList, OpMessage } from '../../../components/Operations';
 import { Paginator } from '../../../components/Paginator';
 import { Spinner } from '../../../components/Spinner';
 import { payHistoryApi } from '../api';
@@ -34,39 +34,35 @@ export default function PayHistory({ begin, end }: { begin: string; end: string 
             <Spinner />
           </div>
         ) : isError ? (
-          <p className={css.empty}>{t('history.failed')}</p>
+          <OpMessage>{t('history.failed')}</OpMessage>
         ) : rows.length === 0 ? (
-          <p className={css.empty} data-testid="pay-history-empty">
-            {t('history.empty')}
-          </p>
+          <OpMessage testId="pay-history-empty">{t('history.empty')}</OpMessage>
         ) : (
-          <ul className={css.ops} data-testid="pay-history">
+          <OpList testId="pay-history">
             {rows.map((r) => {
               const out = r.type === 'withdrawal';
               const tone = DONE.includes(r.status) ? css.stDone : BAD.includes(r.status) ? css.stBad : css.stWait;
               return (
-                <li key={`${r.type}-${r.id}`} className={css.op} data-testid="pay-entry">
-                  <span className={`${css.opIcon} ${out ? css.opOut : css.opIn}`} aria-hidden="true">
-                    {out ? '−' : '+'}
-                  </span>
-                  <span className={css.opMain}>
-                    <strong>{out ? t('history.withdrawal') : t('history.deposit')}</strong>
-                    <small>
-                      {dateFmt.format(new Date(r.created_at))} · {t(`purse.${r.purse}`, { defaultValue: r.purse })}
-                    </small>
-                  </span>
-                  <span className={css.opEnd}>
-                    <span className={`${css.opAmount} ${out ? css.opOutText : css.opInText}`}>
-                      <Money amount={r.value} currency={r.currency} />
-                    </span>
+                <OpItem
+                  key={`${r.type}-${r.id}`}
+                  out={out}
+                  amount={r.value}
+                  currency={r.currency}
+                  testId="pay-entry"
+                  below={
                     <span className={`${css.status} ${tone}`} data-testid="pay-status" data-status={r.status}>
                       {t(`status.${r.status}`, { defaultValue: r.status })}
                     </span>
-                  </span>
-                </li>
+                  }
+                >
+                  <strong>{out ? t('history.withdrawal') : t('history.deposit')}</strong>
+                  <small>
+                    {dateFmt.format(new Date(r.created_at))} · {t(`purse.${r.purse}`, { defaultValue: r.purse })}
+                  </small>
+                </OpItem>
               );
             })}
-          </ul>
+          </OpList>
         )}
       </div>
       <Paginator page={page} pages={null} hasNext={hasNext} onChange={setPage} />

@@ -5,7 +5,7 @@ import { ACCOUNT_NS } from '../../../app/i18n';
 import { api } from '../../../api/api';
 import { DatePicker } from '../../../components/DatePicker';
 import { isoDay, monthAgo } from '../../../components/dates';
-import { Money } from '../../../components/Money';
+import { OpItem, OpList, OpMessage } from '../../../components/Operations';
 import { Paginator } from '../../../components/Paginator';
 import { Spinner } from '../../../components/Spinner';
 import { PageHead } from '../components/PageHead';
@@ -82,16 +82,12 @@ export default function HistoryPage({ payHistory: PayHistory }: { payHistory?: C
                 <Spinner />
               </div>
             )}
-            {!isFetching && isError && <p className={css.empty}>{t('loadFailed')}</p>}
-            {!isFetching && !isError && rows.length === 0 && <p className={css.empty}>{t('noOperations')}</p>}
+            {!isFetching && isError && <OpMessage>{t('loadFailed')}</OpMessage>}
+            {!isFetching && !isError && rows.length === 0 && <OpMessage>{t('noOperations')}</OpMessage>}
             {!isFetching && rows.length > 0 && (
-              <ul className={css.ops} data-testid="operations">
+              <OpList testId="operations">
                 {rows.map((r) => (
-                  <li key={r.id} className={css.op}>
-                    <span className={`${css.opIcon} ${r.value < 0 ? css.opOut : css.opIn}`} aria-hidden="true">
-                      {r.value < 0 ? '−' : '+'}
-                    </span>
-                    <span className={css.opMain}>
+                  <OpItem key={r.id} out={r.value < 0} amount={r.value} currency={r.currency}>
                       {r.game ? (
                         <>
                           <strong>
@@ -124,13 +120,9 @@ export default function HistoryPage({ payHistory: PayHistory }: { payHistory?: C
                           )}
                         </small>
                       )}
-                    </span>
-                    <span className={`${css.opAmount} ${r.value < 0 ? css.opOutText : css.opInText}`}>
-                      <Money amount={r.value} currency={r.currency} />
-                    </span>
-                  </li>
+                  </OpItem>
                 ))}
-              </ul>
+              </OpList>
             )}
           </div>
           <Paginator page={page} pages={null} hasNext={hasNext} onChange={setPage} />

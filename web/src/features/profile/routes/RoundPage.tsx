@@ -15,6 +15,7 @@ import type { GameKind } from '../../../studio/types';
 import { verifyRound, type Verification } from '../../../studio/verify';
 import { profileApi, type RoundRecord } from '../api';
 import { PageHead } from '../components/PageHead';
+import { OpMessage } from '../../../components/Operations';
 import css from '../components/Profile.module.css';
 
 const NS = [...ACCOUNT_NS, 'studio'] as const;
@@ -60,9 +61,9 @@ export default function RoundPage() {
         </div>
       )}
       {!isLoading && (error || !data) && (
-        <p className={css.empty} role="alert">
+        <OpMessage alert>
           {error && isApiError(error) ? t(errorText(error).key, errorText(error).params) : t('loadFailed')}
-        </p>
+        </OpMessage>
       )}
       {data && <Record rec={data} lang={i18n.language} />}
     </>
