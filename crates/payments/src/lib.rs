@@ -151,6 +151,8 @@ pub struct Shared {
     pub local_base: OnceLock<String>,
     /// Wakes the sandbox callback sender.
     pub wake: tokio::sync::Notify,
+    /// Group commit for the intents' transitions (see `store::batch`).
+    pub batch: store::WriteBatch,
 }
 
 impl Shared {
@@ -194,7 +196,8 @@ impl Payments {
             .connect_timeout(std::time::Duration::from_secs(5))
             .build()
             .unwrap_or_default();
-        let shared = Arc::new(Shared { db, cfg, http, local_base: OnceLock::new(), wake: tokio::sync::Notify::new() });
+        let batch = store::WriteBatch::new(db.clone());
+        let shared = Arc::new(Shared { db, cfg, http, local_base: OnceLock::new(), wake: tokio::sync::Notify::new(), batch });
         let mut providers: HashMap<&'static str, Arc<dyn Provider>> = HashMap::new();
         if shared.cfg.sandbox_enabled {
             providers.insert(SANDBOX, Arc::new(sandbox::Sandbox::new(shared.clone(), SANDBOX)));

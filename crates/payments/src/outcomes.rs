@@ -6,7 +6,9 @@ use crate::{Outcome, Payments, CRYPTO};
 use kernel::clock::now_ms;
 use kernel::ids::next_id;
 use kernel::{AppError, ErrorCode};
+use futures::FutureExt;
 use store::sqlx;
+use store::sqlx::AnyConnection;
 use wallet::{AccountRef, BalanceKind, HouseAccount, PostingRequest, TxType};
 
 impl Payments {
@@ -50,60 +52,31 @@ impl Payments {
         // A final state with nothing (more) to post is settled at once.
         let nothing_to_post = intent.kind == IntentKind::Deposit;
         // The transition is conditional on the status last seen (`WHERE status = $seen`), so
-        // the event records exactly where it came from; a concurrent change re-reads and
-        // tries again (a few times at most: every state has at most two successors).
-        let mut seen = intent.clone();
-        let mut won = None;
-        for _ in 0..4 {
-            if !from.contains(&seen.status) {
-                break;
-            }
-            let now = now_ms();
-            let review = late && seen.status.is_final();
-            let mut tx = self.db().writer().begin().await.map_err(AppError::internal)?;
-            let changed = sqlx::query(
-                "UPDATE payment_intents SET status = $1, updated_at = $2, failure_reason = $3, settled_at = $4, \
-                 needs_review = CASE WHEN $5 = 1 THEN 1 ELSE needs_review END WHERE id = $6 AND status = $7",
-            )
-            .bind(to.as_str())
-            .bind(now)
-            .bind((outcome != Outcome::Succeeded).then_some(detail))
-            .bind(nothing_to_post.then_some(now))
-            .bind(review as i64)
-            .bind(intent.id)
-            .bind(seen.status.as_str())
-            .execute(&mut *tx)
+        // the event records exactly where it came from; a concurrent change re-reads (inside
+        // the same transaction) and tries again (a few times at most: every state has at
+        // most two successors). It runs in the write batch: on SQLite many callbacks'
+        // transitions share one commit (one fsync), each under its own savepoint.
+        let work = Transition {
+            intent: intent.clone(),
+            from: from.to_vec(),
+            to,
+            succeeded: outcome == Outcome::Succeeded,
+            late,
+            nothing_to_post,
+            source: source.to_string(),
+            detail: detail.to_string(),
+            record: record.map(|(p, e)| (p.to_string(), e.to_string())),
+        };
+        let (seen, won) = self
+            .shared
+            .batch
+            .run(move |conn| work.apply(conn).boxed())
             .await
-            .map_err(AppError::internal)?
-            .rows_affected()
-                == 1;
-            if !changed {
-                drop(tx);
-                seen = self.intent(intent.id).await?.ok_or(ErrorCode::PaymentNotFound)?;
-                continue;
-            }
-            let detail = if review { format!("{detail} (after {}: logged for reconciliation)", seen.status.as_str()) } else { detail.to_string() };
-            event(&mut tx, intent.id, Some(seen.status), to, source, &detail, now).await?;
-            let recorded = match record {
-                Some((provider, event_id)) => record_callback(&mut tx, provider, event_id, intent.id, to, now).await?,
-                None => false,
-            };
-            tx.commit().await.map_err(AppError::internal)?;
-            if review {
-                tracing::warn!(intent = intent.id, before = seen.status.as_str(), "payments: a deposit succeeded after it was final; credited and flagged for review");
-            }
-            won = Some((
-                Intent {
-                    status: to,
-                    updated_at: now,
-                    settled_at: nothing_to_post.then_some(now),
-                    failure_reason: (outcome != Outcome::Succeeded).then(|| detail.clone()),
-                    ..seen.clone()
-                },
-                recorded,
-            ));
-            break;
+            .map_err(AppError::internal)??;
+        if let Some((_, _, true)) = &won {
+            tracing::warn!(intent = intent.id, "payments: a deposit succeeded after it was final; credited and flagged for review");
         }
+        let won = won.map(|(i, recorded, _)| (i, recorded));
         let (current, recorded) = match won {
             Some(w) => w,
             None => {
@@ -197,8 +170,77 @@ impl Payments {
 
 }
 
+/// One conditional transition of an intent, run inside a write transaction.
+struct Transition {
+    intent: Intent,
+    from: Vec<IntentStatus>,
+    to: IntentStatus,
+    succeeded: bool,
+    late: bool,
+    nothing_to_post: bool,
+    source: String,
+    detail: String,
+    record: Option<(String, String)>,
+}
+
+impl Transition {
+    /// Answers the intent as last seen and, when this transition won, the intent after it,
+    /// whether the callback was recorded now and whether it was flagged for review.
+    async fn apply(self, conn: &mut AnyConnection) -> Result<(Intent, Option<(Intent, bool, bool)>), AppError> {
+        let Transition { intent, from, to, succeeded, late, nothing_to_post, source, detail, record } = self;
+        let mut seen = intent.clone();
+        for _ in 0..4 {
+            if !from.contains(&seen.status) {
+                break;
+            }
+            let now = now_ms();
+            let review = late && seen.status.is_final();
+            let changed = sqlx::query(
+                "UPDATE payment_intents SET status = $1, updated_at = $2, failure_reason = $3, settled_at = $4, \
+                 needs_review = CASE WHEN $5 = 1 THEN 1 ELSE needs_review END WHERE id = $6 AND status = $7",
+            )
+            .bind(to.as_str())
+            .bind(now)
+            .bind((!succeeded).then_some(detail.as_str()))
+            .bind(nothing_to_post.then_some(now))
+            .bind(review as i64)
+            .bind(intent.id)
+            .bind(seen.status.as_str())
+            .execute(&mut *conn)
+            .await
+            .map_err(AppError::internal)?
+            .rows_affected()
+                == 1;
+            if !changed {
+                let row = sqlx::query(&format!("SELECT {} FROM payment_intents WHERE id = $1", crate::model::INTENT_COLUMNS))
+                    .bind(intent.id)
+                    .fetch_optional(&mut *conn)
+                    .await
+                    .map_err(AppError::internal)?;
+                seen = row.as_ref().and_then(Intent::from_row).ok_or(ErrorCode::PaymentNotFound)?;
+                continue;
+            }
+            let detail = if review { format!("{detail} (after {}: logged for reconciliation)", seen.status.as_str()) } else { detail };
+            event(conn, intent.id, Some(seen.status), to, &source, &detail, now).await?;
+            let recorded = match &record {
+                Some((provider, event_id)) => record_callback(conn, provider, event_id, intent.id, to, now).await?,
+                None => false,
+            };
+            let won = Intent {
+                status: to,
+                updated_at: now,
+                settled_at: nothing_to_post.then_some(now),
+                failure_reason: (!succeeded).then(|| detail.clone()),
+                ..seen.clone()
+            };
+            return Ok((seen, Some((won, recorded, review))));
+        }
+        Ok((seen, None))
+    }
+}
+
 pub(crate) async fn event(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    conn: &mut AnyConnection,
     intent_id: i64,
     from: Option<IntentStatus>,
     to: IntentStatus,
@@ -214,7 +256,7 @@ pub(crate) async fn event(
         .bind(source)
         .bind(detail.chars().take(500).collect::<String>())
         .bind(now)
-        .execute(&mut **tx)
+        .execute(&mut *conn)
         .await
         .map_err(AppError::internal)?;
     Ok(())
@@ -222,7 +264,7 @@ pub(crate) async fn event(
 
 /// Records a callback `(provider, event id)` in `tx`; false when it was recorded before.
 pub(crate) async fn record_callback(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    conn: &mut AnyConnection,
     provider: &str,
     event_id: &str,
     intent_id: i64,
@@ -238,7 +280,7 @@ pub(crate) async fn record_callback(
     .bind(intent_id)
     .bind(status.as_str())
     .bind(now)
-    .execute(&mut **tx)
+    .execute(&mut *conn)
     .await
     .map_err(AppError::internal)?
     .rows_affected();

@@ -201,12 +201,19 @@ async fn healthz(State(state): State<AppState>) -> Response {
     if !ledger {
         tracing::error!("health check: the ledger writer has stopped");
     }
+    // The payments' group-commit writer (intent transitions) is a shared worker too.
+    let payments = state.payments.shared().batch.alive();
+    if !payments {
+        tracing::error!("health check: the payments write batch has stopped");
+    }
+    let up = database && ledger && payments;
     let body = serde_json::json!({
-        "status": if database && ledger { "ok" } else { "unavailable" },
+        "status": if up { "ok" } else { "unavailable" },
         "database": if database { "ok" } else { "error" },
         "ledger": if ledger { "ok" } else { "stopped" },
+        "payments": if payments { "ok" } else { "stopped" },
     });
-    let status = if database && ledger { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
+    let status = if up { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
     (status, axum::Json(body)).into_response()
 }
 

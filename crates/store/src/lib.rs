@@ -8,6 +8,7 @@
 //! there in the application instead of spinning on `SQLITE_BUSY`) and a pool of reader
 //! connections that see the last committed state through WAL.
 
+pub mod batch;
 pub mod dialect;
 pub mod migrate;
 pub mod testing;
@@ -17,6 +18,7 @@ use sqlx::AnyPool;
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use batch::{BatchError, WriteBatch};
 pub use sqlx;
 pub use sqlx::Row;
 
