@@ -11,6 +11,9 @@
 //! the batch is durable and every piece answers [`BatchError::Unavailable`] (retry).
 //! On PostgreSQL, whose connections commit concurrently, the work runs at once in its own
 //! transaction: same semantics, no queue.
+//!
+//! A piece of work must not wait on another write (a ledger posting, another batch): on
+//! SQLite it runs while holding the one writer connection, so that wait would never end.
 
 use crate::{Backend, Db};
 use futures::future::BoxFuture;
