@@ -13,12 +13,7 @@ export function tests(h) {
    * @param {'en' | 'ar'} lang
    */
   async function flow({ context, signal, note }, lang) {
-    const page = await context.newPage();
-    const errors = h.collectErrors(page);
-    const password = 'Player42';
-    const phone = await h.phoneAccount(signal, password);
-    await h.openHome(page);
-    await h.signIn(page, phone, password, 'phone');
+    const { page, errors, phone, password } = await h.newPlayerPage(context, signal);
     if (lang === 'ar') await page.evaluate(() => localStorage.setItem('carthage.lang', 'ar'));
     await page.goto('/profile/withdrawal');
     const form = page.getByTestId('withdrawal-form');

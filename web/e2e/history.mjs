@@ -12,12 +12,7 @@ export function tests(h) {
       name: 'history: game, provider and round on each game posting; the round opens its fairness record, which verifies',
       /** @param {{ context: import('playwright-core').BrowserContext, signal: AbortSignal, note: (l: string) => void }} t */
       async run({ context, signal, note }) {
-        const page = await context.newPage();
-        const errors = h.collectErrors(page);
-        const password = 'Player42';
-        const phone = await h.phoneAccount(signal, password);
-        await h.openHome(page);
-        await h.signIn(page, phone, password, 'phone');
+        const { page, errors, phone, password } = await h.newPlayerPage(context, signal);
         // One dice roll, then the seed pair is rotated so the round's server seed is revealed.
         const roundId = await page.evaluate(async () => {
           /** @param {string} path @param {any} body @param {Record<string,string>} [headers] */

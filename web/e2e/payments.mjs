@@ -58,12 +58,7 @@ export function tests(h) {
       name: 'payments: sign up, deposit 50 TND through the sandbox page inside the payment frame, balance updates without reload (English)',
       /** @param {{ context: import('playwright-core').BrowserContext, signal: AbortSignal, note: (l: string) => void }} t */
       async run({ context, signal, note }) {
-        const page = await context.newPage();
-        const errors = h.collectErrors(page);
-        const password = 'Player42';
-        const phone = await h.phoneAccount(signal, password);
-        await h.openHome(page);
-        await h.signIn(page, phone, password, 'phone');
+        const { page, errors, phone, password } = await h.newPlayerPage(context, signal);
         const before = await balanceMinor(page);
         // Profile → Balance → Deposit: the operator's card provider (the sandbox).
         await page.getByTestId('header-account').click();
@@ -89,12 +84,7 @@ export function tests(h) {
       name: 'payments: a declined card shows the refusal and leaves the balance; a 3-D Secure card is confirmed inside the frame',
       /** @param {{ context: import('playwright-core').BrowserContext, signal: AbortSignal, note: (l: string) => void }} t */
       async run({ context, signal, note }) {
-        const page = await context.newPage();
-        const errors = h.collectErrors(page);
-        const password = 'Player42';
-        const phone = await h.phoneAccount(signal, password);
-        await h.openHome(page);
-        await h.signIn(page, phone, password, 'phone');
+        const { page, errors, phone, password } = await h.newPlayerPage(context, signal);
         const before = await balanceMinor(page);
         await page.goto('/profile/top-up');
         await page.getByTestId('amount-input').fill('20');
@@ -127,12 +117,7 @@ export function tests(h) {
       name: 'payments: the /home top-up block, Paykassma deposit of 50 TND inside the payment frame, in Arabic',
       /** @param {{ context: import('playwright-core').BrowserContext, signal: AbortSignal, note: (l: string) => void }} t */
       async run({ context, signal, note }) {
-        const page = await context.newPage();
-        const errors = h.collectErrors(page);
-        const password = 'Player42';
-        const phone = await h.phoneAccount(signal, password);
-        await h.openHome(page);
-        await h.signIn(page, phone, password, 'phone');
+        const { page, errors, phone, password } = await h.newPlayerPage(context, signal);
         await page.evaluate(() => localStorage.setItem('carthage.lang', 'ar'));
         await page.reload();
         await page.waitForFunction(() => document.documentElement.dir === 'rtl');
@@ -162,12 +147,7 @@ export function tests(h) {
         await context.addInitScript(() => {
           /** @type {any} */ (window).Telegram = { WebApp: { initDataUnsafe: { user: { id: 777000111 } }, expand() {} } };
         });
-        const page = await context.newPage();
-        const errors = h.collectErrors(page);
-        const password = 'Player42';
-        const phone = await h.phoneAccount(signal, password);
-        await h.openHome(page);
-        await h.signIn(page, phone, password, 'phone');
+        const { page, errors, phone, password } = await h.newPlayerPage(context, signal);
         const before = await balanceMinor(page);
         // A Telegram user has no withdrawal path: no banner; the profile offers the USDT deposit.
         await page.getByTestId('home-top-up').waitFor();
@@ -201,12 +181,7 @@ export function tests(h) {
       name: 'payments: a Paykassma withdrawal to a phone holds the funds at once',
       /** @param {{ context: import('playwright-core').BrowserContext, signal: AbortSignal, note: (l: string) => void }} t */
       async run({ context, signal, note }) {
-        const page = await context.newPage();
-        const errors = h.collectErrors(page);
-        const password = 'Player42';
-        const phone = await h.phoneAccount(signal, password);
-        await h.openHome(page);
-        await h.signIn(page, phone, password, 'phone');
+        const { page, errors, phone, password } = await h.newPlayerPage(context, signal);
         const before = await balanceMinor(page);
         await page.getByTestId('header-account').click();
         await page.getByRole('link', { name: 'Withdraw', exact: true }).click();
@@ -230,12 +205,7 @@ export function tests(h) {
       name: `payments: every payment screen at 320 and 390 px in ${lang === 'fr' ? 'French' : 'Arabic'}, without horizontal overflow`,
       /** @param {{ context: import('playwright-core').BrowserContext, signal: AbortSignal, note: (l: string) => void }} t */
       async run({ context, signal, note }) {
-        const page = await context.newPage();
-        const errors = h.collectErrors(page);
-        const password = 'Player42';
-        const phone = await h.phoneAccount(signal, password);
-        await h.openHome(page);
-        await h.signIn(page, phone, password, 'phone');
+        const { page, errors, phone, password } = await h.newPlayerPage(context, signal);
         const screens = [
           ['/profile/top-up', 'top-up-form'],
           ['/profile/paykassma/deposit', 'paykassma-deposit-form'],

@@ -22,12 +22,7 @@ export function tests(h) {
       const account = texts(lang, 'account');
       const common = texts(lang, 'common');
       const errors = texts(lang, 'errors');
-      const page = await context.newPage();
-      const pageErrors = h.collectErrors(page);
-      const password = 'Player42';
-      const phone = await h.phoneAccount(signal, password);
-      await h.openHome(page);
-      await h.signIn(page, phone, password, 'phone');
+      const { page, errors: pageErrors, phone, password } = await h.newPlayerPage(context, signal);
       if (lang !== 'en') {
         await page.evaluate((l) => localStorage.setItem('carthage.lang', l), lang);
       }

@@ -12,12 +12,7 @@ export function tests(h) {
       name: 'wallet: demo credit, studio rounds, then balance and operations history agree',
       /** @param {{ context: import('playwright-core').BrowserContext, signal: AbortSignal, note: (l: string) => void }} t */
       async run({ context, signal, note }) {
-        const page = await context.newPage();
-        const errors = h.collectErrors(page);
-        const password = 'Player42';
-        const phone = await h.phoneAccount(signal, password);
-        await h.openHome(page);
-        await h.signIn(page, phone, password, 'phone');
+        const { page, errors, phone, password } = await h.newPlayerPage(context, signal);
         // Five dice rolls and two slot spins through the studio client API, as the game frame does.
         const played = await page.evaluate(async () => {
           /** @param {string} path @param {any} body @param {Record<string,string>} [headers] */

@@ -184,6 +184,19 @@ async function outbox(to, signal, field = 'code', after = 0) {
 }
 
 /**
+ * A new player's page, signed in by phone on the home page: the prelude of most money tests.
+ * @param {import('playwright-core').BrowserContext} context @param {AbortSignal} signal
+ */
+async function newPlayerPage(context, signal, password = 'Player42') {
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  const phone = await phoneAccount(signal, password);
+  await openHome(page);
+  await signIn(page, phone, password, 'phone');
+  return { page, errors, phone, password };
+}
+
+/**
  * A phone account created through the API, as the app does it.
  * @param {AbortSignal} signal
  * @param {string} password
@@ -620,7 +633,7 @@ function appTests() {
  */
 const helpers = {
   BASE, urlOf, assert, http, parseJson, api, collectErrors, assertNoPageErrors, freshPhone, outbox,
-  phoneAccount, swipe, expectToast, shot, signIn, openHome,
+  phoneAccount, newPlayerPage, swipe, expectToast, shot, signIn, openHome,
 };
 
 async function suiteTests() {
