@@ -22,6 +22,7 @@ mod exact;
 pub mod model;
 pub mod odds;
 pub mod settle;
+pub mod slip;
 
 pub use exact::Fraction;
 pub use model::{Line, MarketKey, MarketStatus};
