@@ -21,6 +21,7 @@ pub mod catalogue;
 mod exact;
 pub mod model;
 pub mod odds;
+pub mod pricing;
 pub mod settle;
 pub mod slip;
 
