@@ -19,13 +19,16 @@
 
 pub mod catalogue;
 mod exact;
+pub mod feed;
 pub mod model;
 pub mod odds;
 pub mod pricing;
 pub mod settle;
+pub mod sim;
 pub mod slip;
 
 pub use exact::Fraction;
+pub use feed::FeedMessage;
 pub use model::{Line, MarketKey, MarketStatus};
 pub use odds::{Odds, OddsPolicy};
 pub use settle::OutcomeResult;
