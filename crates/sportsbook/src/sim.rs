@@ -289,7 +289,10 @@ impl Simulator {
         for _ in 0..self.config.live_events {
             let sport = self.pick_sport();
             let duration = self.expected_real_duration(sport);
-            let progress = self.rng.gen_range(0.0..0.85);
+            // No warm match ends within the lead: its replacement, announced now, starts a lead
+            // from now, so an earlier end would leave a hole in the live offer.
+            let max_progress = (1.0 - self.config.lead_ms as f64 / duration.max(1) as f64).clamp(0.0, 0.85);
+            let progress = if max_progress > 0.0 { self.rng.gen_range(0.0..max_progress) } else { 0.0 };
             let start = now - (duration as f64 * progress) as i64;
             let (id, mut m) = self.new_match(sport, start, EventKind::Live);
             let mut quiet = Vec::new();
@@ -1286,6 +1289,37 @@ mod tests {
         let per_match_second = messages as f64 / live / 60.0;
         assert!(per_match_second >= 0.25, "{per_match_second} odds-change messages per live match per second");
         assert!(markets_changed > messages);
+    }
+
+    /// The simulator speaks the feed format: every message passes `Line::apply`, and the line
+    /// then mirrors the simulator (each match it runs is there, live matches have open markets).
+    #[test]
+    fn every_message_applies_to_a_line() {
+        let mut sim = Simulator::new(12, small());
+        let mut line = crate::model::Line::new();
+        let mut count = 0;
+        for i in 0..900 {
+            for msg in sim.tick(T0 + i * 1_000) {
+                line.apply(&msg).unwrap_or_else(|e| panic!("{}: {e}", msg.kind()));
+                let back = crate::feed::decode(&crate::feed::encode(&msg)).unwrap();
+                assert_eq!(back, msg);
+                count += 1;
+            }
+        }
+        assert!(count > 1_000, "{count}");
+        for m in sim.matches.values() {
+            let event = &line.events[&m.id];
+            if m.phase == Phase::Live && m.kind == EventKind::Live {
+                assert_eq!(event.status, EventStatus::Live);
+                assert_eq!(event.score, m.score);
+            }
+        }
+        let closed = line.events.values().filter(|e| e.status == EventStatus::Closed).count();
+        assert!(closed > 10, "{closed}");
+        assert!(line.events.values().filter(|e| e.status == EventStatus::Closed).all(|e| e
+            .markets
+            .values()
+            .all(|mk| mk.status == MarketStatus::Settled && mk.outcomes.iter().all(|o| o.result.is_some()))));
     }
 
     #[test]
