@@ -1,10 +1,12 @@
 //! The simulator at platform scale: how many odds changes it produces and what a tick costs.
 //!
 //! ```text
-//! CARGO_TARGET_DIR=/work/target-sb cargo run --release -p sportsbook --example sim_scale -- [live] [seconds] [tick_ms]
+//! CARGO_TARGET_DIR=/work/target-sb cargo run --release -p sportsbook --example sim_scale -- \
+//!     [live] [seconds] [tick_ms] [speed] [reprice_ms]
 //! ```
 //!
-//! Defaults: 2,000 live matches, 120 simulated seconds, a tick every 100 ms, speed 15. The
+//! Defaults: 2,000 live matches, 120 simulated seconds, a tick every 100 ms, speed 15, a reprice
+//! every 30,000 ms of match time. The
 //! simulated time is not slept: ticks run back to back and the wall time each takes is measured,
 //! so "CPU per simulated second" below 1,000 ms means the simulator keeps up with real time. Every
 //! message also goes through `Line::apply` and is encoded as JSON, as the platform would do.
@@ -20,7 +22,13 @@ fn main() {
     let live = args.first().copied().unwrap_or(2_000) as usize;
     let seconds = args.get(1).copied().unwrap_or(120);
     let tick_ms = args.get(2).copied().unwrap_or(100).max(1);
-    let config = SimConfig { live_events: live, ..SimConfig::default() };
+    let defaults = SimConfig::default();
+    let config = SimConfig {
+        live_events: live,
+        speed: args.get(3).map_or(defaults.speed, |&s| s.max(1) as u32),
+        reprice_every_ms: args.get(4).copied().unwrap_or(defaults.reprice_every_ms).max(1),
+        ..defaults
+    };
     println!(
         "live events {live}, speed {}x, tick {tick_ms} ms, {seconds} simulated s, reprice every {} s of match time",
         config.speed,

@@ -301,6 +301,8 @@ impl Simulator {
                 continue;
             }
             m.suspended_until = None;
+            // Spread the repricing of the warm matches over one interval instead of all at once.
+            m.next_reprice_ms = m.clock_ms + self.rng.gen_range(0..self.config.reprice_every_ms.max(1));
             messages.push(self.fixture_message(&m, now));
             messages.push(score_message(&m, now, EventStatus::Live));
             self.reprice(&mut m, now, &mut Out { messages: &mut *messages, quiet: false }, true);
@@ -479,7 +481,8 @@ impl Simulator {
             }
             m.phase = Phase::Live;
             m.clock_ms = 0;
-            m.next_reprice_ms = self.config.reprice_every_ms;
+            // A random phase: matches that kick off together do not reprice together.
+            m.next_reprice_ms = self.rng.gen_range(1..=self.config.reprice_every_ms.max(1));
             init_score(m);
             out.push(score_message(m, now, EventStatus::Live));
             if m.kind == EventKind::PreMatch {
@@ -647,7 +650,8 @@ impl Simulator {
                 pricing::price(&mk.key, &outlook, self.config.margin_bp).expect("the menu uses catalogue types");
             let status = if priced.decided { MarketStatus::Deactivated } else { MarketStatus::Active };
             let odds: Vec<u32> = priced.outcomes.iter().map(|o| o.odds.thousandths()).collect();
-            let active: Vec<bool> = priced.outcomes.iter().map(|o| o.active).collect();
+            // A decided market is closed as a whole: none of its outcomes is offered.
+            let active: Vec<bool> = priced.outcomes.iter().map(|o| o.active && !priced.decided).collect();
             if all || status != mk.status || odds != mk.odds || active != mk.active {
                 mk.status = status;
                 mk.odds = odds;
