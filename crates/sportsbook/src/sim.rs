@@ -1157,13 +1157,19 @@ mod tests {
     #[test]
     fn live_count_stays_near_the_target() {
         let mut sim = Simulator::new(3, small());
+        let (mut sum, mut n) = (0, 0);
         for i in 0..1_200 {
             sim.tick(T0 + i * 1_000);
             if i > 300 {
                 let live = sim.live_count();
-                assert!((24..=36).contains(&live), "tick {i}: {live}");
+                // Overtime, long tennis matches and scheduled fixtures add a few; never a hole.
+                assert!((22..=42).contains(&live), "tick {i}: {live}");
+                sum += live;
+                n += 1;
             }
         }
+        let mean = sum as f64 / n as f64;
+        assert!((mean - 30.0).abs() <= 3.0, "{mean}");
     }
 
     #[test]
