@@ -6,10 +6,10 @@
 //! [`REFUSAL_CODES`] and docs/SPORTSBOOK.md).
 //!
 //! The checks run in a fixed order, so one request always gets the same refusal:
-//! 616 (player), 600 (betting closed), 601 (stake, empty slip), 609 (leg count), 608 (same event
-//! twice), 610/606 (stake limits), then per leg in slip order 601 (unknown selection), 602, 603,
-//! 607, 605, then 604 (all changed legs at once), 617, 1489/615 (free bet / bonus odds),
-//! 611/613 (stake per market), 612/614 (payout).
+//! 616 (player), 600 (betting closed), 601 (stake, empty slip), 609 (leg count), 601/608 (same
+//! outcome / same event twice), 610/606 (stake limits), then per leg in slip order 601 (unknown
+//! selection), 602, 603, 607, 605, then 604 (all changed legs at once), 617, 1489/615 (free bet /
+//! bonus odds), 611/613 (stake per market), 612/614 (payout).
 
 use std::collections::{BTreeMap, BTreeSet};
 
