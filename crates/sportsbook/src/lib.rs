@@ -27,7 +27,7 @@ pub mod settle;
 pub mod sim;
 pub mod slip;
 
-pub use exact::Fraction;
+pub use exact::{Fraction, FractionError};
 pub use feed::FeedMessage;
 pub use model::{Line, MarketKey, MarketStatus};
 pub use odds::{Odds, OddsPolicy};
