@@ -223,6 +223,42 @@ catalogue! {
     NotYourCashier = 112, 200, "This cashier is not in your network.";
     /// Too many wrong payout codes at this desk: locked for a while.
     PayoutCodeLocked = 113, 429, "Too many wrong payout codes. Please wait before trying again.";
+    // ---- sportsbook (spec §8 600–702, 999, 1489, 3301; one code per case, the
+    // `sportsbook::slip::REFUSAL_CODES` table; docs/SPORTSBOOK.md) ----
+    /// Betting is closed (the feed is down, or the operator closed it).
+    SportsbookUnavailable = 600, 200, "Betting is unavailable at the moment.";
+    /// A malformed slip: unknown selection, bad stake, an outcome twice. `result` may say which leg.
+    BetInvalid = 601, 200, "The bet is invalid.";
+    EventOver = 602, 200, "The event is over.";
+    /// A pre-match selection of an event that has started.
+    EventStarted = 603, 200, "The event has started.";
+    /// The odds moved and the player's policy refuses the new ones: `result` lists every
+    /// changed leg with the odds now offered; retry with them.
+    OddsChanged = 604, 200, "The odds have changed. Please check and retry.";
+    /// The market was deactivated or the outcome is not offered.
+    BetBlocked = 605, 200, "This selection is not available.";
+    StakeAboveMaximum = 606, 200, "The stake is above the maximum.";
+    MarketSuspended = 607, 200, "The market is suspended.";
+    DuplicateEvent = 608, 200, "An express cannot contain the same event twice.";
+    /// A single has exactly one leg; an express 2 to 20.
+    WrongEventCount = 609, 200, "Wrong number of events for this bet type.";
+    StakeBelowMinimum = 610, 200, "The stake is below the minimum.";
+    PrematchStakeLimit = 611, 200, "The pre-match stake limit for this market is reached.";
+    PrematchPayoutLimit = 612, 200, "The pre-match maximum payout is exceeded.";
+    LiveStakeLimit = 613, 200, "The live stake limit for this market is reached.";
+    LivePayoutLimit = 614, 200, "The live maximum payout is exceeded.";
+    /// Spec §5: bonus bets below odds 1.80 are refused.
+    BonusBetRules = 615, 200, "Bonus bets need odds of at least 1.80 on every selection.";
+    /// Not a player, or a player under a responsible-gambling block.
+    BettingNotAllowed = 616, 200, "Betting is not allowed for this account.";
+    /// Spec §8 "maximum 4 bets": open bets on one event per player.
+    TooManyOpenBets = 617, 200, "At most 4 open bets on the same event.";
+    /// Spec §8: an error by the partner bet provider.
+    BetProviderError = 999, 200, "The bet provider returned an error.";
+    /// Spec §5/§8: a free bet needs total odds of at least 2.20.
+    FreeBetOddsTooLow = 1489, 200, "A free bet needs total odds of at least 2.20.";
+    /// Spec §8: no such bet (of this player).
+    BetsNotFound = 3301, 200, "Bets not found.";
     /// Something failed on our side; the request may be retried.
     Internal = 1000, 503, "Request execution failed. Please try again.";
 }

@@ -41,6 +41,8 @@ pub struct AppState {
     pub metrics_addr: Arc<OnceLock<SocketAddr>>,
     /// The cashier network: locations, floats, cash deposits, cashier withdrawals.
     pub cashier: payments::cashier::Cashier,
+    /// Our sportsbook: the line, bets and settlement.
+    pub betting: betting::Betting,
 }
 
 /// Every session of a player ended (recovery, ban): so do their game sessions.
@@ -131,7 +133,9 @@ impl AppState {
         cashier.set_notifier(Arc::new(PayoutCodeSms { db: db.clone(), outbox: outbox.clone() }));
         cashier.set_deposit_guard(Arc::new(DepositLimits(accounts.clone())));
         cashier.set_withdrawal_guard(Arc::new(CashierWithdrawalRules { payments: payments.clone(), accounts: accounts.clone() }));
+        let betting = betting::Betting::new(db.clone(), ledger.clone(), sportsbook::slip::SlipSettings::default());
         Ok(AppState {
+            betting,
             cashier,
             config: Arc::new(config),
             db,

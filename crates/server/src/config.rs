@@ -49,6 +49,8 @@ pub struct Config {
     pub payments: payments::PaymentsConfig,
     /// The cashier network (`CASHIER_LIST_FIRST`, `CASHIER_LIST_LAST`, `CASHIER_CODE_SECRET`).
     pub cashier: payments::cashier::CashierConfig,
+    /// Our sportsbook's feed (docs/SPORTSBOOK.md): the simulator (demo default) or none.
+    pub sportsbook_feed: SportsbookFeed,
 }
 
 fn parse_var<T: std::str::FromStr>(var: &impl Fn(&str) -> Option<String>, key: &str) -> anyhow::Result<Option<T>> {
@@ -147,6 +149,13 @@ impl Config {
                 code_secret: var("CASHIER_CODE_SECRET"),
                 ..Default::default()
             },
+            sportsbook_feed: match var("SPORTSBOOK_FEED").as_deref().map(str::trim) {
+                Some("off") => SportsbookFeed::Off,
+                Some("sim") => SportsbookFeed::simulator(&var)?,
+                None if mode == Mode::Demo => SportsbookFeed::simulator(&var)?,
+                None => SportsbookFeed::Off,
+                Some(other) => anyhow::bail!("SPORTSBOOK_FEED must be sim or off, not {other:?}"),
+            },
         };
         config.validate()?;
         Ok(config)
@@ -217,7 +226,31 @@ impl Config {
             csp_frame_sources: vec![],
             payments: payments::PaymentsConfig::default(),
             cashier: payments::cashier::CashierConfig::default(),
+            sportsbook_feed: SportsbookFeed::Off,
         }
+    }
+}
+
+/// Where our sportsbook's line comes from.
+#[derive(Debug, Clone)]
+pub enum SportsbookFeed {
+    /// No feed: the line holds only what is applied to it (tests, or betting closed).
+    Off,
+    /// The built-in simulator (`sportsbook::sim`), ticked every `tick_ms`.
+    Simulator { seed: u64, config: sportsbook::sim::SimConfig, tick_ms: u64 },
+}
+
+impl SportsbookFeed {
+    /// `SPORTSBOOK_SIM_SEED` (default: random), `SPORTSBOOK_SIM_SPEED` (match clock × real
+    /// time, default 15), `SPORTSBOOK_SIM_LIVE` (matches in play at once, default 24).
+    fn simulator(var: &impl Fn(&str) -> Option<String>) -> anyhow::Result<SportsbookFeed> {
+        let mut config = sportsbook::sim::SimConfig::default();
+        if let Some(speed) = parse_var(var, "SPORTSBOOK_SIM_SPEED")? {
+            config.speed = speed;
+        }
+        config.live_events = parse_var(var, "SPORTSBOOK_SIM_LIVE")?.unwrap_or(24);
+        let seed = parse_var(var, "SPORTSBOOK_SIM_SEED")?.unwrap_or_else(|| kernel::ids::next_id() as u64);
+        Ok(SportsbookFeed::Simulator { seed, config, tick_ms: 100 })
     }
 }
 

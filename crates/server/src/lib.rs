@@ -44,6 +44,14 @@ pub async fn serve(
     crash.start().await; // crash
     let single = state.single.clone();
     let cashier = state.cashier.clone();
+    let betting = state.betting.clone();
+    let feed = match &state.config.sportsbook_feed {
+        config::SportsbookFeed::Off => None,
+        config::SportsbookFeed::Simulator { seed, config, tick_ms } => {
+            tracing::info!(seed, live = config.live_events, speed = config.speed, "sportsbook: simulated feed");
+            Some(tokio::spawn(state.betting.clone().run_simulator(*seed, config.clone(), *tick_ms)))
+        }
+    };
     let housekeeping = tokio::spawn(async move {
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(60));
         loop {
@@ -61,6 +69,12 @@ pub async fn serve(
                 Ok(n) if n > 0 => tracing::warn!(settled = n, "cashier: interrupted withdrawals recovered"),
                 Ok(_) => {}
                 Err(e) => tracing::error!(error = %e.text(), "cashier: withdrawal recovery failed"),
+            }
+            // Sports bets a crash left `placing` for five minutes: open or rejected by the ledger.
+            match betting.recover(300_000, kernel::clock::now_ms()).await {
+                Ok(n) if n > 0 => tracing::warn!(finished = n, "sportsbook: interrupted bets recovered"),
+                Ok(_) => {}
+                Err(e) => tracing::error!(error = %e.text(), "sportsbook: bet recovery failed"),
             }
         }
     });
@@ -86,6 +100,9 @@ pub async fn serve(
     let app = app::router(state).into_make_service_with_connect_info::<SocketAddr>();
     let result = axum::serve(listener, app).with_graceful_shutdown(shutdown).await;
     housekeeping.abort();
+    if let Some(f) = feed {
+        f.abort();
+    }
     outbox.abort();
     payments_jobs.abort();
     payments.release_jobs().await;

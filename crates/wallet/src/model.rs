@@ -90,6 +90,9 @@ pub enum HouseAccount {
     WithdrawalsPending,
     /// Counterpart of the cash floats the operator issues to its super agents and cashiers.
     Floats,
+    /// Stakes taken and payouts made by our own sportsbook (its profit and loss apart from
+    /// the games').
+    Sportsbook,
 }
 
 impl HouseAccount {
@@ -103,10 +106,11 @@ impl HouseAccount {
             HouseAccount::DemoCredit => "house:demo_credit",
             HouseAccount::WithdrawalsPending => "house:withdrawals_pending",
             HouseAccount::Floats => "house:floats",
+            HouseAccount::Sportsbook => "house:sportsbook",
         }
     }
 
-    pub const ALL: [HouseAccount; 8] = [
+    pub const ALL: [HouseAccount; 9] = [
         HouseAccount::Adjustments,
         HouseAccount::Cashback,
         HouseAccount::Payments,
@@ -115,6 +119,7 @@ impl HouseAccount {
         HouseAccount::DemoCredit,
         HouseAccount::WithdrawalsPending,
         HouseAccount::Floats,
+        HouseAccount::Sportsbook,
     ];
 
     pub fn parse(s: &str) -> Option<HouseAccount> {
@@ -150,10 +155,17 @@ pub enum TxType {
     FloatTransfer,
     /// Float issued to (or taken back from) a super agent by the operator (`house:floats`).
     FloatIssue,
+    /// A sportsbook bet's stake (player → `house:sportsbook`), keyed by the bet.
+    SportStake,
+    /// A settled sportsbook bet's return, stake included (win, void refund, half results).
+    SportPayout,
+    /// The difference posted when a settled bet is settled again (a corrected result), in
+    /// either direction; never a second payout.
+    SportResettle,
 }
 
 impl TxType {
-    pub const ALL: [TxType; 17] = [
+    pub const ALL: [TxType; 20] = [
         TxType::RefillBalance,
         TxType::BetWin,
         TxType::Withdrawal,
@@ -171,6 +183,9 @@ impl TxType {
         TxType::CashierPayout,
         TxType::FloatTransfer,
         TxType::FloatIssue,
+        TxType::SportStake,
+        TxType::SportPayout,
+        TxType::SportResettle,
     ];
 
     pub const fn code(self) -> i64 {
@@ -192,6 +207,9 @@ impl TxType {
             TxType::CashierPayout => 208,
             TxType::FloatTransfer => 209,
             TxType::FloatIssue => 210,
+            TxType::SportStake => 211,
+            TxType::SportPayout => 212,
+            TxType::SportResettle => 213,
         }
     }
 
@@ -214,6 +232,9 @@ impl TxType {
             TxType::CashierPayout => "cashier_payout",
             TxType::FloatTransfer => "float_transfer",
             TxType::FloatIssue => "float_issue",
+            TxType::SportStake => "sport_stake",
+            TxType::SportPayout => "sport_payout",
+            TxType::SportResettle => "sport_resettle",
         }
     }
 

@@ -586,6 +586,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sportsbook/bets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The player's bets, newest first: open (default), settled or all. */
+        get: operations["bets"];
+        put?: never;
+        /**
+         * Places a single or an express. The stake leaves the balance at once (a ledger posting);
+         *     a retry with the same `Idempotency-Key` answers the same bet (`replayed`).
+         */
+        post: operations["place"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sportsbook/event/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One event with every market. */
+        get: operations["event"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sportsbook/line": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The line: the sports, then the events not over (with their main market), soonest first. */
+        get: operations["line"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/studio/crash/fairness": {
         parameters: {
             query?: never;
@@ -1446,6 +1501,60 @@ export interface components {
             weeklyCashback: components["schemas"]["MajorUnits"];
             wonJackpots: components["schemas"]["JackpotReply"][];
         };
+        /** @enum {string} */
+        BetKindRequest: "single" | "express";
+        BetLegReply: {
+            event_id: string;
+            event_name: string;
+            live: boolean;
+            market: string;
+            market_name: string;
+            /** Format: double */
+            odds: number;
+            outcome_id: string;
+            outcome_name: string;
+            /** @description won, lost, void, half_won, half_lost, dead_heat; null while undecided. */
+            result?: string | null;
+            sport_id: string;
+            start_time: string;
+            tournament: string;
+        };
+        BetLegRequest: {
+            event_id: string;
+            /** @description The market's key as the line gives it. */
+            market: string;
+            /**
+             * Format: double
+             * @description The odds the player saw.
+             */
+            odds: number;
+            outcome_id: string;
+        };
+        BetReply: {
+            created_at: string;
+            currency: string;
+            /** @description real, bonus or free_bet. */
+            funding: string;
+            /** Format: int64 */
+            id: number;
+            /** @description single or express. */
+            kind: string;
+            legs: components["schemas"]["BetLegReply"][];
+            /** @description What the bet returned (stake included); 0 while open. */
+            payout: components["schemas"]["MajorUnits"];
+            potential_payout: components["schemas"]["MajorUnits"];
+            /** @description True when this answers an earlier request with the same Idempotency-Key. */
+            replayed: boolean;
+            settled_at?: string | null;
+            stake: components["schemas"]["MajorUnits"];
+            /**
+             * @description open, won, lost, void, half_won, half_lost, dead_heat, part_won, cancelled (placing: a
+             *     moment while the stake is posted).
+             */
+            status: string;
+            /** Format: double */
+            total_odds: number;
+        };
         /** @description A block taken: every session has ended (the cookie is cleared). */
         BlockReply: {
             permanent: boolean;
@@ -1700,6 +1809,41 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_BetReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                created_at: string;
+                currency: string;
+                /** @description real, bonus or free_bet. */
+                funding: string;
+                /** Format: int64 */
+                id: number;
+                /** @description single or express. */
+                kind: string;
+                legs: components["schemas"]["BetLegReply"][];
+                /** @description What the bet returned (stake included); 0 while open. */
+                payout: components["schemas"]["MajorUnits"];
+                potential_payout: components["schemas"]["MajorUnits"];
+                /** @description True when this answers an earlier request with the same Idempotency-Key. */
+                replayed: boolean;
+                settled_at?: string | null;
+                stake: components["schemas"]["MajorUnits"];
+                /**
+                 * @description open, won, lost, void, half_won, half_lost, dead_heat, part_won, cancelled (placing: a
+                 *     moment while the stake is posted).
+                 */
+                status: string;
+                /** Format: double */
+                total_odds: number;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_BlockReply: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -1887,6 +2031,38 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_EventReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                away: string;
+                category: string;
+                /** @description The live clock (`2nd half 67'`), while in play. */
+                clock?: string | null;
+                home: string;
+                id: string;
+                /** @description prematch (offered before the start only) or live (in play too). */
+                kind: string;
+                /** @description The line: the main market only; one event: every market. */
+                markets: components["schemas"]["MarketReply"][];
+                /** @description How many markets the event has. */
+                markets_count: number;
+                score: components["schemas"]["ScoreReply"];
+                sport: string;
+                sport_id: string;
+                /** @description RFC 3339. */
+                start_time: string;
+                /** @description not_started, live, ended, closed, cancelled. */
+                status: string;
+                tournament: string;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Fairness: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -1996,6 +2172,20 @@ export interface components {
                 sessionToken: string;
                 /** @description What the game page frames. */
                 url: string;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_LineReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                events: components["schemas"]["EventReply"][];
+                sports: components["schemas"]["SportReply"][];
             };
             /**
              * Format: int32
@@ -2402,6 +2592,41 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_BetReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                created_at: string;
+                currency: string;
+                /** @description real, bonus or free_bet. */
+                funding: string;
+                /** Format: int64 */
+                id: number;
+                /** @description single or express. */
+                kind: string;
+                legs: components["schemas"]["BetLegReply"][];
+                /** @description What the bet returned (stake included); 0 while open. */
+                payout: components["schemas"]["MajorUnits"];
+                potential_payout: components["schemas"]["MajorUnits"];
+                /** @description True when this answers an earlier request with the same Idempotency-Key. */
+                replayed: boolean;
+                settled_at?: string | null;
+                stake: components["schemas"]["MajorUnits"];
+                /**
+                 * @description open, won, lost, void, half_won, half_lost, dead_heat, part_won, cancelled (placing: a
+                 *     moment while the stake is posted).
+                 */
+                status: string;
+                /** Format: double */
+                total_odds: number;
+            }[];
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Vec_CashierReply: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -2789,7 +3014,7 @@ export interface components {
          * @description Reply codes (the envelope's status). 0 is success.
          * @enum {integer}
          */
-        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 15 | 17 | 21 | 22 | 101 | 102 | 103 | 231 | 501 | 506 | 507 | 508 | 105 | 106 | 6252 | 20 | 12 | 13 | 14 | 16 | 18 | 19 | 23 | 24 | 25 | 26 | 28 | 29 | 30 | 31 | 32 | 33 | 27 | 36 | 37 | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 71 | 72 | 120 | 121 | 122 | 123 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90 | 91 | 92 | 95 | 96 | 97 | 98 | 99 | 110 | 111 | 112 | 113 | 1000;
+        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 15 | 17 | 21 | 22 | 101 | 102 | 103 | 231 | 501 | 506 | 507 | 508 | 105 | 106 | 6252 | 20 | 12 | 13 | 14 | 16 | 18 | 19 | 23 | 24 | 25 | 26 | 28 | 29 | 30 | 31 | 32 | 33 | 27 | 36 | 37 | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 71 | 72 | 120 | 121 | 122 | 123 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90 | 91 | 92 | 95 | 96 | 97 | 98 | 99 | 110 | 111 | 112 | 113 | 600 | 601 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 611 | 612 | 613 | 614 | 615 | 616 | 617 | 999 | 1489 | 3301 | 1000;
         /** @description Failure: `status` is the code, `result` optional data (e.g. `retryAfterSeconds`). */
         ErrorEnvelope: {
             error_message: string;
@@ -2799,6 +3024,28 @@ export interface components {
              * @description A code of the `ErrorCode` catalogue.
              */
             status: number;
+        };
+        EventReply: {
+            away: string;
+            category: string;
+            /** @description The live clock (`2nd half 67'`), while in play. */
+            clock?: string | null;
+            home: string;
+            id: string;
+            /** @description prematch (offered before the start only) or live (in play too). */
+            kind: string;
+            /** @description The line: the main market only; one event: every market. */
+            markets: components["schemas"]["MarketReply"][];
+            /** @description How many markets the event has. */
+            markets_count: number;
+            score: components["schemas"]["ScoreReply"];
+            sport: string;
+            sport_id: string;
+            /** @description RFC 3339. */
+            start_time: string;
+            /** @description not_started, live, ended, closed, cancelled. */
+            status: string;
+            tournament: string;
         };
         /** @description `GET /api/studio/crash/fairness`. */
         Fairness: {
@@ -2854,6 +3101,8 @@ export interface components {
             /** @description Free bets waiting for a condition. */
             inactive: Record<string, never>[];
         };
+        /** @enum {string} */
+        FundingRequest: "real" | "bonus" | "free_bet";
         /** @description A game normalised to the spec's Game shape (§3). */
         Game: {
             authRequired: boolean;
@@ -2962,6 +3211,10 @@ export interface components {
             /** @description What the game page frames. */
             url: string;
         };
+        LineReply: {
+            events: components["schemas"]["EventReply"][];
+            sports: components["schemas"]["SportReply"][];
+        };
         LoginEmailRequest: {
             email: string;
             password: string;
@@ -2978,6 +3231,16 @@ export interface components {
         };
         /** @description Amount in major units of the currency, exact to the currency's ISO 4217 decimals */
         MajorUnits: number;
+        MarketReply: {
+            /** @description Canonical key (`18|total=2.5`): send it back as a leg's `market`. */
+            key: string;
+            name: string;
+            outcomes: components["schemas"]["OutcomeReply"][];
+            /** @description active, suspended, deactivated, settled, cancelled. */
+            status: string;
+        };
+        /** @enum {string} */
+        OddsPolicyRequest: "accept_any" | "accept_higher" | "none";
         OneClickReply: {
             /** @description The generated login, shown once. */
             email: string;
@@ -3001,6 +3264,17 @@ export interface components {
             link?: string | null;
             text: string;
             to: string;
+        };
+        OutcomeReply: {
+            /** @description Offered now. */
+            active: boolean;
+            id: string;
+            name: string;
+            /**
+             * Format: double
+             * @description Decimal odds (3 decimals at most).
+             */
+            odds: number;
         };
         /**
          * @description Spec §3 payment history entry (source field names): a deposit (`type` `payment`) or a
@@ -3073,6 +3347,17 @@ export interface components {
              */
             amount: number;
             phone_number: string;
+        };
+        PlaceBetRequest: {
+            funding?: null | components["schemas"]["FundingRequest"];
+            kind: components["schemas"]["BetKindRequest"];
+            legs: components["schemas"]["BetLegRequest"][];
+            odds_policy?: null | components["schemas"]["OddsPolicyRequest"];
+            /**
+             * Format: double
+             * @description Major units of the player's currency.
+             */
+            stake: number;
         };
         /** @description Spec §3 Profile. */
         ProfileReply: {
@@ -3291,6 +3576,12 @@ export interface components {
             /** Format: int64 */
             win: number;
         };
+        ScoreReply: {
+            /** Format: int32 */
+            away: number;
+            /** Format: int32 */
+            home: number;
+        };
         /** @description The seed pair a player's next round uses. */
         SeedView: {
             clientSeed: string;
@@ -3358,6 +3649,16 @@ export interface components {
              * @description Total stake in minor units (one of the session's bet levels).
              */
             bet: number;
+        };
+        SportReply: {
+            /** @description Events offered now (not over). */
+            events: number;
+            id: string;
+            /** @description football, basketball, tennis, ice_hockey, table_tennis (null when unknown). */
+            kind?: string | null;
+            /** @description Of which in play. */
+            live: number;
+            name: string;
         };
         /** @description What the game client needs to start. */
         StudioSession: {
@@ -4733,6 +5034,175 @@ export interface operations {
             };
             /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
             "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    bets: {
+        parameters: {
+            query?: {
+                /** @description open (default), settled or all. */
+                status?: string;
+                /** @description 1 to 100 (default 20). */
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_BetReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 40 malformed query, 47 unknown status */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    place: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A retry with the same key answers the same bet */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlaceBetRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BetReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 26 key reused, 40 malformed or no key, 47 invalid stake or key, 501/506/507 balance, 600–617 and 1489 (docs/SPORTSBOOK.md; 604 lists the changed legs) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    event: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_EventReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 43 no such event */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    line: {
+        parameters: {
+            query?: {
+                /** @description true: in play only; false: not started only; absent: both. */
+                live?: boolean;
+                /** @description One sport's events (its id). */
+                sport?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LineReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40 malformed query */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };

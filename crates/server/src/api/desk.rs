@@ -104,7 +104,7 @@ pub struct DeskDepositReply {
 /// The request's `Idempotency-Key` (1 to 100 characters), required by the desk's money calls.
 /// Without the header: 40 (HTTP 400); with one that is empty, longer than 100 characters or
 /// not visible ASCII: 47.
-fn client_key(parts: &Parts) -> Result<String, AppError> {
+pub(crate) fn client_key(parts: &Parts) -> Result<String, AppError> {
     let value = parts
         .headers
         .get("idempotency-key")

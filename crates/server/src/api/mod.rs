@@ -4,6 +4,7 @@
 pub mod admin;
 pub mod casino;
 pub mod cashier;
+pub mod sportsbook;
 pub mod desk;
 pub mod crash; // crash
 pub mod dev;
@@ -33,7 +34,8 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .merge(rg::routes()) // responsible gambling
         .merge(payments::routes())
         .merge(cashier::routes())
-        .merge(desk::routes());
+        .merge(desk::routes())
+        .merge(sportsbook::routes());
     if state.is_demo() {
         r = r.merge(dev::routes());
     }
@@ -61,11 +63,12 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         payments::withdrawal, payments::paykassma_withdrawal, payments::intent, payments::callback,
         dev::outbox,
         cashier::cashiers, cashier::request, cashier::history, cashier::cancel,
+        sportsbook::line, sportsbook::event, sportsbook::place, sportsbook::bets,
         desk::me, desk::player, desk::deposit, desk::payout, desk::report, desk::cashiers, desk::move_float,
     ),
     components(schemas(envelope::ErrorEnvelope)),
     modifiers(&ErrorCatalogue),
-    tags((name = "user"), (name = "wallet"), (name = "site"), (name = "admin", description = "Back office"), (name = "casino", description = "Catalogue, favourites and game launch"), (name = "provider wallet", description = "Seamless wallet for game providers (signed)"), (name = "studio", description = "The in-house studio's game client"), (name = "dev", description = "Demo mode only"), (name = "responsible gambling", description = "Deposit limits, self-exclusion, cool-off, reality check"), (name = "payments", description = "Deposits and withdrawals through payment providers"), (name = "cashier", description = "Cashier network: the player side"), (name = "desk", description = "Cashier desk (cashiers and super agents)"))
+    tags((name = "user"), (name = "wallet"), (name = "site"), (name = "admin", description = "Back office"), (name = "casino", description = "Catalogue, favourites and game launch"), (name = "provider wallet", description = "Seamless wallet for game providers (signed)"), (name = "studio", description = "The in-house studio's game client"), (name = "dev", description = "Demo mode only"), (name = "responsible gambling", description = "Deposit limits, self-exclusion, cool-off, reality check"), (name = "payments", description = "Deposits and withdrawals through payment providers"), (name = "cashier", description = "Cashier network: the player side"), (name = "desk", description = "Cashier desk (cashiers and super agents)"), (name = "sportsbook", description = "Our sportsbook: the line, bets, settlement"))
 )]
 pub struct ApiDoc;
 

@@ -1,0 +1,353 @@
+//! Placing a bet: checked against the line and the limits (`sportsbook::slip`), recorded,
+//! the stake posted through the ledger, exactly once per (player, client key).
+
+use crate::{internal, Betting, BetView};
+use futures::FutureExt;
+use kernel::{AppError, Currency, ErrorCode, Minor};
+use sha2::{Digest, Sha256};
+use sportsbook::slip::{self, AcceptedBet, BetKind, BetRequest, Funding, LegRequest, PlayerState, Refusal};
+use sportsbook::{MarketKey, Odds, OddsPolicy};
+use std::collections::{BTreeMap, BTreeSet};
+use store::sqlx::{self, Row};
+use wallet::{AccountRef, BalanceKind, HouseAccount, PostingRequest, TxType};
+
+/// Who is betting, as the caller knows them.
+#[derive(Debug, Clone)]
+pub struct Bettor {
+    pub id: i64,
+    pub currency: Currency,
+    /// False for a role that may not bet or a player under a responsible-gambling block (616).
+    pub allowed: bool,
+}
+
+/// One selection as the client sent it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LegInput {
+    pub event_id: String,
+    /// Canonical market key (`18|total=2.5`).
+    pub market: String,
+    pub outcome_id: String,
+    /// The decimal odds the player saw (`"1.85"`).
+    pub odds: String,
+}
+
+/// A bet as the client sent it (the stake already in minor units).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlaceInput {
+    pub legs: Vec<LegInput>,
+    pub stake: Minor,
+    pub kind: BetKind,
+    pub funding: Funding,
+    pub policy: OddsPolicy,
+}
+
+impl PlaceInput {
+    /// The fingerprint a retry must match (same key, same request).
+    fn hash(&self) -> String {
+        let mut h = Sha256::new();
+        h.update(format!("{:?}|{:?}|{:?}|{}", self.kind, self.funding, self.policy, self.stake));
+        for l in &self.legs {
+            h.update(format!("|{}|{}|{}|{}", l.event_id, l.market, l.outcome_id, l.odds));
+        }
+        hex::encode(h.finalize())
+    }
+
+    fn request(&self) -> Result<BetRequest, AppError> {
+        let legs = self
+            .legs
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let bad = |what: &str| AppError::with_detail(ErrorCode::BetInvalid, format!("leg {i}: {what}")).data(serde_json::json!({ "leg": i }));
+                Ok(LegRequest {
+                    event_id: l.event_id.clone(),
+                    market: MarketKey::parse(&l.market).map_err(|_| bad("unknown market"))?,
+                    outcome_id: l.outcome_id.clone(),
+                    odds: Odds::parse(&l.odds).map_err(|_| bad("invalid odds"))?,
+                })
+            })
+            .collect::<Result<Vec<_>, AppError>>()?;
+        Ok(BetRequest { legs, stake: self.stake, kind: self.kind, funding: self.funding, policy: self.policy })
+    }
+}
+
+/// The balance a funding draws on.
+pub(crate) fn funding_kind(f: Funding) -> BalanceKind {
+    match f {
+        Funding::Real => BalanceKind::Real,
+        Funding::Bonus => BalanceKind::Bonus,
+        Funding::FreeBet => BalanceKind::FreeBet,
+    }
+}
+
+pub(crate) fn funding_str(f: Funding) -> &'static str {
+    match f {
+        Funding::Real => "real",
+        Funding::Bonus => "bonus",
+        Funding::FreeBet => "free_bet",
+    }
+}
+
+pub(crate) fn parse_funding(s: &str) -> Funding {
+    match s {
+        "bonus" => Funding::Bonus,
+        "free_bet" => Funding::FreeBet,
+        _ => Funding::Real,
+    }
+}
+
+/// A refusal of the slip as the reply code, with what the client needs in `result`
+/// (604: every changed leg with the odds now offered).
+pub(crate) fn refusal_error(r: Refusal) -> AppError {
+    let code = ErrorCode::from_code(r.code()).unwrap_or(ErrorCode::BetInvalid);
+    let data = serde_json::to_value(&r).unwrap_or(serde_json::Value::Null);
+    AppError::with_detail(code, r.to_string()).data(data)
+}
+
+/// How long a retry waits for the first request with its key to finish.
+const IN_FLIGHT_WAIT_MS: u64 = 5_000;
+
+impl Betting {
+    /// Places a bet once per `(player, client_key)`: a retry with the same key and request
+    /// answers the same bet (`replayed`), the same key with another request is 26.
+    pub async fn place(&self, who: &Bettor, input: &PlaceInput, client_key: &str, now: i64) -> Result<BetView, AppError> {
+        let key = client_key.trim();
+        if key.is_empty() || key.len() > 100 {
+            return Err(AppError::with_detail(ErrorCode::InvalidField, "the idempotency key must be 1 to 100 characters"));
+        }
+        let hash = input.hash();
+        if let Some(view) = self.replay(who.id, key, &hash).await? {
+            return Ok(view);
+        }
+        let req = input.request()?;
+        let player = self.player_state(who).await?;
+        let settings = self.settings();
+        let accepted = self.with_line(|line| slip::validate(&req, line, &settings, &player, now)).map_err(refusal_error)?;
+        let bet_id = kernel::ids::next_id();
+        let names = self.with_line(|line| leg_names(line, &accepted));
+        let inserted = self.insert_bet(bet_id, who, key, &hash, &accepted, names, now).await?;
+        if !inserted {
+            // Another request with this key won the race: answer as a retry.
+            return match self.replay(who.id, key, &hash).await? {
+                Some(view) => Ok(view),
+                None => Err(AppError::internal("the bet under this key vanished")),
+            };
+        }
+        let posting = PostingRequest::transfer(
+            TxType::SportStake,
+            format!("sb:{bet_id}:stake"),
+            Some(who.id),
+            who.currency,
+            AccountRef::Player { user_id: who.id, kind: funding_kind(accepted.funding) },
+            AccountRef::House(HouseAccount::Sportsbook),
+            accepted.stake,
+        )
+        .comment(format!("Sports bet {bet_id}"))
+        .metadata(serde_json::json!({ "bet": bet_id, "kind": accepted.kind, "legs": accepted.legs.len() }));
+        match self.ledger.post(posting).await {
+            Ok(_) => {
+                self.set_status(bet_id, "placing", "open").await?;
+                self.bet(who.id, bet_id).await?.map(|b| b.replayed(false)).ok_or_else(|| internal("the bet vanished"))
+            }
+            Err(e) => {
+                let err: AppError = e.into();
+                // Refused for good (funds, limits): the bet is rejected. Anything else leaves
+                // it `placing` for the recovery, which asks the ledger.
+                if err.code != ErrorCode::Internal {
+                    self.set_status(bet_id, "placing", "rejected").await?;
+                }
+                Err(err)
+            }
+        }
+    }
+
+    /// The bet already under `key`: the same request answers it (a rejected one answers its
+    /// refusal again); another request is 26. Waits for a first request still in flight.
+    async fn replay(&self, user_id: i64, key: &str, hash: &str) -> Result<Option<BetView>, AppError> {
+        let started = std::time::Instant::now();
+        loop {
+            let row = sqlx::query("SELECT id, request_hash, status, funding FROM sb_bets WHERE user_id = $1 AND client_key = $2")
+                .bind(user_id)
+                .bind(key)
+                .fetch_optional(self.db.reader())
+                .await
+                .map_err(internal)?;
+            let Some(row) = row else { return Ok(None) };
+            let (id, stored, status, funding): (i64, String, String, String) = (row.get(0), row.get(1), row.get(2), row.get(3));
+            if stored != hash {
+                return Err(ErrorCode::IdempotencyConflict.into());
+            }
+            match status.as_str() {
+                "placing" if started.elapsed().as_millis() < IN_FLIGHT_WAIT_MS as u128 => {
+                    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                }
+                "placing" => return Err(AppError::internal("the first request with this key is still in progress")),
+                "rejected" => return Err(AppError::new(funding_kind(parse_funding(&funding)).insufficient_code())),
+                _ => return Ok(self.bet(user_id, id).await?.map(|b| b.replayed(true))),
+            }
+        }
+    }
+
+    /// The player's open bets per event and stake per market (for 617, 611, 613).
+    async fn player_state(&self, who: &Bettor) -> Result<PlayerState, AppError> {
+        let rows = sqlx::query(
+            "SELECT b.id, l.event_id, l.market_key, b.stake FROM sb_bet_legs l JOIN sb_bets b ON b.id = l.bet_id \
+             WHERE b.user_id = $1 AND b.status IN ('placing', 'open')",
+        )
+        .bind(who.id)
+        .fetch_all(self.db.reader())
+        .await
+        .map_err(internal)?;
+        let mut per_event: BTreeMap<String, BTreeSet<i64>> = BTreeMap::new();
+        let mut staked: BTreeMap<(String, MarketKey), i64> = BTreeMap::new();
+        for r in rows {
+            let (bet, event, market, stake): (i64, String, String, i64) = (r.get(0), r.get(1), r.get(2), r.get(3));
+            per_event.entry(event.clone()).or_default().insert(bet);
+            if let Ok(key) = MarketKey::parse(&market) {
+                *staked.entry((event, key)).or_default() += stake;
+            }
+        }
+        Ok(PlayerState {
+            betting_allowed: who.allowed,
+            open_bets_per_event: per_event.into_iter().map(|(e, s)| (e, s.len() as u32)).collect(),
+            staked_per_market: staked,
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn insert_bet(&self, id: i64, who: &Bettor, key: &str, hash: &str, bet: &AcceptedBet, names: Vec<LegNames>, now: i64) -> Result<bool, AppError> {
+        let (user, currency, key, hash, bet) = (who.id, who.currency.code().to_string(), key.to_string(), hash.to_string(), bet.clone());
+        self.batch
+            .run(move |conn| {
+                async move {
+                    let inserted = sqlx::query(
+                        "INSERT INTO sb_bets (id, user_id, client_key, request_hash, currency, kind, funding, stake, total_odds, potential_payout, status, created_at) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'placing', $11) ON CONFLICT (user_id, client_key) DO NOTHING",
+                    )
+                    .bind(id)
+                    .bind(user)
+                    .bind(&key)
+                    .bind(&hash)
+                    .bind(&currency)
+                    .bind(match bet.kind {
+                        BetKind::Single => "single",
+                        BetKind::Express => "express",
+                    })
+                    .bind(funding_str(bet.funding))
+                    .bind(bet.stake)
+                    .bind(i64::try_from(bet.total_odds).unwrap_or(i64::MAX))
+                    .bind(bet.potential_payout)
+                    .bind(now)
+                    .execute(&mut *conn)
+                    .await?
+                    .rows_affected()
+                        == 1;
+                    if inserted {
+                        for (i, (leg, n)) in bet.legs.iter().zip(names).enumerate() {
+                            sqlx::query(
+                                "INSERT INTO sb_bet_legs (bet_id, idx, event_id, market_key, outcome_id, odds, requested_odds, live, \
+                                 event_name, market_name, outcome_name, sport_id, tournament_name, start_time) \
+                                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+                            )
+                            .bind(id)
+                            .bind(i as i64)
+                            .bind(&leg.event_id)
+                            .bind(leg.market.to_string())
+                            .bind(&leg.outcome_id)
+                            .bind(leg.odds.thousandths() as i64)
+                            .bind(leg.requested_odds.thousandths() as i64)
+                            .bind(leg.live as i64)
+                            .bind(&n.event)
+                            .bind(&n.market)
+                            .bind(&n.outcome)
+                            .bind(&n.sport_id)
+                            .bind(&n.tournament)
+                            .bind(n.start_time)
+                            .execute(&mut *conn)
+                            .await?;
+                        }
+                    }
+                    Ok::<_, sqlx::Error>(inserted)
+                }
+                .boxed()
+            })
+            .await
+            .map_err(internal)?
+            .map_err(internal)
+    }
+
+    /// A conditional status change (`from` → `to`); false when the bet was not in `from`.
+    pub(crate) async fn set_status(&self, id: i64, from: &'static str, to: &'static str) -> Result<bool, AppError> {
+        self.batch
+            .run(move |conn| {
+                async move {
+                    let n = sqlx::query("UPDATE sb_bets SET status = $1 WHERE id = $2 AND status = $3")
+                        .bind(to)
+                        .bind(id)
+                        .bind(from)
+                        .execute(&mut *conn)
+                        .await?
+                        .rows_affected();
+                    Ok::<_, sqlx::Error>(n == 1)
+                }
+                .boxed()
+            })
+            .await
+            .map_err(internal)?
+            .map_err(internal)
+    }
+
+    /// Finishes bets left `placing` for longer than `older_than_ms` (a crash between the
+    /// bet's row and its stake): open when the ledger has the stake, rejected otherwise.
+    /// Returns how many were finished.
+    pub async fn recover(&self, older_than_ms: i64, now: i64) -> Result<usize, AppError> {
+        let rows = sqlx::query("SELECT id FROM sb_bets WHERE status = 'placing' AND created_at < $1 ORDER BY created_at LIMIT 500")
+            .bind(now - older_than_ms)
+            .fetch_all(self.db.reader())
+            .await
+            .map_err(internal)?;
+        let mut done = 0;
+        for r in rows {
+            let id: i64 = r.get(0);
+            let posted = self.ledger.lookup(&format!("sb:{id}:stake")).await.map_err(AppError::from)?.is_some_and(|t| !t.tombstone);
+            if self.set_status(id, "placing", if posted { "open" } else { "rejected" }).await? {
+                done += 1;
+            }
+        }
+        Ok(done)
+    }
+}
+
+/// What the player saw of a leg, stored with the bet.
+pub(crate) struct LegNames {
+    event: String,
+    market: String,
+    outcome: String,
+    sport_id: String,
+    tournament: String,
+    start_time: i64,
+}
+
+fn leg_names(line: &sportsbook::Line, bet: &AcceptedBet) -> Vec<LegNames> {
+    bet.legs
+        .iter()
+        .map(|leg| match line.selection(&leg.event_id, &leg.market, &leg.outcome_id) {
+            Some((e, m, o)) => LegNames {
+                event: format!("{} – {}", e.home.name, e.away.name),
+                market: m.name.clone(),
+                outcome: o.name.clone(),
+                sport_id: e.sport_id.clone(),
+                tournament: line.tournaments.get(&e.tournament_id).map(|t| t.name.clone()).unwrap_or_default(),
+                start_time: e.start_time,
+            },
+            None => LegNames {
+                event: leg.event_id.clone(),
+                market: leg.market.to_string(),
+                outcome: leg.outcome_id.clone(),
+                sport_id: String::new(),
+                tournament: String::new(),
+                start_time: 0,
+            },
+        })
+        .collect()
+}

@@ -1,0 +1,255 @@
+//! Settlement from the feed's results: each result is stored and copied onto the legs it
+//! decides; a bet whose legs are decided is paid once (`sb:{bet}:payout`); a bet already
+//! settled whose result changes is settled again and only the difference is posted
+//! (`sb:{bet}:resettle:{version}`).
+
+use crate::place::parse_funding;
+use crate::{internal, Betting};
+use futures::FutureExt;
+use kernel::{AppError, Currency, ErrorCode};
+use sportsbook::feed::{BetCancel, BetSettlement};
+use sportsbook::settle::{self, BetOutcome, Settlement};
+use sportsbook::slip::Funding;
+use sportsbook::{Odds, OutcomeResult};
+use store::sqlx::{self, Row};
+use wallet::{AccountRef, BalanceKind, HouseAccount, PostingRequest, TxType};
+
+fn outcome_str(o: BetOutcome) -> &'static str {
+    match o {
+        BetOutcome::Won => "won",
+        BetOutcome::Lost => "lost",
+        BetOutcome::Void => "void",
+        BetOutcome::HalfWon => "half_won",
+        BetOutcome::HalfLost => "half_lost",
+        BetOutcome::DeadHeat => "dead_heat",
+        BetOutcome::PartWon => "part_won",
+    }
+}
+
+/// What a settlement returns to the player, by funding: a free bet pays its winnings only.
+fn returned(funding: Funding, s: &Settlement, stake: i64) -> i64 {
+    match funding {
+        Funding::FreeBet => settle::free_bet_cash(s, stake),
+        _ => s.payout,
+    }
+}
+
+/// Where a bet's return goes: a bonus bet back to the bonus balance, the others to real money.
+fn return_kind(funding: Funding) -> BalanceKind {
+    match funding {
+        Funding::Bonus => BalanceKind::Bonus,
+        _ => BalanceKind::Real,
+    }
+}
+
+struct BetRow {
+    id: i64,
+    user_id: i64,
+    stake: i64,
+    funding: Funding,
+    currency: Currency,
+    status: String,
+    payout: i64,
+    version: i64,
+}
+
+impl Betting {
+    /// Stores a `bet_settlement`'s results, copies them onto the legs, settles what they decide.
+    pub(crate) async fn store_results(&self, s: &BetSettlement, now: i64) -> Result<(), AppError> {
+        let mut rows = Vec::new();
+        for m in &s.markets {
+            for o in &m.outcomes {
+                let json = serde_json::to_string(&o.result).map_err(internal)?;
+                rows.push((m.market.to_string(), o.id.clone(), json));
+            }
+        }
+        let event = s.event_id.clone();
+        self.batch
+            .run(move |conn| {
+                async move {
+                    for (market, outcome, json) in rows {
+                        sqlx::query(
+                            "INSERT INTO sb_results (event_id, market_key, outcome_id, result, version, received_at) VALUES ($1, $2, $3, $4, 1, $5) \
+                             ON CONFLICT (event_id, market_key, outcome_id) DO UPDATE SET result = excluded.result, \
+                             version = sb_results.version + 1, received_at = excluded.received_at WHERE sb_results.result <> excluded.result",
+                        )
+                        .bind(&event)
+                        .bind(&market)
+                        .bind(&outcome)
+                        .bind(&json)
+                        .bind(now)
+                        .execute(&mut *conn)
+                        .await?;
+                        sqlx::query("UPDATE sb_bet_legs SET result = $1 WHERE event_id = $2 AND market_key = $3 AND outcome_id = $4")
+                            .bind(&json)
+                            .bind(&event)
+                            .bind(&market)
+                            .bind(&outcome)
+                            .execute(&mut *conn)
+                            .await?;
+                    }
+                    Ok::<_, sqlx::Error>(())
+                }
+                .boxed()
+            })
+            .await
+            .map_err(internal)?
+            .map_err(internal)?;
+        self.settle_event(&s.event_id, now).await
+    }
+
+    /// A `bet_cancel`: the legs on the markets named (all the event's when none are), of bets
+    /// placed inside the window when there is one, become void.
+    pub(crate) async fn store_cancel(&self, c: &BetCancel, now: i64) -> Result<(), AppError> {
+        let void = serde_json::to_string(&OutcomeResult::VOID).map_err(internal)?;
+        let markets: Option<Vec<String>> = c.markets.as_ref().map(|m| m.iter().map(|k| k.to_string()).collect());
+        let (event, from, to) = (c.event_id.clone(), c.start_time.unwrap_or(i64::MIN), c.end_time.unwrap_or(i64::MAX));
+        self.batch
+            .run(move |conn| {
+                async move {
+                    let targets = match markets {
+                        Some(m) => m.into_iter().map(Some).collect::<Vec<_>>(),
+                        None => vec![None],
+                    };
+                    for market in targets {
+                        sqlx::query(
+                            "UPDATE sb_bet_legs SET result = $1 WHERE event_id = $2 AND ($3 IS NULL OR market_key = $3) \
+                             AND bet_id IN (SELECT id FROM sb_bets WHERE created_at >= $4 AND created_at <= $5)",
+                        )
+                        .bind(&void)
+                        .bind(&event)
+                        .bind(market.as_deref())
+                        .bind(from)
+                        .bind(to)
+                        .execute(&mut *conn)
+                        .await?;
+                    }
+                    Ok::<_, sqlx::Error>(())
+                }
+                .boxed()
+            })
+            .await
+            .map_err(internal)?
+            .map_err(internal)?;
+        self.settle_event(&c.event_id, now).await
+    }
+
+    /// Settles (or settles again) every placed bet with a leg on `event_id`.
+    pub async fn settle_event(&self, event_id: &str, now: i64) -> Result<(), AppError> {
+        let rows = sqlx::query(
+            "SELECT DISTINCT b.id, b.user_id, b.stake, b.funding, b.currency, b.status, b.payout, b.settle_version \
+             FROM sb_bets b JOIN sb_bet_legs l ON l.bet_id = b.id WHERE l.event_id = $1 AND b.status NOT IN ('placing', 'rejected')",
+        )
+        .bind(event_id)
+        .fetch_all(self.db.writer())
+        .await
+        .map_err(internal)?;
+        for r in rows {
+            let currency: String = r.get(4);
+            let funding: String = r.get(3);
+            let bet = BetRow {
+                id: r.get(0),
+                user_id: r.get(1),
+                stake: r.get(2),
+                funding: parse_funding(&funding),
+                currency: currency.parse().map_err(|_| internal("unknown currency on a bet"))?,
+                status: r.get(5),
+                payout: r.get(6),
+                version: r.get(7),
+            };
+            if let Err(e) = self.settle_bet(&bet, now).await {
+                // One bet's problem must not stop the others (the next result retries it).
+                tracing::error!(bet = bet.id, error = %e, "sportsbook: settlement failed");
+            }
+        }
+        Ok(())
+    }
+
+    async fn settle_bet(&self, bet: &BetRow, now: i64) -> Result<(), AppError> {
+        let rows = sqlx::query("SELECT odds, result FROM sb_bet_legs WHERE bet_id = $1 ORDER BY idx")
+            .bind(bet.id)
+            .fetch_all(self.db.writer())
+            .await
+            .map_err(internal)?;
+        let mut legs = Vec::with_capacity(rows.len());
+        for r in rows {
+            let odds = Odds::new(r.get::<i64, _>(0) as u32).map_err(|_| internal("invalid odds on a leg"))?;
+            let result: Option<String> = r.get(1);
+            let result = match result {
+                Some(s) => Some(serde_json::from_str::<OutcomeResult>(&s).map_err(internal)?),
+                None => None,
+            };
+            legs.push((odds, result));
+        }
+        let Some(s) = settle::settle_when_decided(bet.stake, &legs) else { return Ok(()) };
+        let due = returned(bet.funding, &s, bet.stake);
+        let to = AccountRef::Player { user_id: bet.user_id, kind: return_kind(bet.funding) };
+        let house = AccountRef::House(HouseAccount::Sportsbook);
+        if bet.status == "open" {
+            if due > 0 {
+                let posting = PostingRequest::transfer(TxType::SportPayout, format!("sb:{}:payout", bet.id), Some(bet.user_id), bet.currency, house, to, due)
+                    .comment(format!("Sports bet {} {}", bet.id, outcome_str(s.outcome)))
+                    .metadata(serde_json::json!({ "bet": bet.id, "outcome": s.outcome }));
+                self.ledger.post(posting).await?;
+            }
+            self.finish(bet.id, "open", 0, outcome_str(s.outcome), due, now).await?;
+            return Ok(());
+        }
+        // Settled already: a corrected result moves only the difference.
+        if due == bet.payout && bet.status == outcome_str(s.outcome) {
+            return Ok(());
+        }
+        let version = bet.version + 1;
+        let delta = due - bet.payout;
+        if delta != 0 {
+            let (from, to, amount) = if delta > 0 { (house, to, delta) } else { (to, house, -delta) };
+            let posting = PostingRequest::transfer(TxType::SportResettle, format!("sb:{}:resettle:{version}", bet.id), Some(bet.user_id), bet.currency, from, to, amount)
+                .comment(format!("Sports bet {} settled again: {}", bet.id, outcome_str(s.outcome)))
+                .metadata(serde_json::json!({ "bet": bet.id, "outcome": s.outcome, "previous_payout": bet.payout, "payout": due }));
+            if let Err(e) = self.ledger.post(posting).await {
+                let e: AppError = e.into();
+                if e.code != ErrorCode::Internal {
+                    // The player no longer holds what a correction takes back: flagged for the
+                    // operator; the bet keeps its last settlement.
+                    self.flag_review(bet.id).await?;
+                }
+                return Err(e);
+            }
+        }
+        self.finish(bet.id, &bet.status, bet.version, outcome_str(s.outcome), due, now).await?;
+        Ok(())
+    }
+
+    /// Records a (re)settlement, conditional on the state it was computed from.
+    async fn finish(&self, id: i64, from_status: &str, from_version: i64, status: &'static str, payout: i64, now: i64) -> Result<bool, AppError> {
+        let from_status = from_status.to_string();
+        self.batch
+            .run(move |conn| {
+                async move {
+                    let n = sqlx::query(
+                        "UPDATE sb_bets SET status = $1, payout = $2, settle_version = settle_version + 1, settled_at = $3, needs_review = 0 \
+                         WHERE id = $4 AND status = $5 AND settle_version = $6",
+                    )
+                    .bind(status)
+                    .bind(payout)
+                    .bind(now)
+                    .bind(id)
+                    .bind(&from_status)
+                    .bind(from_version)
+                    .execute(&mut *conn)
+                    .await?
+                    .rows_affected();
+                    Ok::<_, sqlx::Error>(n == 1)
+                }
+                .boxed()
+            })
+            .await
+            .map_err(internal)?
+            .map_err(internal)
+    }
+
+    async fn flag_review(&self, id: i64) -> Result<(), AppError> {
+        sqlx::query("UPDATE sb_bets SET needs_review = 1 WHERE id = $1").bind(id).execute(self.db.writer()).await.map_err(internal)?;
+        Ok(())
+    }
+}

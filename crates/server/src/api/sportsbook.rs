@@ -1,0 +1,396 @@
+//! Our sportsbook over HTTP (docs/SPORTSBOOK.md "HTTP API"): the line, one event's markets,
+//! bet placement (idempotent by `Idempotency-Key`) and the player's bets.
+
+use super::cashier::amount_of;
+use super::desk::client_key;
+use super::envelope::{ok, ApiError, ApiResult, Envelope, ErrorEnvelope};
+use super::extract::{JsonBody, PathParam, QueryParams, Session};
+use crate::app::AppState;
+use accounts::Role;
+use axum::extract::State;
+use axum::http::request::Parts;
+use axum::routing::get;
+use axum::Router;
+use betting::{BetView, BetsQuery, Bettor, LegInput, PlaceInput};
+use kernel::clock::{now_ms, to_rfc3339};
+use kernel::money::MajorUnits;
+use kernel::{AppError, ErrorCode};
+use serde::{Deserialize, Serialize};
+use sportsbook::model::{Event, EventKind, Market};
+use sportsbook::slip::{BetKind, Funding};
+use sportsbook::{Line, OddsPolicy};
+use utoipa::{IntoParams, ToSchema};
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/sportsbook/line", get(line))
+        .route("/api/sportsbook/event/{id}", get(event))
+        .route("/api/sportsbook/bets", get(bets).post(place))
+}
+
+// ------------------------------------------------------------------------ replies
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SportReply {
+    pub id: String,
+    pub name: String,
+    /// football, basketball, tennis, ice_hockey, table_tennis (null when unknown).
+    pub kind: Option<String>,
+    /// Events offered now (not over).
+    pub events: usize,
+    /// Of which in play.
+    pub live: usize,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OutcomeReply {
+    pub id: String,
+    pub name: String,
+    /// Decimal odds (3 decimals at most).
+    #[schema(value_type = f64)]
+    pub odds: serde_json::Number,
+    /// Offered now.
+    pub active: bool,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MarketReply {
+    /// Canonical key (`18|total=2.5`): send it back as a leg's `market`.
+    pub key: String,
+    pub name: String,
+    /// active, suspended, deactivated, settled, cancelled.
+    pub status: String,
+    pub outcomes: Vec<OutcomeReply>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ScoreReply {
+    pub home: u32,
+    pub away: u32,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventReply {
+    pub id: String,
+    pub sport_id: String,
+    pub sport: String,
+    pub category: String,
+    pub tournament: String,
+    /// prematch (offered before the start only) or live (in play too).
+    pub kind: &'static str,
+    /// not_started, live, ended, closed, cancelled.
+    pub status: String,
+    /// RFC 3339.
+    pub start_time: String,
+    pub home: String,
+    pub away: String,
+    pub score: ScoreReply,
+    /// The live clock (`2nd half 67'`), while in play.
+    pub clock: Option<String>,
+    /// How many markets the event has.
+    pub markets_count: usize,
+    /// The line: the main market only; one event: every market.
+    pub markets: Vec<MarketReply>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LineReply {
+    pub sports: Vec<SportReply>,
+    pub events: Vec<EventReply>,
+}
+
+fn odds_number(thousandths: i64) -> serde_json::Number {
+    let text = format!("{}.{:03}", thousandths / 1000, thousandths % 1000);
+    text.parse::<serde_json::Number>().unwrap_or_else(|_| serde_json::Number::from(thousandths / 1000))
+}
+
+fn snake<T: Serialize>(v: &T) -> String {
+    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+fn market_reply(m: &Market) -> MarketReply {
+    MarketReply {
+        key: m.key.to_string(),
+        name: m.name.clone(),
+        status: snake(&m.status),
+        outcomes: m
+            .outcomes
+            .iter()
+            .map(|o| OutcomeReply { id: o.id.clone(), name: o.name.clone(), odds: odds_number(o.odds.thousandths() as i64), active: o.active })
+            .collect(),
+    }
+}
+
+fn event_reply(line: &Line, e: &Event, all_markets: bool) -> EventReply {
+    let sport = line.sports.get(&e.sport_id);
+    let markets: Vec<MarketReply> = if all_markets {
+        e.markets.values().map(market_reply).collect()
+    } else {
+        // The main market: the first by type id (1X2 / winner come first in the catalogue).
+        e.markets.values().min_by_key(|m| (m.key.type_id(), m.key.to_string())).map(market_reply).into_iter().collect()
+    };
+    EventReply {
+        id: e.id.clone(),
+        sport_id: e.sport_id.clone(),
+        sport: sport.map(|s| s.name.clone()).unwrap_or_default(),
+        category: line.categories.get(&e.category_id).map(|c| c.name.clone()).unwrap_or_default(),
+        tournament: line.tournaments.get(&e.tournament_id).map(|t| t.name.clone()).unwrap_or_default(),
+        kind: match e.kind {
+            EventKind::PreMatch => "prematch",
+            EventKind::Live => "live",
+        },
+        status: snake(&e.status),
+        start_time: to_rfc3339(e.start_time),
+        home: e.home.name.clone(),
+        away: e.away.name.clone(),
+        score: ScoreReply { home: e.score.home, away: e.score.away },
+        clock: e.clock.as_ref().map(|c| format!("{} {}", c.period, c.time).trim().to_string()),
+        markets_count: e.markets.len(),
+        markets,
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BetLegReply {
+    pub event_id: String,
+    pub market: String,
+    pub outcome_id: String,
+    #[schema(value_type = f64)]
+    pub odds: serde_json::Number,
+    pub live: bool,
+    pub event_name: String,
+    pub market_name: String,
+    pub outcome_name: String,
+    pub sport_id: String,
+    pub tournament: String,
+    pub start_time: String,
+    /// won, lost, void, half_won, half_lost, dead_heat; null while undecided.
+    pub result: Option<&'static str>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BetReply {
+    pub id: i64,
+    /// single or express.
+    pub kind: String,
+    /// real, bonus or free_bet.
+    pub funding: String,
+    pub currency: String,
+    pub stake: MajorUnits,
+    #[schema(value_type = f64)]
+    pub total_odds: serde_json::Number,
+    pub potential_payout: MajorUnits,
+    /// open, won, lost, void, half_won, half_lost, dead_heat, part_won, cancelled (placing: a
+    /// moment while the stake is posted).
+    pub status: String,
+    /// What the bet returned (stake included); 0 while open.
+    pub payout: MajorUnits,
+    pub created_at: String,
+    pub settled_at: Option<String>,
+    pub legs: Vec<BetLegReply>,
+    /// True when this answers an earlier request with the same Idempotency-Key.
+    pub replayed: bool,
+}
+
+impl From<BetView> for BetReply {
+    fn from(b: BetView) -> Self {
+        BetReply {
+            id: b.id,
+            kind: b.kind,
+            funding: b.funding,
+            currency: b.currency.code().to_string(),
+            stake: MajorUnits::new(b.stake, b.currency),
+            total_odds: odds_number(b.total_odds),
+            potential_payout: MajorUnits::new(b.potential_payout, b.currency),
+            status: b.status,
+            payout: MajorUnits::new(b.payout, b.currency),
+            created_at: to_rfc3339(b.created_at),
+            settled_at: b.settled_at.map(to_rfc3339),
+            legs: b
+                .legs
+                .into_iter()
+                .map(|l| BetLegReply {
+                    event_id: l.event_id,
+                    market: l.market,
+                    outcome_id: l.outcome_id,
+                    odds: odds_number(l.odds),
+                    live: l.live,
+                    event_name: l.event_name,
+                    market_name: l.market_name,
+                    outcome_name: l.outcome_name,
+                    sport_id: l.sport_id,
+                    tournament: l.tournament_name,
+                    start_time: to_rfc3339(l.start_time),
+                    result: l.result,
+                })
+                .collect(),
+            replayed: b.replayed,
+        }
+    }
+}
+
+// ------------------------------------------------------------------------ requests
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LineQuery {
+    /// true: in play only; false: not started only; absent: both.
+    pub live: Option<bool>,
+    /// One sport's events (its id).
+    pub sport: Option<String>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct BetLegRequest {
+    pub event_id: String,
+    /// The market's key as the line gives it.
+    pub market: String,
+    pub outcome_id: String,
+    /// The odds the player saw.
+    #[schema(value_type = f64)]
+    pub odds: serde_json::Number,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BetKindRequest {
+    Single,
+    Express,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FundingRequest {
+    Real,
+    Bonus,
+    FreeBet,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OddsPolicyRequest {
+    /// Take whatever the odds are now.
+    AcceptAny,
+    /// Take the odds now if they are at least those seen.
+    AcceptHigher,
+    /// Only the odds seen (the default).
+    None,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct PlaceBetRequest {
+    pub kind: BetKindRequest,
+    /// Major units of the player's currency.
+    #[schema(value_type = f64)]
+    pub stake: serde_json::Number,
+    /// real (default), bonus or free_bet.
+    pub funding: Option<FundingRequest>,
+    /// What to do when the odds moved: none (default), accept_higher, accept_any.
+    pub odds_policy: Option<OddsPolicyRequest>,
+    pub legs: Vec<BetLegRequest>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct BetsListQuery {
+    /// open (default), settled or all.
+    pub status: Option<String>,
+    /// 1 to 100 (default 20).
+    pub limit: Option<i64>,
+    pub offset: Option<i64>,
+}
+
+// ------------------------------------------------------------------------ handlers
+
+/// The line: the sports, then the events not over (with their main market), soonest first.
+#[utoipa::path(get, path = "/api/sportsbook/line", tag = "sportsbook", params(LineQuery),
+    responses((status = 200, body = Envelope<LineReply>), (status = "default", description = "40 malformed query", body = ErrorEnvelope)))]
+pub async fn line(State(state): State<AppState>, QueryParams(q): QueryParams<LineQuery>) -> ApiResult<LineReply> {
+    let reply = state.betting.with_line(|line| {
+        let offered: Vec<&Event> = line.events.values().filter(|e| !e.status.is_over()).collect();
+        let sports = line
+            .sports
+            .values()
+            .map(|s| SportReply {
+                id: s.id.clone(),
+                name: s.name.clone(),
+                kind: s.kind.map(|k| snake(&k)),
+                events: offered.iter().filter(|e| e.sport_id == s.id).count(),
+                live: offered.iter().filter(|e| e.sport_id == s.id && e.status == sportsbook::model::EventStatus::Live).count(),
+            })
+            .filter(|s| s.events > 0)
+            .collect();
+        let mut events: Vec<&Event> = offered
+            .into_iter()
+            .filter(|e| q.sport.as_ref().is_none_or(|s| &e.sport_id == s))
+            .filter(|e| q.live.is_none_or(|live| live == (e.status == sportsbook::model::EventStatus::Live)))
+            .collect();
+        events.sort_by(|a, b| (a.start_time, &a.id).cmp(&(b.start_time, &b.id)));
+        LineReply { sports, events: events.into_iter().take(300).map(|e| event_reply(line, e, false)).collect() }
+    });
+    ok(reply)
+}
+
+/// One event with every market.
+#[utoipa::path(get, path = "/api/sportsbook/event/{id}", tag = "sportsbook", params(("id" = String, Path, description = "The event's id")),
+    responses((status = 200, body = Envelope<EventReply>), (status = "default", description = "43 no such event", body = ErrorEnvelope)))]
+pub async fn event(State(state): State<AppState>, PathParam(id): PathParam<String>) -> ApiResult<EventReply> {
+    state
+        .betting
+        .with_line(|line| line.event(&id).map(|e| event_reply(line, e, true)))
+        .map(ok)
+        .unwrap_or_else(|| Err(AppError::new(ErrorCode::NotFound).into()))
+}
+
+/// Places a single or an express. The stake leaves the balance at once (a ledger posting);
+/// a retry with the same `Idempotency-Key` answers the same bet (`replayed`).
+#[utoipa::path(post, path = "/api/sportsbook/bets", tag = "sportsbook", request_body = PlaceBetRequest,
+    params(("Idempotency-Key" = String, Header, description = "A retry with the same key answers the same bet")),
+    responses((status = 200, body = Envelope<BetReply>),
+              (status = "default", description = "23, 26 key reused, 40 malformed or no key, 47 invalid stake or key, 501/506/507 balance, 600–617 and 1489 (docs/SPORTSBOOK.md; 604 lists the changed legs)", body = ErrorEnvelope)))]
+pub async fn place(State(state): State<AppState>, session: Session, parts: Parts, JsonBody(req): JsonBody<PlaceBetRequest>) -> ApiResult<BetReply> {
+    let user = &session.user;
+    let key = client_key(&parts)?;
+    let stake = amount_of(&req.stake, user.currency)?;
+    let now = now_ms();
+    let allowed = user.role == Role::Player && kernel::errors::rg_block(user.self_excluded_until, user.cool_off_until, now).is_ok();
+    let input = PlaceInput {
+        legs: req
+            .legs
+            .iter()
+            .map(|l| LegInput { event_id: l.event_id.clone(), market: l.market.clone(), outcome_id: l.outcome_id.clone(), odds: l.odds.to_string() })
+            .collect(),
+        stake,
+        kind: match req.kind {
+            BetKindRequest::Single => BetKind::Single,
+            BetKindRequest::Express => BetKind::Express,
+        },
+        funding: match req.funding {
+            None | Some(FundingRequest::Real) => Funding::Real,
+            Some(FundingRequest::Bonus) => Funding::Bonus,
+            Some(FundingRequest::FreeBet) => Funding::FreeBet,
+        },
+        policy: match req.odds_policy {
+            None | Some(OddsPolicyRequest::None) => OddsPolicy::None,
+            Some(OddsPolicyRequest::AcceptHigher) => OddsPolicy::AcceptHigher,
+            Some(OddsPolicyRequest::AcceptAny) => OddsPolicy::AcceptAny,
+        },
+    };
+    let who = Bettor { id: user.id, currency: user.currency, allowed };
+    let bet = state.betting.place(&who, &input, &key, now).await?;
+    ok(bet.into())
+}
+
+/// The player's bets, newest first: open (default), settled or all.
+#[utoipa::path(get, path = "/api/sportsbook/bets", tag = "sportsbook", params(BetsListQuery),
+    responses((status = 200, body = Envelope<Vec<BetReply>>), (status = "default", description = "23, 40 malformed query, 47 unknown status", body = ErrorEnvelope)))]
+pub async fn bets(State(state): State<AppState>, session: Session, QueryParams(q): QueryParams<BetsListQuery>) -> ApiResult<Vec<BetReply>> {
+    let which = match q.status.as_deref().unwrap_or("open") {
+        "open" => BetsQuery::Open,
+        "settled" => BetsQuery::Settled,
+        "all" => BetsQuery::All,
+        _ => return Err(ApiError(AppError::with_detail(ErrorCode::InvalidField, "status: open, settled or all"))),
+    };
+    let list = state.betting.bets(session.user.id, which, q.limit.unwrap_or(20), q.offset.unwrap_or(0)).await?;
+    ok(list.into_iter().map(BetReply::from).collect())
+}

@@ -1,0 +1,258 @@
+//! Our sportsbook over HTTP (docs/SPORTSBOOK.md): the line fed with documented feed
+//! messages, placement (idempotent, the stake through the ledger), refusals that change
+//! nothing, settlement and resettlement posting only the difference, and the races.
+
+use crate::common::*;
+use futures::future::join_all;
+use kernel::clock::now_ms;
+use reqwest::Method;
+use serde_json::{json, Value};
+use wallet::BalanceKind;
+
+const BETS: &str = "/api/sportsbook/bets";
+const TND: i64 = 1000;
+
+fn msg(v: Value) -> sportsbook::FeedMessage {
+    sportsbook::feed::decode(&v.to_string()).unwrap_or_else(|e| panic!("{v}: {e}"))
+}
+
+/// A football match `id` starting in `start_in_ms` (negative: started), with 1X2 at
+/// 2.10 / 3.40 / 3.50 and over/under 2.5 at 1.95 / 1.85.
+async fn add_match(app: &TestApp, id: &str, kind: &str, start_in_ms: i64) {
+    let now = now_ms();
+    let b = &app.state.betting;
+    b.apply(
+        msg(json!({"type": "fixture_change", "timestamp": now, "event_id": id,
+            "sport": {"id": "sr:sport:1", "name": "Soccer", "kind": "football"},
+            "category": {"id": "sr:category:1", "sport_id": "sr:sport:1", "name": "England"},
+            "tournament": {"id": "sr:tournament:17", "category_id": "sr:category:1", "name": "Premier Division"},
+            "kind": kind, "start_time": now + start_in_ms,
+            "home": {"id": format!("{id}:h"), "name": format!("Home {id}")},
+            "away": {"id": format!("{id}:a"), "name": format!("Away {id}")}})),
+        now,
+    )
+    .await
+    .unwrap();
+    set_odds(app, id, "1", &[("1", 2100), ("2", 3400), ("3", 3500)]).await;
+    set_odds(app, id, "18|total=2.5", &[("12", 1950), ("13", 1850)]).await;
+}
+
+async fn set_odds(app: &TestApp, id: &str, market: &str, odds: &[(&str, i64)]) {
+    let outcomes: Vec<Value> = odds.iter().map(|(o, x)| json!({"id": o, "odds": x, "active": true})).collect();
+    app.state
+        .betting
+        .apply(msg(json!({"type": "odds_change", "timestamp": now_ms(), "event_id": id,
+            "markets": [{"market": market, "status": "active", "outcomes": outcomes}]})), now_ms())
+        .await
+        .unwrap();
+}
+
+/// Publishes results: `(market, outcome, result)` with result `win`, `lose`, `void`.
+async fn settle(app: &TestApp, id: &str, results: &[(&str, &str, &str)]) {
+    let mut markets: Vec<(String, Vec<Value>)> = Vec::new();
+    for (m, o, r) in results {
+        let result = match *r {
+            "win" => json!({"win": true}),
+            "lose" => json!({"win": false}),
+            "void" => json!({"win": false, "void_factor": "1"}),
+            "half_win" => json!({"win": true, "void_factor": "1/2"}),
+            other => panic!("{other}"),
+        };
+        let mut outcome = result;
+        outcome["id"] = json!(o);
+        match markets.iter_mut().find(|(k, _)| k == m) {
+            Some((_, v)) => v.push(outcome),
+            None => markets.push((m.to_string(), vec![outcome])),
+        }
+    }
+    let markets: Vec<Value> = markets.into_iter().map(|(m, o)| json!({"market": m, "outcomes": o})).collect();
+    app.state
+        .betting
+        .apply(msg(json!({"type": "bet_settlement", "timestamp": now_ms(), "event_id": id, "markets": markets})), now_ms())
+        .await
+        .unwrap();
+}
+
+fn leg(event: &str, market: &str, outcome: &str, odds: f64) -> Value {
+    json!({"event_id": event, "market": market, "outcome_id": outcome, "odds": odds})
+}
+
+fn single(event: &str, outcome: &str, odds: f64, stake: f64) -> Value {
+    json!({"kind": "single", "stake": stake, "legs": [leg(event, "1", outcome, odds)]})
+}
+
+async fn place(api: &Api, key: &str, body: Value) -> (u16, Value) {
+    api.exec(api.req(Method::POST, BETS).header("Idempotency-Key", key).json(&body)).await.pair()
+}
+
+async fn real(app: &TestApp, id: i64) -> i64 {
+    app.minor_balance(id, BalanceKind::Real).await
+}
+
+#[tokio::test]
+async fn sportsbook_line_place_replay_settle_and_resettle() {
+    each_backend(async |app| {
+        for m in ["t:1", "t:2", "t:3", "t:4"] {
+            add_match(app, m, "live", 3_600_000).await;
+        }
+        let (api, id, _) = app.player("punter@example.tn").await;
+        app.credit(id, BalanceKind::Real, 100 * TND).await;
+        let start = real(app, id).await;
+
+        // The line and one event.
+        let line = ok(api.get("/api/sportsbook/line").await);
+        assert_eq!(line["sports"][0]["events"], 4, "{line}");
+        assert_eq!(line["events"][0]["markets"].as_array().unwrap().len(), 1, "the line carries the main market only");
+        assert_eq!(line["events"][0]["markets"][0]["outcomes"][0]["odds"].as_f64(), Some(2.1));
+        let ev = ok(api.get("/api/sportsbook/event/t:1").await);
+        assert_eq!(ev["markets"].as_array().unwrap().len(), 2);
+        fail(api.get("/api/sportsbook/event/nope").await, 404, 43);
+
+        // A single at 2.10 for 10 TND, replayed; the key with another stake is 26.
+        let s = ok(place(&api, "k-1", single("t:1", "1", 2.1, 10.0)).await);
+        assert_eq!((s["status"].as_str(), s["replayed"].as_bool(), s["potential_payout"].as_f64()), (Some("open"), Some(false), Some(21.0)));
+        let again = ok(place(&api, "k-1", single("t:1", "1", 2.1, 10.0)).await);
+        assert_eq!((again["id"].clone(), again["replayed"].as_bool()), (s["id"].clone(), Some(true)));
+        fail(place(&api, "k-1", single("t:1", "1", 2.1, 11.0)).await, 409, 26);
+        // A 3-leg express: 2.10 × 1.85 × 3.50 = 13.5975 → 5 TND pays 67.987.
+        let express = json!({"kind": "express", "stake": 5, "legs": [
+            leg("t:2", "1", "1", 2.1), leg("t:3", "18|total=2.5", "13", 1.85), leg("t:4", "1", "3", 3.5)]});
+        let x = ok(place(&api, "k-2", express).await);
+        assert_eq!((x["total_odds"].as_f64(), x["potential_payout"].as_f64()), (Some(13.597), Some(67.987)));
+        assert_eq!(real(app, id).await, start - 15 * TND);
+        let open = ok(api.get(&format!("{BETS}?status=open")).await);
+        assert_eq!(open.as_array().unwrap().len(), 2);
+        assert_eq!(open[0]["legs"].as_array().unwrap().len(), 3);
+
+        // Results: the single wins (21); the express has a void leg (2.10 × 1 × 3.50 = 7.35 → 36.75).
+        settle(app, "t:1", &[("1", "1", "win"), ("1", "2", "lose"), ("1", "3", "lose")]).await;
+        assert_eq!(real(app, id).await, start - 15 * TND + 21 * TND);
+        settle(app, "t:2", &[("1", "1", "win")]).await;
+        settle(app, "t:3", &[("18|total=2.5", "13", "void")]).await;
+        assert_eq!(ok(api.get(&format!("{BETS}?status=open")).await).as_array().unwrap().len(), 1, "the express waits for its last leg");
+        settle(app, "t:4", &[("1", "3", "win")]).await;
+        assert_eq!(real(app, id).await, start - 15 * TND + 21 * TND + 36_750);
+        let settled = ok(api.get(&format!("{BETS}?status=settled")).await);
+        let xs = settled.as_array().unwrap().iter().find(|b| b["id"] == x["id"]).unwrap().clone();
+        assert_eq!((xs["status"].as_str(), xs["payout"].as_f64()), (Some("won"), Some(36.75)), "{xs}");
+        assert_eq!(xs["legs"][1]["result"], "void");
+
+        // The same results again: nothing moves. A corrected result (t:1 home lost): only
+        // the difference is posted (−21), once, however often it is published.
+        settle(app, "t:1", &[("1", "1", "win")]).await;
+        let before = real(app, id).await;
+        settle(app, "t:1", &[("1", "1", "lose")]).await;
+        settle(app, "t:1", &[("1", "1", "lose")]).await;
+        assert_eq!(real(app, id).await, before - 21 * TND);
+        let s1 = ok(api.get(&format!("{BETS}?status=settled")).await).as_array().unwrap().iter().find(|b| b["id"] == s["id"]).unwrap().clone();
+        assert_eq!((s1["status"].as_str(), s1["payout"].as_f64()), (Some("lost"), Some(0.0)));
+        // Corrected back to a win: +21 again.
+        settle(app, "t:1", &[("1", "1", "win")]).await;
+        assert_eq!(real(app, id).await, before);
+        let payouts = app.scalar(&format!("SELECT COUNT(*) FROM ledger_transactions WHERE user_id = {id} AND tx_type = 212")).await;
+        let resettles = app.scalar(&format!("SELECT COUNT(*) FROM ledger_transactions WHERE user_id = {id} AND tx_type = 213")).await;
+        assert_eq!((payouts, resettles), (2, 2), "one payout per bet, one posting per correction");
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn sportsbook_refusals_change_nothing() {
+    each_backend(async |app| {
+        add_match(app, "r:1", "live", 3_600_000).await;
+        add_match(app, "r:2", "pre_match", -60_000).await;
+        add_match(app, "r:3", "live", 3_600_000).await;
+        let (api, id, _) = app.player("careful@example.tn").await;
+        app.credit(id, BalanceKind::Real, 50 * TND).await;
+        let start = real(app, id).await;
+        let tx_before = app.scalar(&format!("SELECT COUNT(*) FROM ledger_transactions WHERE user_id = {id}")).await;
+
+        // 604: the odds moved; the refusal lists the leg with the odds now offered.
+        set_odds(app, "r:1", "1", &[("1", 2000), ("2", 3400), ("3", 3500)]).await;
+        let changed = fail(place(&api, "a", single("r:1", "1", 2.1, 5.0)).await, 200, 604);
+        assert_eq!(changed["changes"][0]["current"], 2000, "{changed}");
+        // accept_higher refuses a drop too; accept_any takes 2.00.
+        let mut b = single("r:1", "1", 2.1, 5.0);
+        b["odds_policy"] = json!("accept_higher");
+        fail(place(&api, "b", b.clone()).await, 200, 604);
+        b["odds_policy"] = json!("accept_any");
+        let taken = ok(place(&api, "c", b).await);
+        assert_eq!(taken["legs"][0]["odds"].as_f64(), Some(2.0));
+        let after_any = real(app, id).await;
+        assert_eq!(after_any, start - 5 * TND);
+
+        fail(place(&api, "d", single("r:2", "1", 2.1, 5.0)).await, 200, 603);
+        fail(place(&api, "e", json!({"kind": "express", "stake": 5, "legs": [leg("r:1", "1", "1", 2.0), leg("r:1", "18|total=2.5", "12", 1.95)]})).await, 200, 608);
+        fail(place(&api, "f", json!({"kind": "express", "stake": 5, "legs": [leg("r:1", "1", "1", 2.0)]})).await, 200, 609);
+        fail(place(&api, "g", single("r:3", "1", 2.1, 0.1)).await, 200, 610);
+        fail(place(&api, "h", single("r:3", "1", 2.1, 6000.0)).await, 200, 606);
+        fail(place(&api, "i", single("r:3", "9", 2.1, 5.0)).await, 200, 601);
+        fail(place(&api, "j", single("r:3", "1", 2.1, 60.0)).await, 200, 501);
+        app.state.betting.apply(msg(json!({"type": "bet_stop", "timestamp": now_ms(), "event_id": "r:3"})), now_ms()).await.unwrap();
+        fail(place(&api, "k", single("r:3", "1", 2.1, 5.0)).await, 200, 607);
+        let mut free = single("r:1", "1", 2.0, 5.0);
+        free["funding"] = json!("free_bet");
+        fail(place(&api, "l", free).await, 200, 1489);
+        // Malformed: no key, a bad stake, a bad kind.
+        fail(api.post(BETS, single("r:1", "1", 2.0, 5.0)).await, 400, 40);
+        fail(place(&api, "m", single("r:1", "1", 2.0, -1.0)).await, 200, 47);
+        fail(place(&api, "n", json!({"kind": "system", "stake": 5, "legs": []})).await, 400, 40);
+        fail(app.client().exec(app.client().req(Method::POST, BETS).header("Idempotency-Key", "x").json(&single("r:1", "1", 2.0, 5.0))).await.pair(), 401, 23);
+
+        assert_eq!(real(app, id).await, after_any, "no refusal moved money");
+        let tx_after = app.scalar(&format!("SELECT COUNT(*) FROM ledger_transactions WHERE user_id = {id}")).await;
+        assert_eq!(tx_after, tx_before + 1, "only the accepted bet posted");
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn sportsbook_100_placements_with_one_key_post_once() {
+    each_backend(async |app| {
+        add_match(app, "c:1", "live", 3_600_000).await;
+        let (api, id, _) = app.player("eager@example.tn").await;
+        app.credit(id, BalanceKind::Real, 100 * TND).await;
+        let start = real(app, id).await;
+        let body = single("c:1", "2", 3.4, 10.0);
+        let replies = join_all((0..100).map(|_| place(&api, "same", body.clone()))).await;
+        let ids: std::collections::BTreeSet<String> = replies.into_iter().map(|r| ok(r)["id"].to_string()).collect();
+        assert_eq!(ids.len(), 1, "one bet: {ids:?}");
+        assert_eq!(real(app, id).await, start - 10 * TND);
+        assert_eq!(app.scalar(&format!("SELECT COUNT(*) FROM ledger_transactions WHERE user_id = {id} AND tx_type = 211")).await, 1);
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn sportsbook_200_bets_against_a_balance_for_50_accept_50() {
+    each_backend(async |app| {
+        add_match(app, "p:1", "live", 3_600_000).await;
+        let (api, id, _) = app.player("many@example.tn").await;
+        let have = real(app, id).await;
+        // Exactly 50 stakes of 1 TND.
+        if have < 50 * TND {
+            app.credit(id, BalanceKind::Real, 50 * TND - have).await;
+        }
+        app.state.ledger.post(wallet::PostingRequest::transfer(wallet::TxType::ManualAdjustment, format!("trim:{id}"), Some(id), kernel::Currency::Tnd,
+            wallet::AccountRef::Player { user_id: id, kind: BalanceKind::Real }, wallet::AccountRef::House(wallet::HouseAccount::Adjustments), real(app, id).await - 50 * TND)).await.ok();
+        assert_eq!(real(app, id).await, 50 * TND);
+        // Spread over markets so no per-market limit is reached; at most 4 open bets per
+        // event would refuse most of them, so the express limit is lifted for this test.
+        let mut settings = app.state.betting.settings();
+        settings.max_open_bets_per_event = 1000;
+        app.state.betting.set_settings(settings);
+        let keys: Vec<String> = (0..200).map(|i| format!("k{i}")).collect();
+        let replies = join_all(keys.iter().map(|k| place(&api, k, single("p:1", "1", 2.1, 1.0)))).await;
+        let accepted = replies.iter().filter(|(h, b)| *h == 200 && b["status"] == 0).count();
+        let refused = replies.iter().filter(|(h, b)| *h == 200 && b["status"] == 501).count();
+        assert_eq!((accepted, refused), (50, 150));
+        assert_eq!(real(app, id).await, 0);
+        assert_eq!(app.scalar(&format!("SELECT COUNT(*) FROM sb_bets WHERE user_id = {id} AND status = 'open'")).await, 50);
+        assert_eq!(app.scalar(&format!("SELECT COUNT(*) FROM sb_bets WHERE user_id = {id} AND status = 'rejected'")).await, 150);
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}
