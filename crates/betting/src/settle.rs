@@ -253,3 +253,55 @@ impl Betting {
         Ok(())
     }
 }
+
+impl Betting {
+    /// Housekeeping for the line and the bets it can no longer decide:
+    /// * closed and cancelled events that started more than an hour ago leave the line;
+    /// * a leg still undecided on an event the line does not hold (the feed lost it — after a
+    ///   restart the simulator starts a new line) that started more than `orphan_after_ms`
+    ///   ago is void, as a sportsbook's rules void a bet whose result never comes, and its
+    ///   bet is settled (a single refunded, an express at the other legs' odds).
+    ///
+    /// Returns how many legs were voided.
+    pub async fn void_orphans(&self, orphan_after_ms: i64, now: i64) -> Result<usize, AppError> {
+        {
+            let mut line = self.line.write().unwrap_or_else(|p| p.into_inner());
+            line.prune(now - 3_600_000);
+        }
+        let rows = sqlx::query(
+            "SELECT DISTINCT l.event_id FROM sb_bet_legs l JOIN sb_bets b ON b.id = l.bet_id \
+             WHERE b.status = 'open' AND l.result IS NULL AND l.start_time < $1",
+        )
+        .bind(now - orphan_after_ms)
+        .fetch_all(self.db.reader())
+        .await
+        .map_err(internal)?;
+        let lost: Vec<String> = rows.iter().map(|r| r.get::<String, _>(0)).filter(|e| self.with_line(|line| line.event(e).is_none())).collect();
+        let void = serde_json::to_string(&OutcomeResult::VOID).map_err(internal)?;
+        let mut voided = 0;
+        for event in lost {
+            let (event_id, void) = (event.clone(), void.clone());
+            let n = self
+                .batch
+                .run(move |conn| {
+                    async move {
+                        let n = sqlx::query("UPDATE sb_bet_legs SET result = $1 WHERE event_id = $2 AND result IS NULL")
+                            .bind(&void)
+                            .bind(&event_id)
+                            .execute(&mut *conn)
+                            .await?
+                            .rows_affected();
+                        Ok::<_, sqlx::Error>(n as usize)
+                    }
+                    .boxed()
+                })
+                .await
+                .map_err(internal)?
+                .map_err(internal)?;
+            tracing::warn!(event = %event, legs = n, "sportsbook: no result from the feed; legs void");
+            voided += n;
+            self.settle_event(&event, now).await?;
+        }
+        Ok(voided)
+    }
+}

@@ -45,6 +45,10 @@ pub async fn serve(
     let single = state.single.clone();
     let cashier = state.cashier.clone();
     let betting = state.betting.clone();
+    let orphan_after_ms = match &state.config.sportsbook_feed {
+        config::SportsbookFeed::Simulator { .. } => 30 * 60_000,
+        config::SportsbookFeed::Off => 72 * 3_600_000,
+    };
     let feed = match &state.config.sportsbook_feed {
         config::SportsbookFeed::Off => None,
         config::SportsbookFeed::Simulator { seed, config, tick_ms } => {
@@ -75,6 +79,14 @@ pub async fn serve(
                 Ok(n) if n > 0 => tracing::warn!(finished = n, "sportsbook: interrupted bets recovered"),
                 Ok(_) => {}
                 Err(e) => tracing::error!(error = %e.text(), "sportsbook: bet recovery failed"),
+            }
+            // Legs on events the feed lost (the simulator's line does not survive a restart)
+            // are void once the event is well past: 30 minutes with the simulator (its
+            // matches last minutes), 72 hours otherwise (a real feed's late results).
+            match betting.void_orphans(orphan_after_ms, kernel::clock::now_ms()).await {
+                Ok(n) if n > 0 => tracing::warn!(legs = n, "sportsbook: legs without a result voided"),
+                Ok(_) => {}
+                Err(e) => tracing::error!(error = %e.text(), "sportsbook: voiding lost legs failed"),
             }
         }
     });

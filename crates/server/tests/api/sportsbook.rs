@@ -256,3 +256,32 @@ async fn sportsbook_200_bets_against_a_balance_for_50_accept_50() {
     })
     .await;
 }
+
+/// A leg whose result never comes (the feed lost the event) is void once the event is well
+/// past: the single is refunded, once.
+#[tokio::test]
+async fn sportsbook_legs_the_feed_lost_are_void() {
+    each_backend(async |app| {
+        add_match(app, "o:1", "live", -2 * 3_600_000).await;
+        let (api, id, _) = app.player("orphan@example.tn").await;
+        app.credit(id, BalanceKind::Real, 10 * TND).await;
+        let start = real(app, id).await;
+        let bet = ok(place(&api, "o", single("o:1", "1", 2.1, 4.0)).await);
+        assert_eq!(real(app, id).await, start - 4 * TND);
+        // Still in the line: nothing happens.
+        assert_eq!(app.state.betting.void_orphans(30 * 60_000, now_ms()).await.unwrap(), 0);
+        // The feed closes the match without results; the line drops it.
+        app.state
+            .betting
+            .apply(msg(json!({"type": "score_change", "timestamp": now_ms(), "event_id": "o:1", "status": "closed", "score": {"home": 1, "away": 0}})), now_ms())
+            .await
+            .unwrap();
+        assert_eq!(app.state.betting.void_orphans(30 * 60_000, now_ms()).await.unwrap(), 1);
+        assert_eq!(app.state.betting.void_orphans(30 * 60_000, now_ms()).await.unwrap(), 0);
+        assert_eq!(real(app, id).await, start, "the stake is refunded");
+        let b = ok(api.get(&format!("{BETS}?status=settled")).await)[0].clone();
+        assert_eq!((b["id"].clone(), b["status"].as_str(), b["legs"][0]["result"].as_str()), (bet["id"].clone(), Some("void"), Some("void")));
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}
