@@ -32,7 +32,20 @@ pub struct Betting {
     batch: WriteBatch,
     line: Arc<RwLock<Line>>,
     settings: Arc<RwLock<SlipSettings>>,
-    updates: broadcast::Sender<Arc<FeedMessage>>,
+    updates: broadcast::Sender<Arc<Update>>,
+}
+
+/// One applied feed message as the live updates carry it: encoded once for every subscriber,
+/// with what topic filters need.
+#[derive(Debug)]
+pub struct Update {
+    pub message: FeedMessage,
+    /// The message in the documented JSON feed format.
+    pub json: String,
+    pub event_id: String,
+    pub sport_id: String,
+    /// The event is in play.
+    pub live: bool,
 }
 
 impl Betting {
@@ -62,26 +75,33 @@ impl Betting {
     }
 
     /// Every feed message applied to the line, for live updates (WebSocket).
-    pub fn subscribe(&self) -> broadcast::Receiver<Arc<FeedMessage>> {
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<Update>> {
         self.updates.subscribe()
     }
 
     /// Applies one feed message: the line changes; results and cancellations are stored and
     /// settle the bets they decide. A message the line refuses changes nothing (logged).
     pub async fn apply(&self, msg: FeedMessage, now: i64) -> Result<(), AppError> {
-        {
+        let (sport_id, live) = {
             let mut line = self.line.write().unwrap_or_else(|p| p.into_inner());
             if let Err(e) = line.apply(&msg) {
                 tracing::warn!(error = %e, kind = ?msg.kind(), event = msg.event_id(), "sportsbook: feed message refused");
                 return Err(AppError::with_detail(kernel::ErrorCode::BadRequest, e.to_string()));
             }
-        }
+            line.event(msg.event_id())
+                .map(|e| (e.sport_id.clone(), e.status == sportsbook::model::EventStatus::Live))
+                .unwrap_or_default()
+        };
         match &msg {
             FeedMessage::BetSettlement(s) => self.store_results(s, now).await?,
             FeedMessage::BetCancel(c) => self.store_cancel(c, now).await?,
             _ => {}
         }
-        let _ = self.updates.send(Arc::new(msg));
+        if self.updates.receiver_count() > 0 {
+            let json = sportsbook::feed::encode(&msg);
+            let event_id = msg.event_id().to_string();
+            let _ = self.updates.send(Arc::new(Update { message: msg, json, event_id, sport_id, live }));
+        }
         Ok(())
     }
 }

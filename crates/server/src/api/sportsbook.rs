@@ -7,6 +7,8 @@ use super::envelope::{ok, ApiError, ApiResult, Envelope, ErrorEnvelope};
 use super::extract::{JsonBody, PathParam, QueryParams, Session};
 use crate::app::AppState;
 use accounts::Role;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::request::Parts;
 use axum::routing::get;
@@ -26,6 +28,118 @@ pub fn routes() -> Router<AppState> {
         .route("/api/sportsbook/line", get(line))
         .route("/api/sportsbook/event/{id}", get(event))
         .route("/api/sportsbook/bets", get(bets).post(place))
+        .route("/api/sportsbook/ws", get(ws))
+}
+
+// ------------------------------------------------------------------------ live updates
+
+/// Topics a socket may hold at once.
+const MAX_TOPICS: usize = 200;
+
+/// What a socket listens to: `all`, `live` (events in play), `sport:<id>`, `event:<id>`.
+#[derive(Default)]
+struct Topics {
+    all: bool,
+    live: bool,
+    sports: std::collections::HashSet<String>,
+    events: std::collections::HashSet<String>,
+}
+
+impl Topics {
+    fn len(&self) -> usize {
+        self.all as usize + self.live as usize + self.sports.len() + self.events.len()
+    }
+    fn wants(&self, u: &betting::Update) -> bool {
+        self.all || (self.live && u.live) || self.sports.contains(&u.sport_id) || self.events.contains(&u.event_id)
+    }
+    /// Applies `subscribe` / `unsubscribe`; false for a topic it does not know.
+    fn change(&mut self, topic: &str, on: bool) -> bool {
+        let set = |s: &mut std::collections::HashSet<String>, v: &str| {
+            if on {
+                s.insert(v.to_string());
+            } else {
+                s.remove(v);
+            }
+        };
+        match topic.split_once(':') {
+            _ if topic == "all" => self.all = on,
+            _ if topic == "live" => self.live = on,
+            Some(("sport", id)) if !id.is_empty() => set(&mut self.sports, id),
+            Some(("event", id)) if !id.is_empty() => set(&mut self.events, id),
+            _ => return false,
+        }
+        true
+    }
+}
+
+/// Live odds, scores and market status over a WebSocket: one socket per app, topic
+/// subscriptions. The client sends `{"type":"subscribe"|"unsubscribe","topics":["live",
+/// "sport:<id>","event:<id>","all"]}`; the server sends `{"type":"hello"}`, then every feed
+/// message (docs/SPORTSBOOK.md "The feed format") of the topics held, and `{"type":"resync"}`
+/// when the socket fell behind (refetch the line: the HTTP line is the fallback).
+/// Not a WebSocket request: 40.
+async fn ws(State(state): State<AppState>, upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    match upgrade {
+        Ok(u) => u.max_message_size(64 * 1024).on_upgrade(move |socket| live(state, socket)).into_response(),
+        Err(_) => ApiError(AppError::with_detail(ErrorCode::BadRequest, "this endpoint takes a WebSocket upgrade")).into_response(),
+    }
+}
+
+async fn live(state: AppState, mut socket: WebSocket) {
+    let mut updates = state.betting.subscribe();
+    let mut topics = Topics::default();
+    if socket.send(Message::Text(r#"{"type":"hello"}"#.into())).await.is_err() {
+        return;
+    }
+    loop {
+        tokio::select! {
+            incoming = socket.recv() => {
+                let text = match incoming {
+                    Some(Ok(Message::Text(t))) => t,
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                    Some(Ok(_)) => continue,
+                };
+                let reply = match serde_json::from_str::<serde_json::Value>(&text) {
+                    Ok(v) => {
+                        let on = match v["type"].as_str() {
+                            Some("subscribe") => Some(true),
+                            Some("unsubscribe") => Some(false),
+                            _ => None,
+                        };
+                        match (on, v["topics"].as_array()) {
+                            (Some(on), Some(list)) => {
+                                let unknown: Vec<&str> = list.iter().filter_map(|t| t.as_str()).filter(|t| !topics.change(t, on)).collect();
+                                if topics.len() > MAX_TOPICS {
+                                    serde_json::json!({"type": "error", "status": 47, "message": format!("at most {MAX_TOPICS} topics")})
+                                } else if unknown.is_empty() {
+                                    serde_json::json!({"type": "subscribed", "topics": topics.len()})
+                                } else {
+                                    serde_json::json!({"type": "error", "status": 47, "message": format!("unknown topics: {}", unknown.join(", "))})
+                                }
+                            }
+                            _ => serde_json::json!({"type": "error", "status": 40, "message": "expected {type: subscribe|unsubscribe, topics: [...]}"}),
+                        }
+                    }
+                    Err(_) => serde_json::json!({"type": "error", "status": 40, "message": "not JSON"}),
+                };
+                if socket.send(Message::Text(reply.to_string().into())).await.is_err() {
+                    return;
+                }
+            }
+            update = updates.recv() => {
+                let text = match update {
+                    Ok(u) if topics.wants(&u) => u.json.clone(),
+                    Ok(_) => continue,
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => r#"{"type":"resync"}"#.to_string(),
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+                };
+                if socket.send(Message::Text(text.into())).await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
 }
 
 // ------------------------------------------------------------------------ replies

@@ -285,3 +285,37 @@ async fn sportsbook_legs_the_feed_lost_are_void() {
     })
     .await;
 }
+
+/// The next text message of a socket as JSON (10 s at most).
+async fn next_json(s: &mut crate::crash::Socket) -> Value {
+    use futures::StreamExt;
+    loop {
+        let m = tokio::time::timeout(std::time::Duration::from_secs(10), s.next()).await.expect("a message in time").unwrap().unwrap();
+        if let tokio_tungstenite::tungstenite::Message::Text(t) = m {
+            return serde_json::from_str(&t).unwrap();
+        }
+    }
+}
+
+/// Live updates: a socket receives the feed messages of the topics it holds, and only those.
+#[tokio::test]
+async fn sportsbook_live_updates_follow_the_topics() {
+    use futures::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    each_backend(async |app| {
+        add_match(app, "w:1", "live", 3_600_000).await;
+        add_match(app, "w:2", "live", 3_600_000).await;
+        fail(app.get("/api/sportsbook/ws").await, 400, 40);
+        let (mut s, _) = tokio_tungstenite::connect_async(format!("ws://{}/api/sportsbook/ws", app.addr)).await.expect("ws");
+        assert_eq!(next_json(&mut s).await["type"], "hello");
+        s.send(Message::Text(json!({"type": "subscribe", "topics": ["event:w:1", "bogus"]}).to_string().into())).await.unwrap();
+        let e = next_json(&mut s).await;
+        assert_eq!((e["type"].as_str(), e["status"].as_u64()), (Some("error"), Some(47)), "{e}");
+        set_odds(app, "w:2", "1", &[("1", 1500), ("2", 4000), ("3", 5000)]).await;
+        set_odds(app, "w:1", "1", &[("1", 2500), ("2", 3000), ("3", 3100)]).await;
+        let u = next_json(&mut s).await;
+        assert_eq!((u["type"].as_str(), u["event_id"].as_str()), (Some("odds_change"), Some("w:1")), "only the subscribed event: {u}");
+        assert_eq!(u["markets"][0]["outcomes"][0]["odds"], 2500);
+    })
+    .await;
+}
