@@ -14,7 +14,7 @@ mod settle;
 mod view;
 
 pub use place::{Bettor, LegInput, PlaceInput};
-pub use view::{BetLegView, BetView, BetsQuery};
+pub use view::{BetLegView, BetView, BetsQuery, TopWin};
 
 use kernel::AppError;
 use sportsbook::slip::SlipSettings;

@@ -169,3 +169,38 @@ fn bet_from_row(r: &store::sqlx::any::AnyRow) -> Result<BetView, AppError> {
         replayed: false,
     })
 }
+
+/// One of the biggest recent wins (spec §3 top winning).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopWin {
+    pub bet_id: i64,
+    pub user_id: i64,
+    pub currency: Currency,
+    pub stake: i64,
+    pub payout: i64,
+    pub created_at: i64,
+    pub legs: Vec<BetLegView>,
+}
+
+impl Betting {
+    /// The biggest payouts of winning bets settled since `since`, largest first.
+    pub async fn top_winnings(&self, since: i64, limit: i64) -> Result<Vec<TopWin>, AppError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {BET_COLUMNS}, user_id FROM sb_bets WHERE status IN ('won', 'half_won', 'dead_heat', 'part_won') \
+             AND settled_at >= $1 AND payout > stake ORDER BY payout DESC, id LIMIT $2"
+        ))
+        .bind(since)
+        .bind(limit.clamp(1, 50))
+        .fetch_all(self.db.reader())
+        .await
+        .map_err(internal)?;
+        let mut bets = rows.iter().map(bet_from_row).collect::<Result<Vec<_>, _>>()?;
+        let users: Vec<i64> = rows.iter().map(|r| r.get(11)).collect();
+        self.fill_legs(&mut bets).await?;
+        Ok(bets
+            .into_iter()
+            .zip(users)
+            .map(|(b, user_id)| TopWin { bet_id: b.id, user_id, currency: b.currency, stake: b.stake, payout: b.payout, created_at: b.created_at, legs: b.legs })
+            .collect())
+    }
+}

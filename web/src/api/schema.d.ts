@@ -891,6 +891,23 @@ export interface paths {
         patch: operations["move_cashback_to_real"];
         trace?: never;
     };
+    "/api/user/bets/top": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The biggest wins of our sportsbook (spec §3 top winning, §7 `GET /api/user/bets/top?type`). */
+        get: operations["top"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/blocklist": {
         parameters: {
             query?: never;
@@ -2919,6 +2936,34 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_TopWinReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /**
+                 * Format: double
+                 * @description The stake, 2 decimals.
+                 */
+                betAmount: number;
+                /** @description RFC 3339. */
+                betDate: string;
+                currency: string;
+                events: components["schemas"]["TopWinEvent"][];
+                /** @description The winner's phone, masked (`+216•••••123`). */
+                phone: string;
+                /**
+                 * Format: double
+                 * @description What the bet returned, 2 decimals.
+                 */
+                winAmount: number;
+            }[];
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_VerifyReply: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -3708,6 +3753,32 @@ export interface components {
             payment_currency: string;
             /** @description The player's Telegram user id (a string or an integer). */
             telegram_user_id: string | number;
+        };
+        /** @description One leg of a top win (spec §3). */
+        TopWinEvent: {
+            eventName: string;
+            outcome: string;
+            sport: string;
+            tournament: string;
+        };
+        /** @description Spec §3 top winning. */
+        TopWinReply: {
+            /**
+             * Format: double
+             * @description The stake, 2 decimals.
+             */
+            betAmount: number;
+            /** @description RFC 3339. */
+            betDate: string;
+            currency: string;
+            events: components["schemas"]["TopWinEvent"][];
+            /** @description The winner's phone, masked (`+216•••••123`). */
+            phone: string;
+            /**
+             * Format: double
+             * @description What the bet returned, 2 decimals.
+             */
+            winAmount: number;
         };
         /** @description The user (spec §3 User). */
         UserReply: {
@@ -5769,6 +5840,46 @@ export interface operations {
                 };
             };
             /** @description 23 not signed in, 25 below the minimum, 26 key reused */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    top: {
+        parameters: {
+            query?: {
+                /** @description day, week (default) or month: the window of settlement. */
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_TopWinReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 47 unknown type */
             default: {
                 headers: {
                     [name: string]: unknown;

@@ -29,6 +29,99 @@ pub fn routes() -> Router<AppState> {
         .route("/api/sportsbook/event/{id}", get(event))
         .route("/api/sportsbook/bets", get(bets).post(place))
         .route("/api/sportsbook/ws", get(ws))
+        .route("/api/user/bets/top", get(top))
+}
+
+// ------------------------------------------------------------------------ top winnings
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct TopQuery {
+    /// day, week (default) or month: the window of settlement.
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+}
+
+/// One leg of a top win (spec §3).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TopWinEvent {
+    pub tournament: String,
+    pub sport: String,
+    pub event_name: String,
+    pub outcome: String,
+}
+
+/// Spec §3 top winning.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TopWinReply {
+    /// What the bet returned, 2 decimals.
+    #[schema(value_type = f64)]
+    pub win_amount: serde_json::Number,
+    /// The stake, 2 decimals.
+    #[schema(value_type = f64)]
+    pub bet_amount: serde_json::Number,
+    pub currency: String,
+    /// The winner's phone, masked (`+216•••••123`).
+    pub phone: String,
+    /// RFC 3339.
+    pub bet_date: String,
+    pub events: Vec<TopWinEvent>,
+}
+
+/// Minor units as a number with 2 decimals (rounded down), as spec §3 shows top winnings.
+fn two_decimals(minor: i64, currency: kernel::Currency) -> serde_json::Number {
+    let exp = currency.exponent() as u32;
+    let cents = if exp >= 2 { minor / 10i64.pow(exp - 2) } else { minor * 10i64.pow(2 - exp) };
+    format!("{}.{:02}", cents / 100, cents % 100).parse().unwrap_or_else(|_| serde_json::Number::from(cents / 100))
+}
+
+/// Keeps a phone's first four and last three characters.
+fn mask_phone(phone: Option<&str>) -> String {
+    let p: Vec<char> = phone.unwrap_or_default().chars().collect();
+    if p.len() < 8 {
+        return "•••".into();
+    }
+    let (head, tail) = (p[..4].iter().collect::<String>(), p[p.len() - 3..].iter().collect::<String>());
+    format!("{head}{}{tail}", "•".repeat(p.len() - 7))
+}
+
+/// The biggest wins of our sportsbook (spec §3 top winning, §7 `GET /api/user/bets/top?type`).
+#[utoipa::path(get, path = "/api/user/bets/top", tag = "sportsbook", params(TopQuery),
+    responses((status = 200, body = Envelope<Vec<TopWinReply>>), (status = "default", description = "47 unknown type", body = ErrorEnvelope)))]
+pub async fn top(State(state): State<AppState>, QueryParams(q): QueryParams<TopQuery>) -> ApiResult<Vec<TopWinReply>> {
+    let window = match q.kind.as_deref().unwrap_or("week") {
+        "day" => kernel::clock::DAY_MS,
+        "week" => 7 * kernel::clock::DAY_MS,
+        "month" => 30 * kernel::clock::DAY_MS,
+        _ => return Err(ApiError(AppError::with_detail(ErrorCode::InvalidField, "type: day, week or month"))),
+    };
+    let wins = state.betting.top_winnings(now_ms() - window, 10).await?;
+    let sport_names: std::collections::HashMap<String, String> =
+        state.betting.with_line(|line| line.sports.values().map(|s| (s.id.clone(), s.name.clone())).collect());
+    let mut out = Vec::with_capacity(wins.len());
+    for w in wins {
+        let phone = state.accounts.user_by_id(w.user_id).await?.and_then(|u| u.phone);
+        out.push(TopWinReply {
+            win_amount: two_decimals(w.payout, w.currency),
+            bet_amount: two_decimals(w.stake, w.currency),
+            currency: w.currency.code().to_string(),
+            phone: mask_phone(phone.as_deref()),
+            bet_date: to_rfc3339(w.created_at),
+            events: w
+                .legs
+                .into_iter()
+                .map(|l| TopWinEvent {
+                    tournament: l.tournament_name,
+                    sport: sport_names.get(&l.sport_id).cloned().unwrap_or(l.sport_id),
+                    event_name: l.event_name,
+                    outcome: format!("{}: {}", l.market_name, l.outcome_name),
+                })
+                .collect(),
+        });
+    }
+    ok(out)
 }
 
 // ------------------------------------------------------------------------ live updates

@@ -136,6 +136,12 @@ async fn sportsbook_line_place_replay_settle_and_resettle() {
         let xs = settled.as_array().unwrap().iter().find(|b| b["id"] == x["id"]).unwrap().clone();
         assert_eq!((xs["status"].as_str(), xs["payout"].as_f64()), (Some("won"), Some(36.75)), "{xs}");
         assert_eq!(xs["legs"][1]["result"], "void");
+        // Top winnings (spec §3): biggest payout first, amounts with 2 decimals, the legs.
+        let top = ok(app.client().get("/api/user/bets/top?type=day").await);
+        assert_eq!((top[0]["winAmount"].as_f64(), top[0]["betAmount"].as_f64()), (Some(36.75), Some(5.0)), "{top}");
+        assert_eq!(top[0]["events"].as_array().unwrap().len(), 3);
+        assert_eq!(top[1]["winAmount"].as_f64(), Some(21.0));
+        fail(app.client().get("/api/user/bets/top?type=year").await, 200, 47);
 
         // The same results again: nothing moves. A corrected result (t:1 home lost): only
         // the difference is posted (−21), once, however often it is published.
