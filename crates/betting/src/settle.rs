@@ -42,6 +42,9 @@ fn return_kind(funding: Funding) -> BalanceKind {
     }
 }
 
+/// First settlements per ledger call and write.
+const SETTLE_CHUNK: usize = 1000;
+
 struct BetRow {
     id: i64,
     user_id: i64,
@@ -134,67 +137,127 @@ impl Betting {
         self.settle_event(&c.event_id, now).await
     }
 
-    /// Settles (or settles again) every placed bet with a leg on `event_id`.
+    /// Settles (or settles again) every placed bet with a leg on `event_id`. First
+    /// settlements are batched: one query reads every bet and leg, the payouts go to the
+    /// ledger in chunks (`post_many`: one commit each on SQLite), the bets' new states in one
+    /// write each chunk; a resettlement (a corrected result) goes one bet at a time.
     pub async fn settle_event(&self, event_id: &str, now: i64) -> Result<(), AppError> {
         let rows = sqlx::query(
-            "SELECT DISTINCT b.id, b.user_id, b.stake, b.funding, b.currency, b.status, b.payout, b.settle_version \
-             FROM sb_bets b JOIN sb_bet_legs l ON l.bet_id = b.id WHERE l.event_id = $1 AND b.status NOT IN ('placing', 'rejected')",
+            "SELECT b.id, b.user_id, b.stake, b.funding, b.currency, b.status, b.payout, b.settle_version, l.odds, l.result \
+             FROM sb_bets b JOIN sb_bet_legs l ON l.bet_id = b.id \
+             WHERE b.id IN (SELECT bet_id FROM sb_bet_legs WHERE event_id = $1) AND b.status NOT IN ('placing', 'rejected') \
+             ORDER BY b.id, l.idx",
         )
         .bind(event_id)
         .fetch_all(self.db.writer())
         .await
         .map_err(internal)?;
-        for r in rows {
-            let currency: String = r.get(4);
-            let funding: String = r.get(3);
-            let bet = BetRow {
-                id: r.get(0),
-                user_id: r.get(1),
-                stake: r.get(2),
-                funding: parse_funding(&funding),
-                currency: currency.parse().map_err(|_| internal("unknown currency on a bet"))?,
-                status: r.get(5),
-                payout: r.get(6),
-                version: r.get(7),
-            };
-            if let Err(e) = self.settle_bet(&bet, now).await {
-                // One bet's problem must not stop the others (the next result retries it).
-                tracing::error!(bet = bet.id, error = %e, "sportsbook: settlement failed");
+        let mut bets: Vec<(BetRow, Vec<(Odds, Option<OutcomeResult>)>)> = Vec::new();
+        for r in &rows {
+            let id: i64 = r.get(0);
+            if bets.last().is_none_or(|(b, _)| b.id != id) {
+                let currency: String = r.get(4);
+                let funding: String = r.get(3);
+                bets.push((
+                    BetRow {
+                        id,
+                        user_id: r.get(1),
+                        stake: r.get(2),
+                        funding: parse_funding(&funding),
+                        currency: currency.parse().map_err(|_| internal("unknown currency on a bet"))?,
+                        status: r.get(5),
+                        payout: r.get(6),
+                        version: r.get(7),
+                    },
+                    Vec::new(),
+                ));
             }
-        }
-        Ok(())
-    }
-
-    async fn settle_bet(&self, bet: &BetRow, now: i64) -> Result<(), AppError> {
-        let rows = sqlx::query("SELECT odds, result FROM sb_bet_legs WHERE bet_id = $1 ORDER BY idx")
-            .bind(bet.id)
-            .fetch_all(self.db.writer())
-            .await
-            .map_err(internal)?;
-        let mut legs = Vec::with_capacity(rows.len());
-        for r in rows {
-            let odds = Odds::new(r.get::<i64, _>(0) as u32).map_err(|_| internal("invalid odds on a leg"))?;
-            let result: Option<String> = r.get(1);
+            let odds = Odds::new(r.get::<i64, _>(8) as u32).map_err(|_| internal("invalid odds on a leg"))?;
+            let result: Option<String> = r.get(9);
             let result = match result {
                 Some(s) => Some(serde_json::from_str::<OutcomeResult>(&s).map_err(internal)?),
                 None => None,
             };
-            legs.push((odds, result));
+            if let Some((_, legs)) = bets.last_mut() {
+                legs.push((odds, result));
+            }
         }
-        let Some(s) = settle::settle_when_decided(bet.stake, &legs) else { return Ok(()) };
+        let mut first = Vec::new();
+        for (bet, legs) in bets {
+            if bet.status == "open" {
+                if let Some(s) = settle::settle_when_decided(bet.stake, &legs) {
+                    first.push((bet, s));
+                }
+            } else if let Err(e) = self.settle_bet(&bet, &legs, now).await {
+                // One bet's problem must not stop the others (the next result retries it).
+                tracing::error!(bet = bet.id, error = %e, "sportsbook: resettlement failed");
+            }
+        }
+        for chunk in first.chunks(SETTLE_CHUNK) {
+            self.settle_first(chunk, now).await?;
+        }
+        Ok(())
+    }
+
+    /// First settlements of open bets: the payouts in one ledger call, the states in one write.
+    async fn settle_first(&self, bets: &[(BetRow, Settlement)], now: i64) -> Result<(), AppError> {
+        let house = AccountRef::House(HouseAccount::Sportsbook);
+        let mut postings = Vec::new();
+        let mut paying = Vec::new();
+        for (i, (bet, s)) in bets.iter().enumerate() {
+            let due = returned(bet.funding, s, bet.stake);
+            if due > 0 {
+                let to = AccountRef::Player { user_id: bet.user_id, kind: return_kind(bet.funding) };
+                postings.push(
+                    PostingRequest::transfer(TxType::SportPayout, format!("sb:{}:payout", bet.id), Some(bet.user_id), bet.currency, house, to, due)
+                        .comment(format!("Sports bet {} {}", bet.id, outcome_str(s.outcome)))
+                        .metadata(serde_json::json!({ "bet": bet.id, "outcome": s.outcome })),
+                );
+                paying.push(i);
+            }
+        }
+        let mut paid = vec![true; bets.len()];
+        for (i, result) in paying.into_iter().zip(self.ledger.post_many(postings).await) {
+            if let Err(e) = result {
+                tracing::error!(bet = bets[i].0.id, error = %e, "sportsbook: payout failed; retried with the next result");
+                paid[i] = false;
+            }
+        }
+        let updates: Vec<(i64, &'static str, i64)> = bets
+            .iter()
+            .zip(paid)
+            .filter(|(_, ok)| *ok)
+            .map(|((bet, s), _)| (bet.id, outcome_str(s.outcome), returned(bet.funding, s, bet.stake)))
+            .collect();
+        self.batch
+            .run(move |conn| {
+                async move {
+                    for (id, status, payout) in updates {
+                        sqlx::query(
+                            "UPDATE sb_bets SET status = $1, payout = $2, settle_version = 1, settled_at = $3 WHERE id = $4 AND status = 'open'",
+                        )
+                        .bind(status)
+                        .bind(payout)
+                        .bind(now)
+                        .bind(id)
+                        .execute(&mut *conn)
+                        .await?;
+                    }
+                    Ok::<_, sqlx::Error>(())
+                }
+                .boxed()
+            })
+            .await
+            .map_err(internal)?
+            .map_err(internal)
+    }
+
+    /// A bet already settled: settles it again on the results now known (a correction).
+    async fn settle_bet(&self, bet: &BetRow, legs: &[(Odds, Option<OutcomeResult>)], now: i64) -> Result<(), AppError> {
+        let Some(s) = settle::settle_when_decided(bet.stake, legs) else { return Ok(()) };
         let due = returned(bet.funding, &s, bet.stake);
         let to = AccountRef::Player { user_id: bet.user_id, kind: return_kind(bet.funding) };
         let house = AccountRef::House(HouseAccount::Sportsbook);
-        if bet.status == "open" {
-            if due > 0 {
-                let posting = PostingRequest::transfer(TxType::SportPayout, format!("sb:{}:payout", bet.id), Some(bet.user_id), bet.currency, house, to, due)
-                    .comment(format!("Sports bet {} {}", bet.id, outcome_str(s.outcome)))
-                    .metadata(serde_json::json!({ "bet": bet.id, "outcome": s.outcome }));
-                self.ledger.post(posting).await?;
-            }
-            self.finish(bet.id, "open", 0, outcome_str(s.outcome), due, now).await?;
-            return Ok(());
-        }
         // Settled already: a corrected result moves only the difference.
         if due == bet.payout && bet.status == outcome_str(s.outcome) {
             return Ok(());

@@ -1,0 +1,115 @@
+//! Sportsbook throughput on this machine (docs/PERFORMANCE.md "Sportsbook"): `bets` singles
+//! placed through `Betting::place` by `players` players over `tasks` concurrent tasks (each
+//! a bet row, a stake posting and a status change), then one `bet_settlement` that decides
+//! them all, timed; then `ledger verify`.
+//!
+//!   cargo run --release -p betting --example settle_bench -- [sqlite|postgres] [bets] [players] [tasks]
+//!
+//! PostgreSQL: `BENCH_PG_URL` (default postgres://postgres@127.0.0.1:5432/postgres), a
+//! database created and dropped for the run.
+
+use betting::{Betting, Bettor, LegInput, PlaceInput};
+use kernel::clock::now_ms;
+use kernel::Currency;
+use sportsbook::slip::{BetKind, Funding, SlipSettings};
+use sportsbook::OddsPolicy;
+use std::time::Instant;
+use store::testing::TestDb;
+use store::{Backend, Db};
+use wallet::{AccountRef, BalanceKind, HouseAccount, Ledger, PostingRequest, TxType};
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    let backend = match args.get(1).map(String::as_str).unwrap_or("sqlite") {
+        "postgres" => Backend::Postgres,
+        _ => Backend::Sqlite,
+    };
+    let bets: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let players: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1_000);
+    let tasks: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(64);
+    if backend == Backend::Postgres && std::env::var("TEST_DATABASE_URL").is_err() {
+        std::env::set_var("TEST_DATABASE_URL", std::env::var("BENCH_PG_URL").unwrap_or("postgres://postgres@127.0.0.1:5432/postgres".into()));
+    }
+    let t = TestDb::new(backend).await?;
+    let db = Db::connect(&t.url).await?;
+    db.migrate().await?;
+    let ledger = Ledger::new(db.clone());
+    let mut settings = SlipSettings::default();
+    settings.max_open_bets_per_event = u32::MAX;
+    let b = Betting::new(db.clone(), ledger.clone(), settings);
+    let now = now_ms();
+    for m in [
+        serde_json::json!({"type": "fixture_change", "timestamp": now, "event_id": "bench:1",
+            "sport": {"id": "sr:sport:1", "name": "Soccer", "kind": "football"},
+            "category": {"id": "sr:category:1", "sport_id": "sr:sport:1", "name": "England"},
+            "tournament": {"id": "sr:tournament:17", "category_id": "sr:category:1", "name": "Premier Division"},
+            "kind": "live", "start_time": now + 3_600_000,
+            "home": {"id": "h", "name": "Home"}, "away": {"id": "a", "name": "Away"}}),
+        serde_json::json!({"type": "odds_change", "timestamp": now, "event_id": "bench:1",
+            "markets": [{"market": "1", "status": "active", "outcomes": [
+                {"id": "1", "odds": 2100, "active": true}, {"id": "2", "odds": 3400, "active": true}, {"id": "3", "odds": 3500, "active": true}]}]}),
+    ] {
+        b.apply(sportsbook::feed::decode(&m.to_string())?, now).await.map_err(|e| anyhow::anyhow!(e.text()))?;
+    }
+    // Players with enough money.
+    let per_player = bets.div_ceil(players) as i64;
+    let mut credits = Vec::new();
+    for p in 1..=players as i64 {
+        ledger.open_accounts(p, Currency::Tnd).await?;
+        credits.push(PostingRequest::transfer(TxType::ManualAdjustment, format!("bench:{p}"), Some(p), Currency::Tnd,
+            AccountRef::House(HouseAccount::Adjustments), AccountRef::Player { user_id: p, kind: BalanceKind::Real }, per_player * 1000));
+    }
+    for chunk in credits.chunks(1000) {
+        for r in ledger.post_many(chunk.to_vec()).await {
+            r?;
+        }
+    }
+    println!("# {} bets of 1 TND at 2.10 by {players} players, {tasks} tasks, {backend:?}", bets);
+    let input = PlaceInput {
+        legs: vec![LegInput { event_id: "bench:1".into(), market: "1".into(), outcome_id: "1".into(), odds: "2.1".into() }],
+        stake: 1000,
+        kind: BetKind::Single,
+        funding: Funding::Real,
+        policy: OddsPolicy::None,
+    };
+    let started = Instant::now();
+    let next = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let mut handles = Vec::new();
+    for _ in 0..tasks {
+        let (b, input, next) = (b.clone(), input.clone(), next.clone());
+        handles.push(tokio::spawn(async move {
+            let mut lat = Vec::new();
+            loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if i >= bets {
+                    return lat;
+                }
+                let who = Bettor { id: (i % players) as i64 + 1, currency: Currency::Tnd, allowed: true };
+                let t0 = Instant::now();
+                b.place(&who, &input, &format!("k{i}"), now_ms()).await.expect("placed");
+                lat.push(t0.elapsed().as_secs_f64() * 1000.0);
+            }
+        }));
+    }
+    let mut lat: Vec<f64> = Vec::new();
+    for h in handles {
+        lat.extend(h.await?);
+    }
+    let secs = started.elapsed().as_secs_f64();
+    lat.sort_by(|a, b| a.total_cmp(b));
+    let pct = |p: f64| lat[((lat.len() as f64 * p) as usize).min(lat.len() - 1)];
+    println!("placed {bets} in {secs:.1} s: {:.0} bets/s, p50 {:.1} ms, p99 {:.1} ms", bets as f64 / secs, pct(0.5), pct(0.99));
+    let settle = serde_json::json!({"type": "bet_settlement", "timestamp": now_ms(), "event_id": "bench:1",
+        "markets": [{"market": "1", "outcomes": [{"id": "1", "win": true}, {"id": "2", "win": false}, {"id": "3", "win": false}]}]});
+    let started = Instant::now();
+    b.apply(sportsbook::feed::decode(&settle.to_string())?, now_ms()).await.map_err(|e| anyhow::anyhow!(e.text()))?;
+    let secs = started.elapsed().as_secs_f64();
+    let open: i64 = store::sqlx::query_scalar("SELECT COUNT(*) FROM sb_bets WHERE status = 'open'").fetch_one(db.reader()).await?;
+    println!("settled {bets} open bets on one result in {secs:.2} s ({:.0} bets/s); still open: {open}", bets as f64 / secs);
+    let report = ledger.verify().await?;
+    println!("ledger verify: {}", if report.is_consistent() { "consistent" } else { "INCONSISTENT" });
+    db.close().await;
+    t.cleanup().await;
+    Ok(())
+}
