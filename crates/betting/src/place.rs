@@ -125,6 +125,7 @@ impl Betting {
         let accepted = self.with_line(|line| slip::validate(&req, line, &settings, &player, now)).map_err(refusal_error)?;
         let bet_id = kernel::ids::next_id();
         let names = self.with_line(|line| leg_names(line, &accepted));
+        let names_for_view = names.clone();
         let inserted = self.insert_bet(bet_id, who, key, &hash, &accepted, names, now).await?;
         if !inserted {
             // Another request with this key won the race: answer as a retry.
@@ -147,7 +148,7 @@ impl Betting {
         match self.ledger.post(posting).await {
             Ok(_) => {
                 self.set_status(bet_id, "placing", "open").await?;
-                self.bet(who.id, bet_id).await?.map(|b| b.replayed(false)).ok_or_else(|| internal("the bet vanished"))
+                Ok(placed_view(bet_id, who, &accepted, names_for_view, now))
             }
             Err(e) => {
                 let err: AppError = e.into();
@@ -318,7 +319,49 @@ impl Betting {
     }
 }
 
+/// The reply of a bet just placed, from what was written (no read back).
+fn placed_view(id: i64, who: &Bettor, bet: &AcceptedBet, names: Vec<LegNames>, now: i64) -> BetView {
+    BetView {
+        id,
+        kind: match bet.kind {
+            BetKind::Single => "single",
+            BetKind::Express => "express",
+        }
+        .to_string(),
+        funding: funding_str(bet.funding).to_string(),
+        currency: who.currency,
+        stake: bet.stake,
+        total_odds: i64::try_from(bet.total_odds).unwrap_or(i64::MAX),
+        potential_payout: bet.potential_payout,
+        status: "open".to_string(),
+        payout: 0,
+        created_at: now,
+        settled_at: None,
+        legs: bet
+            .legs
+            .iter()
+            .zip(names)
+            .map(|(l, n)| crate::BetLegView {
+                event_id: l.event_id.clone(),
+                market: l.market.to_string(),
+                outcome_id: l.outcome_id.clone(),
+                odds: l.odds.thousandths() as i64,
+                live: l.live,
+                event_name: n.event,
+                market_name: n.market,
+                outcome_name: n.outcome,
+                sport_id: n.sport_id,
+                tournament_name: n.tournament,
+                start_time: n.start_time,
+                result: None,
+            })
+            .collect(),
+        replayed: false,
+    }
+}
+
 /// What the player saw of a leg, stored with the bet.
+#[derive(Clone)]
 pub(crate) struct LegNames {
     event: String,
     market: String,

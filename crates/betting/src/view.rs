@@ -80,7 +80,7 @@ impl Betting {
         let row = sqlx::query(&format!("SELECT {BET_COLUMNS} FROM sb_bets WHERE id = $1 AND user_id = $2"))
             .bind(id)
             .bind(user_id)
-            .fetch_optional(self.db.writer())
+            .fetch_optional(self.db.reader())
             .await
             .map_err(internal)?;
         match row {
