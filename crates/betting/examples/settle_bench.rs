@@ -29,7 +29,11 @@ async fn main() -> anyhow::Result<()> {
     let players: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1_000);
     let tasks: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(64);
     if backend == Backend::Postgres && std::env::var("TEST_DATABASE_URL").is_err() {
-        std::env::set_var("TEST_DATABASE_URL", std::env::var("BENCH_PG_URL").unwrap_or("postgres://postgres@127.0.0.1:5432/postgres".into()));
+        std::env::set_var(
+            "TEST_DATABASE_URL",
+            std::env::var("BENCH_PG_URL")
+                .unwrap_or("postgres://postgres@127.0.0.1:5432/postgres".into()),
+        );
     }
     let t = TestDb::new(backend).await?;
     let db = Db::connect(&t.url).await?;
@@ -50,24 +54,44 @@ async fn main() -> anyhow::Result<()> {
             "markets": [{"market": "1", "status": "active", "outcomes": [
                 {"id": "1", "odds": 2100, "active": true}, {"id": "2", "odds": 3400, "active": true}, {"id": "3", "odds": 3500, "active": true}]}]}),
     ] {
-        b.apply(sportsbook::feed::decode(&m.to_string())?, now).await.map_err(|e| anyhow::anyhow!(e.text()))?;
+        b.apply(sportsbook::feed::decode(&m.to_string())?, now)
+            .await
+            .map_err(|e| anyhow::anyhow!(e.text()))?;
     }
     // Players with enough money.
     let per_player = bets.div_ceil(players) as i64;
     let mut credits = Vec::new();
     for p in 1..=players as i64 {
         ledger.open_accounts(p, Currency::Tnd).await?;
-        credits.push(PostingRequest::transfer(TxType::ManualAdjustment, format!("bench:{p}"), Some(p), Currency::Tnd,
-            AccountRef::House(HouseAccount::Adjustments), AccountRef::Player { user_id: p, kind: BalanceKind::Real }, per_player * 1000));
+        credits.push(PostingRequest::transfer(
+            TxType::ManualAdjustment,
+            format!("bench:{p}"),
+            Some(p),
+            Currency::Tnd,
+            AccountRef::House(HouseAccount::Adjustments),
+            AccountRef::Player {
+                user_id: p,
+                kind: BalanceKind::Real,
+            },
+            per_player * 1000,
+        ));
     }
     for chunk in credits.chunks(1000) {
         for r in ledger.post_many(chunk.to_vec()).await {
             r?;
         }
     }
-    println!("# {} bets of 1 TND at 2.10 by {players} players, {tasks} tasks, {backend:?}", bets);
+    println!(
+        "# {} bets of 1 TND at 2.10 by {players} players, {tasks} tasks, {backend:?}",
+        bets
+    );
     let input = PlaceInput {
-        legs: vec![LegInput { event_id: "bench:1".into(), market: "1".into(), outcome_id: "1".into(), odds: "2.1".into() }],
+        legs: vec![LegInput {
+            event_id: "bench:1".into(),
+            market: "1".into(),
+            outcome_id: "1".into(),
+            odds: "2.1".into(),
+        }],
         stake: 1000,
         kind: BetKind::Single,
         funding: Funding::Real,
@@ -85,9 +109,15 @@ async fn main() -> anyhow::Result<()> {
                 if i >= bets {
                     return lat;
                 }
-                let who = Bettor { id: (i % players) as i64 + 1, currency: Currency::Tnd, allowed: true };
+                let who = Bettor {
+                    id: (i % players) as i64 + 1,
+                    currency: Currency::Tnd,
+                    allowed: true,
+                };
                 let t0 = Instant::now();
-                b.place(&who, &input, &format!("k{i}"), now_ms()).await.expect("placed");
+                b.place(&who, &input, &format!("k{i}"), now_ms())
+                    .await
+                    .expect("placed");
                 lat.push(t0.elapsed().as_secs_f64() * 1000.0);
             }
         }));
@@ -99,16 +129,35 @@ async fn main() -> anyhow::Result<()> {
     let secs = started.elapsed().as_secs_f64();
     lat.sort_by(|a, b| a.total_cmp(b));
     let pct = |p: f64| lat[((lat.len() as f64 * p) as usize).min(lat.len() - 1)];
-    println!("placed {bets} in {secs:.1} s: {:.0} bets/s, p50 {:.1} ms, p99 {:.1} ms", bets as f64 / secs, pct(0.5), pct(0.99));
+    println!(
+        "placed {bets} in {secs:.1} s: {:.0} bets/s, p50 {:.1} ms, p99 {:.1} ms",
+        bets as f64 / secs,
+        pct(0.5),
+        pct(0.99)
+    );
     let settle = serde_json::json!({"type": "bet_settlement", "timestamp": now_ms(), "event_id": "bench:1",
         "markets": [{"market": "1", "outcomes": [{"id": "1", "win": true}, {"id": "2", "win": false}, {"id": "3", "win": false}]}]});
     let started = Instant::now();
-    b.apply(sportsbook::feed::decode(&settle.to_string())?, now_ms()).await.map_err(|e| anyhow::anyhow!(e.text()))?;
+    b.apply(sportsbook::feed::decode(&settle.to_string())?, now_ms())
+        .await
+        .map_err(|e| anyhow::anyhow!(e.text()))?;
     let secs = started.elapsed().as_secs_f64();
-    let open: i64 = store::sqlx::query_scalar("SELECT COUNT(*) FROM sb_bets WHERE status = 'open'").fetch_one(db.reader()).await?;
-    println!("settled {bets} open bets on one result in {secs:.2} s ({:.0} bets/s); still open: {open}", bets as f64 / secs);
+    let open: i64 = store::sqlx::query_scalar("SELECT COUNT(*) FROM sb_bets WHERE status = 'open'")
+        .fetch_one(db.reader())
+        .await?;
+    println!(
+        "settled {bets} open bets on one result in {secs:.2} s ({:.0} bets/s); still open: {open}",
+        bets as f64 / secs
+    );
     let report = ledger.verify().await?;
-    println!("ledger verify: {}", if report.is_consistent() { "consistent" } else { "INCONSISTENT" });
+    println!(
+        "ledger verify: {}",
+        if report.is_consistent() {
+            "consistent"
+        } else {
+            "INCONSISTENT"
+        }
+    );
     db.close().await;
     t.cleanup().await;
     Ok(())

@@ -67,7 +67,10 @@ impl Betting {
     }
 
     pub fn settings(&self) -> SlipSettings {
-        self.settings.read().unwrap_or_else(|p| p.into_inner()).clone()
+        self.settings
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     pub fn set_settings(&self, settings: SlipSettings) {
@@ -86,10 +89,18 @@ impl Betting {
             let mut line = self.line.write().unwrap_or_else(|p| p.into_inner());
             if let Err(e) = line.apply(&msg) {
                 tracing::warn!(error = %e, kind = ?msg.kind(), event = msg.event_id(), "sportsbook: feed message refused");
-                return Err(AppError::with_detail(kernel::ErrorCode::BadRequest, e.to_string()));
+                return Err(AppError::with_detail(
+                    kernel::ErrorCode::BadRequest,
+                    e.to_string(),
+                ));
             }
             line.event(msg.event_id())
-                .map(|e| (e.sport_id.clone(), e.status == sportsbook::model::EventStatus::Live))
+                .map(|e| {
+                    (
+                        e.sport_id.clone(),
+                        e.status == sportsbook::model::EventStatus::Live,
+                    )
+                })
                 .unwrap_or_default()
         };
         match &msg {
@@ -100,7 +111,13 @@ impl Betting {
         if self.updates.receiver_count() > 0 {
             let json = sportsbook::feed::encode(&msg);
             let event_id = msg.event_id().to_string();
-            let _ = self.updates.send(Arc::new(Update { message: msg, json, event_id, sport_id, live }));
+            let _ = self.updates.send(Arc::new(Update {
+                message: msg,
+                json,
+                event_id,
+                sport_id,
+                live,
+            }));
         }
         Ok(())
     }
@@ -108,6 +125,27 @@ impl Betting {
 
 pub(crate) fn internal(e: impl std::fmt::Display) -> AppError {
     AppError::internal(e)
+}
+
+impl Betting {
+    /// Runs `work` in the write batch (group commit on SQLite, see `store::batch`); every
+    /// database error is internal.
+    pub(crate) async fn write<T, F>(&self, work: F) -> Result<T, AppError>
+    where
+        T: Send + 'static,
+        F: for<'c> FnOnce(
+                &'c mut store::sqlx::AnyConnection,
+            )
+                -> futures::future::BoxFuture<'c, Result<T, store::sqlx::Error>>
+            + Send
+            + 'static,
+    {
+        self.batch
+            .run(work)
+            .await
+            .map_err(internal)?
+            .map_err(internal)
+    }
 }
 
 impl Betting {

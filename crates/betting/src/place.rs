@@ -1,11 +1,13 @@
 //! Placing a bet: checked against the line and the limits (`sportsbook::slip`), recorded,
 //! the stake posted through the ledger, exactly once per (player, client key).
 
-use crate::{internal, Betting, BetView};
+use crate::{internal, BetView, Betting};
 use futures::FutureExt;
 use kernel::{AppError, Currency, ErrorCode, Minor};
 use sha2::{Digest, Sha256};
-use sportsbook::slip::{self, AcceptedBet, BetKind, BetRequest, Funding, LegRequest, PlayerState, Refusal};
+use sportsbook::slip::{
+    self, AcceptedBet, BetKind, BetRequest, Funding, LegRequest, PlayerState, Refusal,
+};
 use sportsbook::{MarketKey, Odds, OddsPolicy};
 use std::collections::{BTreeMap, BTreeSet};
 use store::sqlx::{self, Row};
@@ -45,9 +47,15 @@ impl PlaceInput {
     /// The fingerprint a retry must match (same key, same request).
     fn hash(&self) -> String {
         let mut h = Sha256::new();
-        h.update(format!("{:?}|{:?}|{:?}|{}", self.kind, self.funding, self.policy, self.stake));
+        h.update(format!(
+            "{:?}|{:?}|{:?}|{}",
+            self.kind, self.funding, self.policy, self.stake
+        ));
         for l in &self.legs {
-            h.update(format!("|{}|{}|{}|{}", l.event_id, l.market, l.outcome_id, l.odds));
+            h.update(format!(
+                "|{}|{}|{}|{}",
+                l.event_id, l.market, l.outcome_id, l.odds
+            ));
         }
         hex::encode(h.finalize())
     }
@@ -58,7 +66,10 @@ impl PlaceInput {
             .iter()
             .enumerate()
             .map(|(i, l)| {
-                let bad = |what: &str| AppError::with_detail(ErrorCode::BetInvalid, format!("leg {i}: {what}")).data(serde_json::json!({ "leg": i }));
+                let bad = |what: &str| {
+                    AppError::with_detail(ErrorCode::BetInvalid, format!("leg {i}: {what}"))
+                        .data(serde_json::json!({ "leg": i }))
+                };
                 Ok(LegRequest {
                     event_id: l.event_id.clone(),
                     market: MarketKey::parse(&l.market).map_err(|_| bad("unknown market"))?,
@@ -67,7 +78,13 @@ impl PlaceInput {
                 })
             })
             .collect::<Result<Vec<_>, AppError>>()?;
-        Ok(BetRequest { legs, stake: self.stake, kind: self.kind, funding: self.funding, policy: self.policy })
+        Ok(BetRequest {
+            legs,
+            stake: self.stake,
+            kind: self.kind,
+            funding: self.funding,
+            policy: self.policy,
+        })
     }
 }
 
@@ -110,10 +127,19 @@ const IN_FLIGHT_WAIT_MS: u64 = 5_000;
 impl Betting {
     /// Places a bet once per `(player, client_key)`: a retry with the same key and request
     /// answers the same bet (`replayed`), the same key with another request is 26.
-    pub async fn place(&self, who: &Bettor, input: &PlaceInput, client_key: &str, now: i64) -> Result<BetView, AppError> {
+    pub async fn place(
+        &self,
+        who: &Bettor,
+        input: &PlaceInput,
+        client_key: &str,
+        now: i64,
+    ) -> Result<BetView, AppError> {
         let key = client_key.trim();
         if key.is_empty() || key.len() > 100 {
-            return Err(AppError::with_detail(ErrorCode::InvalidField, "the idempotency key must be 1 to 100 characters"));
+            return Err(AppError::with_detail(
+                ErrorCode::InvalidField,
+                "the idempotency key must be 1 to 100 characters",
+            ));
         }
         let hash = input.hash();
         if let Some(view) = self.replay(who.id, key, &hash).await? {
@@ -122,11 +148,15 @@ impl Betting {
         let req = input.request()?;
         let player = self.player_state(who).await?;
         let settings = self.settings();
-        let accepted = self.with_line(|line| slip::validate(&req, line, &settings, &player, now)).map_err(refusal_error)?;
+        let accepted = self
+            .with_line(|line| slip::validate(&req, line, &settings, &player, now))
+            .map_err(refusal_error)?;
         let bet_id = kernel::ids::next_id();
         let names = self.with_line(|line| leg_names(line, &accepted));
         let names_for_view = names.clone();
-        let inserted = self.insert_bet(bet_id, who, key, &hash, &accepted, names, now).await?;
+        let inserted = self
+            .insert_bet(bet_id, who, key, &hash, &accepted, names, now)
+            .await?;
         if !inserted {
             // Another request with this key won the race: answer as a retry.
             return match self.replay(who.id, key, &hash).await? {
@@ -164,7 +194,12 @@ impl Betting {
 
     /// The bet already under `key`: the same request answers it (a rejected one answers its
     /// refusal again); another request is 26. Waits for a first request still in flight.
-    async fn replay(&self, user_id: i64, key: &str, hash: &str) -> Result<Option<BetView>, AppError> {
+    async fn replay(
+        &self,
+        user_id: i64,
+        key: &str,
+        hash: &str,
+    ) -> Result<Option<BetView>, AppError> {
         let started = std::time::Instant::now();
         loop {
             let row = sqlx::query("SELECT id, request_hash, status, funding FROM sb_bets WHERE user_id = $1 AND client_key = $2")
@@ -174,7 +209,8 @@ impl Betting {
                 .await
                 .map_err(internal)?;
             let Some(row) = row else { return Ok(None) };
-            let (id, stored, status, funding): (i64, String, String, String) = (row.get(0), row.get(1), row.get(2), row.get(3));
+            let (id, stored, status, funding): (i64, String, String, String) =
+                (row.get(0), row.get(1), row.get(2), row.get(3));
             if stored != hash {
                 return Err(ErrorCode::IdempotencyConflict.into());
             }
@@ -182,8 +218,16 @@ impl Betting {
                 "placing" if started.elapsed().as_millis() < IN_FLIGHT_WAIT_MS as u128 => {
                     tokio::time::sleep(std::time::Duration::from_millis(20)).await;
                 }
-                "placing" => return Err(AppError::internal("the first request with this key is still in progress")),
-                "rejected" => return Err(AppError::new(funding_kind(parse_funding(&funding)).insufficient_code())),
+                "placing" => {
+                    return Err(AppError::internal(
+                        "the first request with this key is still in progress",
+                    ))
+                }
+                "rejected" => {
+                    return Err(AppError::new(
+                        funding_kind(parse_funding(&funding)).insufficient_code(),
+                    ))
+                }
                 _ => return Ok(self.bet(user_id, id).await?.map(|b| b.replayed(true))),
             }
         }
@@ -202,7 +246,8 @@ impl Betting {
         let mut per_event: BTreeMap<String, BTreeSet<i64>> = BTreeMap::new();
         let mut staked: BTreeMap<(String, MarketKey), i64> = BTreeMap::new();
         for r in rows {
-            let (bet, event, market, stake): (i64, String, String, i64) = (r.get(0), r.get(1), r.get(2), r.get(3));
+            let (bet, event, market, stake): (i64, String, String, i64) =
+                (r.get(0), r.get(1), r.get(2), r.get(3));
             per_event.entry(event.clone()).or_default().insert(bet);
             if let Ok(key) = MarketKey::parse(&market) {
                 *staked.entry((event, key)).or_default() += stake;
@@ -210,16 +255,33 @@ impl Betting {
         }
         Ok(PlayerState {
             betting_allowed: who.allowed,
-            open_bets_per_event: per_event.into_iter().map(|(e, s)| (e, s.len() as u32)).collect(),
+            open_bets_per_event: per_event
+                .into_iter()
+                .map(|(e, s)| (e, s.len() as u32))
+                .collect(),
             staked_per_market: staked,
         })
     }
 
     #[allow(clippy::too_many_arguments)]
-    async fn insert_bet(&self, id: i64, who: &Bettor, key: &str, hash: &str, bet: &AcceptedBet, names: Vec<LegNames>, now: i64) -> Result<bool, AppError> {
-        let (user, currency, key, hash, bet) = (who.id, who.currency.code().to_string(), key.to_string(), hash.to_string(), bet.clone());
-        self.batch
-            .run(move |conn| {
+    async fn insert_bet(
+        &self,
+        id: i64,
+        who: &Bettor,
+        key: &str,
+        hash: &str,
+        bet: &AcceptedBet,
+        names: Vec<LegNames>,
+        now: i64,
+    ) -> Result<bool, AppError> {
+        let (user, currency, key, hash, bet) = (
+            who.id,
+            who.currency.code().to_string(),
+            key.to_string(),
+            hash.to_string(),
+            bet.clone(),
+        );
+        self.write(move |conn| {
                 async move {
                     let inserted = sqlx::query(
                         "INSERT INTO sb_bets (id, user_id, client_key, request_hash, currency, kind, funding, stake, total_odds, potential_payout, status, created_at) \
@@ -273,29 +335,29 @@ impl Betting {
                 .boxed()
             })
             .await
-            .map_err(internal)?
-            .map_err(internal)
     }
 
     /// A conditional status change (`from` → `to`); false when the bet was not in `from`.
-    pub(crate) async fn set_status(&self, id: i64, from: &'static str, to: &'static str) -> Result<bool, AppError> {
-        self.batch
-            .run(move |conn| {
-                async move {
-                    let n = sqlx::query("UPDATE sb_bets SET status = $1 WHERE id = $2 AND status = $3")
-                        .bind(to)
-                        .bind(id)
-                        .bind(from)
-                        .execute(&mut *conn)
-                        .await?
-                        .rows_affected();
-                    Ok::<_, sqlx::Error>(n == 1)
-                }
-                .boxed()
-            })
-            .await
-            .map_err(internal)?
-            .map_err(internal)
+    pub(crate) async fn set_status(
+        &self,
+        id: i64,
+        from: &'static str,
+        to: &'static str,
+    ) -> Result<bool, AppError> {
+        self.write(move |conn| {
+            async move {
+                let n = sqlx::query("UPDATE sb_bets SET status = $1 WHERE id = $2 AND status = $3")
+                    .bind(to)
+                    .bind(id)
+                    .bind(from)
+                    .execute(&mut *conn)
+                    .await?
+                    .rows_affected();
+                Ok::<_, sqlx::Error>(n == 1)
+            }
+            .boxed()
+        })
+        .await
     }
 
     /// Finishes bets left `placing` for longer than `older_than_ms` (a crash between the
@@ -310,8 +372,16 @@ impl Betting {
         let mut done = 0;
         for r in rows {
             let id: i64 = r.get(0);
-            let posted = self.ledger.lookup(&format!("sb:{id}:stake")).await.map_err(AppError::from)?.is_some_and(|t| !t.tombstone);
-            if self.set_status(id, "placing", if posted { "open" } else { "rejected" }).await? {
+            let posted = self
+                .ledger
+                .lookup(&format!("sb:{id}:stake"))
+                .await
+                .map_err(AppError::from)?
+                .is_some_and(|t| !t.tombstone);
+            if self
+                .set_status(id, "placing", if posted { "open" } else { "rejected" })
+                .await?
+            {
                 done += 1;
             }
         }
@@ -320,7 +390,13 @@ impl Betting {
 }
 
 /// The reply of a bet just placed, from what was written (no read back).
-fn placed_view(id: i64, who: &Bettor, bet: &AcceptedBet, names: Vec<LegNames>, now: i64) -> BetView {
+fn placed_view(
+    id: i64,
+    who: &Bettor,
+    bet: &AcceptedBet,
+    names: Vec<LegNames>,
+    now: i64,
+) -> BetView {
     BetView {
         id,
         kind: match bet.kind {
@@ -374,23 +450,29 @@ pub(crate) struct LegNames {
 fn leg_names(line: &sportsbook::Line, bet: &AcceptedBet) -> Vec<LegNames> {
     bet.legs
         .iter()
-        .map(|leg| match line.selection(&leg.event_id, &leg.market, &leg.outcome_id) {
-            Some((e, m, o)) => LegNames {
-                event: format!("{} – {}", e.home.name, e.away.name),
-                market: m.name.clone(),
-                outcome: o.name.clone(),
-                sport_id: e.sport_id.clone(),
-                tournament: line.tournaments.get(&e.tournament_id).map(|t| t.name.clone()).unwrap_or_default(),
-                start_time: e.start_time,
+        .map(
+            |leg| match line.selection(&leg.event_id, &leg.market, &leg.outcome_id) {
+                Some((e, m, o)) => LegNames {
+                    event: format!("{} – {}", e.home.name, e.away.name),
+                    market: m.name.clone(),
+                    outcome: o.name.clone(),
+                    sport_id: e.sport_id.clone(),
+                    tournament: line
+                        .tournaments
+                        .get(&e.tournament_id)
+                        .map(|t| t.name.clone())
+                        .unwrap_or_default(),
+                    start_time: e.start_time,
+                },
+                None => LegNames {
+                    event: leg.event_id.clone(),
+                    market: leg.market.to_string(),
+                    outcome: leg.outcome_id.clone(),
+                    sport_id: String::new(),
+                    tournament: String::new(),
+                    start_time: 0,
+                },
             },
-            None => LegNames {
-                event: leg.event_id.clone(),
-                market: leg.market.to_string(),
-                outcome: leg.outcome_id.clone(),
-                sport_id: String::new(),
-                tournament: String::new(),
-                start_time: 0,
-            },
-        })
+        )
         .collect()
 }

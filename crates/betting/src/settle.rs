@@ -67,8 +67,7 @@ impl Betting {
             }
         }
         let event = s.event_id.clone();
-        self.batch
-            .run(move |conn| {
+        self.write(move |conn| {
                 async move {
                     for (market, outcome, json) in rows {
                         sqlx::query(
@@ -95,9 +94,7 @@ impl Betting {
                 }
                 .boxed()
             })
-            .await
-            .map_err(internal)?
-            .map_err(internal)?;
+            .await?;
         self.settle_event(&s.event_id, now).await
     }
 
@@ -105,10 +102,16 @@ impl Betting {
     /// placed inside the window when there is one, become void.
     pub(crate) async fn store_cancel(&self, c: &BetCancel, now: i64) -> Result<(), AppError> {
         let void = serde_json::to_string(&OutcomeResult::VOID).map_err(internal)?;
-        let markets: Option<Vec<String>> = c.markets.as_ref().map(|m| m.iter().map(|k| k.to_string()).collect());
-        let (event, from, to) = (c.event_id.clone(), c.start_time.unwrap_or(i64::MIN), c.end_time.unwrap_or(i64::MAX));
-        self.batch
-            .run(move |conn| {
+        let markets: Option<Vec<String>> = c
+            .markets
+            .as_ref()
+            .map(|m| m.iter().map(|k| k.to_string()).collect());
+        let (event, from, to) = (
+            c.event_id.clone(),
+            c.start_time.unwrap_or(i64::MIN),
+            c.end_time.unwrap_or(i64::MAX),
+        );
+        self.write(move |conn| {
                 async move {
                     let targets = match markets {
                         Some(m) => m.into_iter().map(Some).collect::<Vec<_>>(),
@@ -131,9 +134,7 @@ impl Betting {
                 }
                 .boxed()
             })
-            .await
-            .map_err(internal)?
-            .map_err(internal)?;
+            .await?;
         self.settle_event(&c.event_id, now).await
     }
 
@@ -164,7 +165,9 @@ impl Betting {
                         user_id: r.get(1),
                         stake: r.get(2),
                         funding: parse_funding(&funding),
-                        currency: currency.parse().map_err(|_| internal("unknown currency on a bet"))?,
+                        currency: currency
+                            .parse()
+                            .map_err(|_| internal("unknown currency on a bet"))?,
                         status: r.get(5),
                         payout: r.get(6),
                         version: r.get(7),
@@ -172,7 +175,8 @@ impl Betting {
                     Vec::new(),
                 ));
             }
-            let odds = Odds::new(r.get::<i64, _>(8) as u32).map_err(|_| internal("invalid odds on a leg"))?;
+            let odds = Odds::new(r.get::<i64, _>(8) as u32)
+                .map_err(|_| internal("invalid odds on a leg"))?;
             let result: Option<String> = r.get(9);
             let result = match result {
                 Some(s) => Some(serde_json::from_str::<OutcomeResult>(&s).map_err(internal)?),
@@ -207,31 +211,48 @@ impl Betting {
         for (i, (bet, s)) in bets.iter().enumerate() {
             let due = returned(bet.funding, s, bet.stake);
             if due > 0 {
-                let to = AccountRef::Player { user_id: bet.user_id, kind: return_kind(bet.funding) };
+                let to = AccountRef::Player {
+                    user_id: bet.user_id,
+                    kind: return_kind(bet.funding),
+                };
                 postings.push(
-                    PostingRequest::transfer(TxType::SportPayout, format!("sb:{}:payout", bet.id), Some(bet.user_id), bet.currency, house, to, due)
-                        .comment(format!("Sports bet {} {}", bet.id, outcome_str(s.outcome)))
-                        .metadata(serde_json::json!({ "bet": bet.id, "outcome": s.outcome })),
+                    PostingRequest::transfer(
+                        TxType::SportPayout,
+                        format!("sb:{}:payout", bet.id),
+                        Some(bet.user_id),
+                        bet.currency,
+                        house,
+                        to,
+                        due,
+                    )
+                    .comment(format!("Sports bet {} {}", bet.id, outcome_str(s.outcome)))
+                    .metadata(serde_json::json!({ "bet": bet.id, "outcome": s.outcome })),
                 );
                 paying.push(i);
             }
         }
         let mut paid = vec![true; bets.len()];
-        for (i, result) in paying.into_iter().zip(self.ledger.post_many(postings).await) {
+        for (i, result) in paying
+            .into_iter()
+            .zip(self.ledger.post_many(postings).await)
+        {
             if let Err(e) = result {
                 tracing::error!(bet = bets[i].0.id, error = %e, "sportsbook: payout failed; retried with the next result");
                 paid[i] = false;
             }
         }
         // One UPDATE per (status, payout): a result settles most bets alike.
-        let mut groups: std::collections::BTreeMap<(&'static str, i64), Vec<i64>> = std::collections::BTreeMap::new();
+        let mut groups: std::collections::BTreeMap<(&'static str, i64), Vec<i64>> =
+            std::collections::BTreeMap::new();
         for ((bet, s), ok) in bets.iter().zip(paid) {
             if ok {
-                groups.entry((outcome_str(s.outcome), returned(bet.funding, s, bet.stake))).or_default().push(bet.id);
+                groups
+                    .entry((outcome_str(s.outcome), returned(bet.funding, s, bet.stake)))
+                    .or_default()
+                    .push(bet.id);
             }
         }
-        self.batch
-            .run(move |conn| {
+        self.write(move |conn| {
                 async move {
                     for ((status, payout), ids) in groups {
                         // Ids are our own integers: inlined, no injection possible.
@@ -250,15 +271,23 @@ impl Betting {
                 .boxed()
             })
             .await
-            .map_err(internal)?
-            .map_err(internal)
     }
 
     /// A bet already settled: settles it again on the results now known (a correction).
-    async fn settle_bet(&self, bet: &BetRow, legs: &[(Odds, Option<OutcomeResult>)], now: i64) -> Result<(), AppError> {
-        let Some(s) = settle::settle_when_decided(bet.stake, legs) else { return Ok(()) };
+    async fn settle_bet(
+        &self,
+        bet: &BetRow,
+        legs: &[(Odds, Option<OutcomeResult>)],
+        now: i64,
+    ) -> Result<(), AppError> {
+        let Some(s) = settle::settle_when_decided(bet.stake, legs) else {
+            return Ok(());
+        };
         let due = returned(bet.funding, &s, bet.stake);
-        let to = AccountRef::Player { user_id: bet.user_id, kind: return_kind(bet.funding) };
+        let to = AccountRef::Player {
+            user_id: bet.user_id,
+            kind: return_kind(bet.funding),
+        };
         let house = AccountRef::House(HouseAccount::Sportsbook);
         // Settled already: a corrected result moves only the difference.
         if due == bet.payout && bet.status == outcome_str(s.outcome) {
@@ -267,7 +296,11 @@ impl Betting {
         let version = bet.version + 1;
         let delta = due - bet.payout;
         if delta != 0 {
-            let (from, to, amount) = if delta > 0 { (house, to, delta) } else { (to, house, -delta) };
+            let (from, to, amount) = if delta > 0 {
+                (house, to, delta)
+            } else {
+                (to, house, -delta)
+            };
             let posting = PostingRequest::transfer(TxType::SportResettle, format!("sb:{}:resettle:{version}", bet.id), Some(bet.user_id), bet.currency, from, to, amount)
                 .comment(format!("Sports bet {} settled again: {}", bet.id, outcome_str(s.outcome)))
                 .metadata(serde_json::json!({ "bet": bet.id, "outcome": s.outcome, "previous_payout": bet.payout, "payout": due }));
@@ -281,15 +314,30 @@ impl Betting {
                 return Err(e);
             }
         }
-        self.finish(bet.id, &bet.status, bet.version, outcome_str(s.outcome), due, now).await?;
+        self.finish(
+            bet.id,
+            &bet.status,
+            bet.version,
+            outcome_str(s.outcome),
+            due,
+            now,
+        )
+        .await?;
         Ok(())
     }
 
     /// Records a (re)settlement, conditional on the state it was computed from.
-    async fn finish(&self, id: i64, from_status: &str, from_version: i64, status: &'static str, payout: i64, now: i64) -> Result<bool, AppError> {
+    async fn finish(
+        &self,
+        id: i64,
+        from_status: &str,
+        from_version: i64,
+        status: &'static str,
+        payout: i64,
+        now: i64,
+    ) -> Result<bool, AppError> {
         let from_status = from_status.to_string();
-        self.batch
-            .run(move |conn| {
+        self.write(move |conn| {
                 async move {
                     let n = sqlx::query(
                         "UPDATE sb_bets SET status = $1, payout = $2, settle_version = settle_version + 1, settled_at = $3, needs_review = 0 \
@@ -309,12 +357,14 @@ impl Betting {
                 .boxed()
             })
             .await
-            .map_err(internal)?
-            .map_err(internal)
     }
 
     async fn flag_review(&self, id: i64) -> Result<(), AppError> {
-        sqlx::query("UPDATE sb_bets SET needs_review = 1 WHERE id = $1").bind(id).execute(self.db.writer()).await.map_err(internal)?;
+        sqlx::query("UPDATE sb_bets SET needs_review = 1 WHERE id = $1")
+            .bind(id)
+            .execute(self.db.writer())
+            .await
+            .map_err(internal)?;
         Ok(())
     }
 }
@@ -341,14 +391,17 @@ impl Betting {
         .fetch_all(self.db.reader())
         .await
         .map_err(internal)?;
-        let lost: Vec<String> = rows.iter().map(|r| r.get::<String, _>(0)).filter(|e| self.with_line(|line| line.event(e).is_none())).collect();
+        let lost: Vec<String> = rows
+            .iter()
+            .map(|r| r.get::<String, _>(0))
+            .filter(|e| self.with_line(|line| line.event(e).is_none()))
+            .collect();
         let void = serde_json::to_string(&OutcomeResult::VOID).map_err(internal)?;
         let mut voided = 0;
         for event in lost {
             let (event_id, void) = (event.clone(), void.clone());
             let n = self
-                .batch
-                .run(move |conn| {
+                .write(move |conn| {
                     async move {
                         let n = sqlx::query("UPDATE sb_bet_legs SET result = $1 WHERE event_id = $2 AND result IS NULL")
                             .bind(&void)
@@ -360,9 +413,7 @@ impl Betting {
                     }
                     .boxed()
                 })
-                .await
-                .map_err(internal)?
-                .map_err(internal)?;
+            .await?;
             tracing::warn!(event = %event, legs = n, "sportsbook: no result from the feed; legs void");
             voided += n;
             self.settle_event(&event, now).await?;

@@ -77,12 +77,14 @@ pub(crate) fn result_name(r: &OutcomeResult) -> &'static str {
 impl Betting {
     /// One of the player's bets.
     pub async fn bet(&self, user_id: i64, id: i64) -> Result<Option<BetView>, AppError> {
-        let row = sqlx::query(&format!("SELECT {BET_COLUMNS} FROM sb_bets WHERE id = $1 AND user_id = $2"))
-            .bind(id)
-            .bind(user_id)
-            .fetch_optional(self.db.reader())
-            .await
-            .map_err(internal)?;
+        let row = sqlx::query(&format!(
+            "SELECT {BET_COLUMNS} FROM sb_bets WHERE id = $1 AND user_id = $2"
+        ))
+        .bind(id)
+        .bind(user_id)
+        .fetch_optional(self.db.reader())
+        .await
+        .map_err(internal)?;
         match row {
             None => Ok(None),
             Some(r) => {
@@ -94,7 +96,13 @@ impl Betting {
     }
 
     /// The player's bets, newest first.
-    pub async fn bets(&self, user_id: i64, which: BetsQuery, limit: i64, offset: i64) -> Result<Vec<BetView>, AppError> {
+    pub async fn bets(
+        &self,
+        user_id: i64,
+        which: BetsQuery,
+        limit: i64,
+        offset: i64,
+    ) -> Result<Vec<BetView>, AppError> {
         let filter = match which {
             BetsQuery::Open => "AND status IN ('placing', 'open')",
             BetsQuery::Settled => "AND status NOT IN ('placing', 'open', 'rejected')",
@@ -109,7 +117,10 @@ impl Betting {
         .fetch_all(self.db.reader())
         .await
         .map_err(internal)?;
-        let mut bets = rows.iter().map(bet_from_row).collect::<Result<Vec<_>, _>>()?;
+        let mut bets = rows
+            .iter()
+            .map(bet_from_row)
+            .collect::<Result<Vec<_>, _>>()?;
         self.fill_legs(&mut bets).await?;
         Ok(bets)
     }
@@ -118,7 +129,11 @@ impl Betting {
         if bets.is_empty() {
             return Ok(());
         }
-        let ids = bets.iter().map(|b| b.id.to_string()).collect::<Vec<_>>().join(",");
+        let ids = bets
+            .iter()
+            .map(|b| b.id.to_string())
+            .collect::<Vec<_>>()
+            .join(",");
         let rows = sqlx::query(&format!(
             "SELECT bet_id, event_id, market_key, outcome_id, odds, live, event_name, market_name, outcome_name, sport_id, \
              tournament_name, start_time, result FROM sb_bet_legs WHERE bet_id IN ({ids}) ORDER BY bet_id, idx"
@@ -141,7 +156,9 @@ impl Betting {
                 sport_id: r.get(9),
                 tournament_name: r.get(10),
                 start_time: r.get(11),
-                result: result.and_then(|s| serde_json::from_str::<OutcomeResult>(&s).ok()).map(|r| result_name(&r)),
+                result: result
+                    .and_then(|s| serde_json::from_str::<OutcomeResult>(&s).ok())
+                    .map(|r| result_name(&r)),
             };
             if let Some(b) = bets.iter_mut().find(|b| b.id == bet_id) {
                 b.legs.push(leg);
@@ -157,7 +174,9 @@ fn bet_from_row(r: &store::sqlx::any::AnyRow) -> Result<BetView, AppError> {
         id: r.get(0),
         kind: r.get(1),
         funding: r.get(2),
-        currency: currency.parse().map_err(|_| internal("unknown currency on a bet"))?,
+        currency: currency
+            .parse()
+            .map_err(|_| internal("unknown currency on a bet"))?,
         stake: r.get(4),
         total_odds: r.get(5),
         potential_payout: r.get(6),
@@ -194,13 +213,24 @@ impl Betting {
         .fetch_all(self.db.reader())
         .await
         .map_err(internal)?;
-        let mut bets = rows.iter().map(bet_from_row).collect::<Result<Vec<_>, _>>()?;
+        let mut bets = rows
+            .iter()
+            .map(bet_from_row)
+            .collect::<Result<Vec<_>, _>>()?;
         let users: Vec<i64> = rows.iter().map(|r| r.get(11)).collect();
         self.fill_legs(&mut bets).await?;
         Ok(bets
             .into_iter()
             .zip(users)
-            .map(|(b, user_id)| TopWin { bet_id: b.id, user_id, currency: b.currency, stake: b.stake, payout: b.payout, created_at: b.created_at, legs: b.legs })
+            .map(|(b, user_id)| TopWin {
+                bet_id: b.id,
+                user_id,
+                currency: b.currency,
+                stake: b.stake,
+                payout: b.payout,
+                created_at: b.created_at,
+                legs: b.legs,
+            })
             .collect())
     }
 }
