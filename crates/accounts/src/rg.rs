@@ -209,8 +209,9 @@ pub struct SessionSummary {
     pub reality_check_minutes: i64,
 }
 
-/// The ledger types of play (stake, win, rollback) counted in a session's net result.
-const PLAY_TX_TYPES: &str = "6, 203, 204";
+/// The ledger types of play counted in a session's net result: casino stake, win, rollback
+/// (203, 6, 204) and sportsbook stake, payout, resettlement (211, 212, 213).
+const PLAY_TX_TYPES: &str = "6, 203, 204, 211, 212, 213";
 
 #[derive(Clone)]
 pub struct Rg {

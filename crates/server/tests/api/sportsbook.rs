@@ -187,6 +187,8 @@ async fn sportsbook_refusals_change_nothing() {
         assert_eq!(taken["legs"][0]["odds"].as_f64(), Some(2.0));
         let after_any = real(app, id).await;
         assert_eq!(after_any, start - 5 * TND);
+        // The reality check's net result of play counts sports bets.
+        assert_eq!(ok(api.get("/api/user/responsible-gambling/session").await)["net"].as_f64(), Some(-5.0));
 
         fail(place(&api, "d", single("r:2", "1", 2.1, 5.0)).await, 200, 603);
         fail(place(&api, "e", json!({"kind": "express", "stake": 5, "legs": [leg("r:1", "1", "1", 2.0), leg("r:1", "18|total=2.5", "12", 1.95)]})).await, 200, 608);
