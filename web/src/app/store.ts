@@ -1,4 +1,4 @@
-import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import { combineSlices, configureStore } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
 import { useDispatch, useSelector } from 'react-redux';
 import { api } from '../api/api';
@@ -6,12 +6,8 @@ import { authSlice } from './authSlice';
 import { notificationsSlice } from './notificationsSlice';
 import { uiSlice } from './uiSlice';
 
-export const rootReducer = combineReducers({
-  [api.reducerPath]: api.reducer,
-  auth: authSlice.reducer,
-  notifications: notificationsSlice.reducer,
-  ui: uiSlice.reducer,
-});
+// combineSlices: a feature may inject its own slice when its routes load (features/betting's slip).
+export const rootReducer = combineSlices(api, authSlice, notificationsSlice, uiSlice);
 
 export type RootState = ReturnType<typeof rootReducer>;
 
