@@ -1,0 +1,122 @@
+// @ts-check
+/**
+ * Our sportsbook as a player sees it (docs/SPORTSBOOK.md "The service and the HTTP API"): a new
+ * player opens /betting, sees the live events, places a single (English) or a 3-leg express
+ * (Arabic, right-to-left) from the slip drawer, finds it under My bets, and the balance drops by
+ * the stake. Screenshots at 390 px (and 320 px in French for overflow).
+ */
+import { readFileSync } from 'node:fs';
+
+/** @param {string} lang @param {string} ns */
+const texts = (lang, ns) => JSON.parse(readFileSync(new URL(`../src/locales/${lang}/${ns}.json`, import.meta.url), 'utf8'));
+
+/** @param {any} h helpers of web/scripts/e2e.mjs */
+export function tests(h) {
+  /** @param {import('playwright-core').Page} page */
+  const balanceMinor = async (page) =>
+    page.evaluate(async () => {
+      const env = await (await fetch('/api/user/balance')).json();
+      return Math.round(Number(env.result.balance) * 1000);
+    });
+  /** @param {import('playwright-core').Page} page */
+  const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+  /** @param {'en' | 'ar'} lang @param {number} legs */
+  const scenario = (lang, legs) => ({
+    name: `betting: a new player places ${legs === 1 ? 'a single' : `a ${legs}-leg express`} on live events and finds it under My bets (${lang})`,
+    /** @param {{ context: import('playwright-core').BrowserContext, signal: AbortSignal, note: (l: string) => void }} t */
+    async run({ context, signal, note }) {
+      const b = texts(lang, 'betting');
+      const { page, errors } = await h.newPlayerPage(context, signal);
+      if (lang !== 'en') await page.evaluate((l) => localStorage.setItem('carthage.lang', l), lang);
+      const before = await balanceMinor(page);
+      await page.goto('/betting');
+      if (lang === 'ar') await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+      // Live by default: wait for live events with open odds.
+      const liveEvents = page.locator('[data-testid="event"][data-live="true"]');
+      await liveEvents.first().waitFor({ timeout: 20_000 });
+      await page.waitForFunction((n) => {
+        const evs = [...document.querySelectorAll('[data-testid="event"][data-live="true"]')];
+        return evs.filter((e) => e.querySelector('[data-testid="odds"]:not([disabled])')).length >= n;
+      }, legs, { timeout: 20_000 });
+      note(`${await liveEvents.count()} live events`);
+      await h.shot(page, `betting-line-${lang}-390`);
+
+      // One outcome on each of `legs` different events (the express rule).
+      let picked = 0;
+      for (let i = 0; picked < legs && i < (await liveEvents.count()); i += 1) {
+        const button = liveEvents.nth(i).locator('[data-testid="odds"]:not([disabled])').first();
+        if ((await button.count()) === 0) continue;
+        await button.click();
+        await page.waitForFunction((n) => document.querySelectorAll('[data-testid="odds"][aria-pressed="true"]').length === n, picked + 1);
+        picked += 1;
+      }
+      h.assert(picked === legs, `picked ${picked} of ${legs}`);
+      await page.getByTestId('slip-bar').click();
+      h.assert((await page.getByTestId('slip-leg').count()) === legs, 'the slip lists every selection');
+      const kind = legs === 1 ? b.slip.single : b.slip.express;
+      h.assert(
+        (await page.getByTestId('bet-slip').getByRole('button', { name: kind, exact: true }).getAttribute('aria-pressed')) === 'true',
+        `${kind} is the slip's kind`,
+      );
+      // Accept any change: live odds move every few seconds and the test must not race them.
+      await page.getByRole('radio', { name: b.slip.policy_accept_any }).check();
+      await page.getByTestId('bet-slip').getByRole('button', { name: '5', exact: true }).click();
+      h.assert((await page.getByTestId('stake').inputValue()) === '5', 'the preset filled the stake');
+      await h.shot(page, `betting-slip-${lang}-390`);
+      await page.getByTestId('place-bet').click();
+      await page.getByTestId('bet-placed').waitFor({ timeout: 15_000 });
+      const betId = (await page.getByTestId('bet-id').innerText()).replace(/\D/g, '');
+      note(`bet ${betId} placed`);
+      await h.shot(page, `betting-placed-${lang}-390`);
+      // The slip is empty; the balance dropped by the stake (5 TND = 5000 millimes).
+      h.assert((await page.locator('[data-testid="odds"][aria-pressed="true"]').count()) === 0, 'the selections are cleared');
+      const after = await balanceMinor(page);
+      h.assert(after === before - 5000, `balance ${before} → ${after}, expected −5000`);
+      const shown = `${Math.floor(after / 1000)}.${String(after % 1000).padStart(3, '0')}`;
+      await page.getByTestId('header-balance').filter({ hasText: shown }).waitFor({ timeout: 10_000 });
+
+      // My bets, from the confirmation.
+      await page.getByRole('link', { name: b.slip.myBets }).click();
+      await page.waitForURL(/\/profile\/bets$/);
+      const bet = page.getByTestId('my-bet').first();
+      await bet.waitFor();
+      h.assert((await bet.innerText()).includes(betId), `my bets shows bet ${betId}`);
+      h.assert((await bet.getAttribute('data-kind')) === (legs === 1 ? 'single' : 'express'), 'the bet has the right kind');
+      h.assert((await bet.locator('li').count()) === legs, `the bet lists ${legs} legs`);
+      await h.shot(page, `betting-mybets-${lang}-390`);
+      h.assert((await overflow(page)) <= 0, 'my bets overflows at 390 px');
+
+      if (lang === 'en') {
+        // French is the longest: the line and my bets at 320 px.
+        await page.evaluate(() => localStorage.setItem('carthage.lang', 'fr'));
+        await page.setViewportSize({ width: 320, height: 720 });
+        await page.reload();
+        await page.getByTestId('my-bet').first().waitFor();
+        await h.shot(page, 'betting-mybets-fr-320');
+        h.assert((await overflow(page)) <= 0, `my bets overflows 320 px in French by ${await overflow(page)}px`);
+        await page.goto('/betting');
+        await liveEvents.first().waitFor({ timeout: 20_000 });
+        await liveEvents.first().locator('[data-testid="odds"]:not([disabled])').first().click();
+        await page.getByTestId('slip-bar').click();
+        await h.shot(page, 'betting-slip-fr-320');
+        h.assert((await overflow(page)) <= 0, `the line overflows 320 px in French by ${await overflow(page)}px`);
+        await page.getByTestId('slip-bar').click();
+        await h.shot(page, 'betting-line-fr-320');
+        await page.evaluate(() => localStorage.setItem('carthage.lang', 'en'));
+        await page.setViewportSize({ width: 390, height: 844 });
+      } else {
+        // The event page with every market.
+        await page.goto('/betting');
+        await liveEvents.first().waitFor({ timeout: 20_000 });
+        await liveEvents.first().locator('a').first().click();
+        await page.waitForURL(/\/betting\/event\//);
+        await page.getByTestId('market').first().waitFor();
+        await h.shot(page, `betting-event-${lang}-390`);
+      }
+      h.assertNoPageErrors(errors);
+    },
+  });
+
+  return [scenario('en', 1), scenario('ar', 3)];
+}
