@@ -42,30 +42,48 @@ export function tests(h) {
       note(`${await liveEvents.count()} live events`);
       await h.shot(page, `betting-line-${lang}-390`);
 
-      // One outcome on each of `legs` different events (the express rule).
-      let picked = 0;
-      for (let i = 0; picked < legs && i < (await liveEvents.count()); i += 1) {
-        const button = liveEvents.nth(i).locator('[data-testid="odds"]:not([disabled])').first();
-        if ((await button.count()) === 0) continue;
-        await button.click();
-        await page.waitForFunction((n) => document.querySelectorAll('[data-testid="odds"][aria-pressed="true"]').length === n, picked + 1);
-        picked += 1;
-      }
-      h.assert(picked === legs, `picked ${picked} of ${legs}`);
-      await page.getByTestId('slip-bar').click();
-      h.assert((await page.getByTestId('slip-leg').count()) === legs, 'the slip lists every selection');
+      // One outcome on each of `legs` different events (the express rule), odds between 1.3 and 6
+      // (a 1.01 favourite is often closed a moment later). Live markets close and reopen every few
+      // seconds: a refusal (605/607) clears the slip and the test picks again, up to 4 times.
       const kind = legs === 1 ? b.slip.single : b.slip.express;
-      h.assert(
-        (await page.getByTestId('bet-slip').getByRole('button', { name: kind, exact: true }).getAttribute('aria-pressed')) === 'true',
-        `${kind} is the slip's kind`,
-      );
-      // Accept any change: live odds move every few seconds and the test must not race them.
-      await page.getByRole('radio', { name: b.slip.policy_accept_any }).check();
-      await page.getByTestId('bet-slip').getByRole('button', { name: '5', exact: true }).click();
-      h.assert((await page.getByTestId('stake').inputValue()) === '5', 'the preset filled the stake');
-      await h.shot(page, `betting-slip-${lang}-390`);
-      await page.getByTestId('place-bet').click();
-      await page.getByTestId('bet-placed').waitFor({ timeout: 15_000 });
+      const slip = page.getByTestId('bet-slip');
+      for (let attempt = 1; ; attempt += 1) {
+        const ids = await page.evaluate((n) => {
+          const out = [];
+          for (const ev of document.querySelectorAll('[data-testid="event"][data-live="true"]')) {
+            const btn = [...ev.querySelectorAll('[data-testid="odds"]:not([disabled])')].find((x) => {
+              const v = Number(x.querySelector('span:last-child')?.textContent?.replace(/[^\d.]/g, ''));
+              return v >= 1.3 && v <= 6;
+            });
+            if (btn) out.push(btn.getAttribute('data-outcome'));
+            if (out.length === n) break;
+          }
+          return out;
+        }, legs);
+        h.assert(ids.length === legs, `only ${ids.length} live events with odds to pick`);
+        for (const [i, id] of ids.entries()) {
+          await page.locator(`[data-outcome="${id}"]`).click();
+          await page.waitForFunction((n) => document.querySelectorAll('[data-testid="odds"][aria-pressed="true"]').length === n, i + 1);
+        }
+        await page.getByTestId('slip-bar').click();
+        h.assert((await page.getByTestId('slip-leg').count()) === legs, 'the slip lists every selection');
+        h.assert((await slip.getByRole('button', { name: kind, exact: true }).getAttribute('aria-pressed')) === 'true', `${kind} is the slip's kind`);
+        // Accept any change: live odds move every few seconds and the test must not race them.
+        await page.getByRole('radio', { name: b.slip.policy_accept_any }).check();
+        await slip.getByRole('button', { name: '5', exact: true }).click();
+        h.assert((await page.getByTestId('stake').inputValue()) === '5', 'the preset filled the stake');
+        if (attempt === 1) await h.shot(page, `betting-slip-${lang}-390`);
+        await page.getByTestId('place-bet').click();
+        const outcome = await Promise.race([
+          page.getByTestId('bet-placed').waitFor({ timeout: 15_000 }).then(() => 'placed'),
+          page.getByTestId('slip-error').waitFor({ timeout: 15_000 }).then(() => 'refused'),
+        ]);
+        if (outcome === 'placed') break;
+        note(`attempt ${attempt} refused: ${await page.getByTestId('slip-error').innerText()}`);
+        h.assert(attempt < 4, 'refused 4 times');
+        await slip.getByRole('button', { name: b.slip.clear }).click();
+        await page.waitForTimeout(1000);
+      }
       const betId = (await page.getByTestId('bet-id').innerText()).replace(/\D/g, '');
       note(`bet ${betId} placed`);
       await h.shot(page, `betting-placed-${lang}-390`);

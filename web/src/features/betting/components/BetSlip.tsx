@@ -196,7 +196,7 @@ export function BetSlip() {
             </dl>
             {err && <p className={css.error} role="alert" data-testid="slip-error">{t(err.key, err.params)}</p>}
             <div className={css.slipActions}>
-              <button type="button" className={css.secondary} onClick={() => dispatch(slipActions.clear())}>
+              <button type="button" className={css.secondary} onClick={() => { dispatch(slipActions.clear()); setOpen(false); }}>
                 {t('slip.clear')}
               </button>
               <button type="button" className={css.primary} disabled={!canPlace} data-testid="place-bet" onClick={() => void submit()}>
