@@ -8,7 +8,7 @@ import { useAppDispatch, useAppSelector } from '../../../app/store';
 import { Money } from '../../../components/Money';
 import { currencyDecimals } from '../../../components/money';
 import { bettingApi, newIdempotencyKey, type Bet } from '../api';
-import { formatOdds, parseStake, potentialPayout, stakeForRequest, toMajor, totalOdds } from '../odds';
+import { formatOdds, parseStake, potentialPayout, stakeForRequest, toMajor, toThousandths, totalOdds } from '../odds';
 import { changesOf, POLICIES, selectSlip, slipActions } from '../slipSlice';
 import css from '../Betting.module.css';
 
@@ -80,10 +80,14 @@ export function BetSlip() {
           data-testid="slip-bar"
           onClick={() => setOpen((o) => !o)}
         >
-          <span className={css.slipCount}>{n}</span>
+          {placed && n === 0 ? (
+            <span className={`${css.slipCount} ${css.slipDone}`} aria-hidden="true">✓</span>
+          ) : (
+            <span className={css.slipCount}>{n}</span>
+          )}
           <span className={css.slipTitle}>
             {t('slip.title')}
-            <small>{t('slip.count', { count: n })}</small>
+            <small>{placed && n === 0 ? t('slip.placed') : t('slip.count', { count: n })}</small>
           </span>
           {n > 0 && (
             <span className={css.slipTotal} data-testid="slip-total">
@@ -100,7 +104,7 @@ export function BetSlip() {
               <strong>{t('slip.placed')}</strong>
               <span data-testid="bet-id">{t('slip.betId', { id: placed.id })}</span>
               <span>
-                <Money amount={placed.stake} currency={placed.currency} /> · <bdi>{placed.total_odds.toFixed(2)}</bdi>
+                <Money amount={placed.stake} currency={placed.currency} /> · <bdi>{formatOdds(toThousandths(placed.total_odds))}</bdi>
               </span>
             </div>
             <div className={css.slipActions}>
