@@ -27,7 +27,12 @@ export default function EventPage() {
               <bdi className={css.boardTeam}>{event.home}</bdi>
               <span className={css.boardScore}>
                 {event.status === 'live' ? (
-                  <bdi>{event.score.home} : {event.score.away}</bdi>
+                  // Three boxes in the page's direction: the home score sits beside the home team in Arabic too.
+                  <span className={css.boardDigits}>
+                    <span>{event.score.home}</span>
+                    <span aria-hidden="true">:</span>
+                    <span>{event.score.away}</span>
+                  </span>
                 ) : (
                   '–'
                 )}
