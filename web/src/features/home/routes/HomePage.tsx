@@ -34,7 +34,7 @@ function SportBlock({ banned }: { banned: string[] }) {
         {/* Our sportsbook: open to guests. */}
         <button type="button" className={`${css.sportCard} ${css.sportLive}`} data-testid="home-sportsbook" onClick={() => void navigate('/betting')}>
           <span className={css.liveDot} aria-hidden="true" /> {t('nav.sportsbook')}
-          <small>{t('home.liveText')}</small>
+          <small>{t('home.sportsbookText')}</small>
         </button>
         {digitain && (<>
         <button type="button" className={`${css.sportCard} ${css.sportLive}`} onClick={() => open('/digsport/live')}>
