@@ -44,13 +44,15 @@ export function tests(h) {
 
       // One outcome on each of `legs` different events (the express rule), odds between 1.3 and 6
       // (a 1.01 favourite is often closed a moment later). Live markets close and reopen every few
-      // seconds: a refusal (605/607) clears the slip and the test picks again, up to 4 times.
+      // seconds: a refusal (605/607) clears the slip and the test picks again, up to 8 times.
       const kind = legs === 1 ? b.slip.single : b.slip.express;
       const slip = page.getByTestId('bet-slip');
       for (let attempt = 1; ; attempt += 1) {
-        const ids = await page.evaluate((n) => {
+        const ids = await page.evaluate(([n, skip]) => {
           const out = [];
-          for (const ev of document.querySelectorAll('[data-testid="event"][data-live="true"]')) {
+          // Another set of events on each attempt: a suspended market is often suspended for a while.
+          const all = [...document.querySelectorAll('[data-testid="event"][data-live="true"]')];
+          for (const ev of [...all.slice(skip % all.length), ...all.slice(0, skip % all.length)]) {
             const btn = [...ev.querySelectorAll('[data-testid="odds"]:not([disabled])')].find((x) => {
               const v = Number(x.querySelector('span:last-child')?.textContent?.replace(/[^\d.]/g, ''));
               return v >= 1.3 && v <= 6;
@@ -59,7 +61,7 @@ export function tests(h) {
             if (out.length === n) break;
           }
           return out;
-        }, legs);
+        }, [legs, (attempt - 1) * legs]);
         h.assert(ids.length === legs, `only ${ids.length} live events with odds to pick`);
         for (const [i, id] of ids.entries()) {
           await page.locator(`[data-outcome="${id}"]`).click();
@@ -80,9 +82,9 @@ export function tests(h) {
         ]);
         if (outcome === 'placed') break;
         note(`attempt ${attempt} refused: ${await page.getByTestId('slip-error').innerText()}`);
-        h.assert(attempt < 4, 'refused 4 times');
+        h.assert(attempt < 8, 'refused 8 times');
         await slip.getByRole('button', { name: b.slip.clear }).click();
-        await page.waitForTimeout(1000);
+        await page.waitForTimeout(500);
       }
       const betId = (await page.getByTestId('bet-id').innerText()).replace(/\D/g, '');
       note(`bet ${betId} placed`);
