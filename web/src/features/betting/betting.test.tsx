@@ -8,7 +8,7 @@ import fr from '../../locales/fr/betting.json';
 import ar from '../../locales/ar/betting.json';
 import { formatOdds, oddsFromWire, parseStake, potentialPayout, stakeForRequest, totalOdds } from './odds';
 import { changesOf, initialSlip, slipSlice, slipActions, type Selection, type SlipState } from './slipSlice';
-import { applyToEvent } from './live';
+import { applyMessage, applyToEvent } from './live';
 import type { SbEvent } from './api';
 import { api } from '../../api/api';
 
@@ -247,6 +247,34 @@ describe('the line and the slip', () => {
     fireEvent.change(screen.getByTestId('stake'), { target: { value: '2' } });
     fireEvent.click(screen.getByTestId('place-bet'));
     expect(await screen.findByTestId('slip-error')).toBeTruthy();
+  });
+});
+
+describe('a suspended selection', () => {
+  it('is marked on the slip and the bet cannot be placed until it reopens', async () => {
+    mockApi({ '/api/sportsbook/line': ok(line), '/api/site/settings': ok({}) });
+    const { store } = renderApp(
+      <>
+        <BettingPage />
+        <BetSlip />
+      </>,
+      { state: signedIn },
+    );
+    fireEvent.click((await screen.findAllByTestId('odds'))[0]!);
+    fireEvent.click(screen.getByTestId('slip-bar'));
+    fireEvent.change(screen.getByTestId('stake'), { target: { value: '2' } });
+    expect((screen.getByTestId('place-bet') as HTMLButtonElement).disabled).toBe(false);
+    const suspend = (status: string) =>
+      act(async () => {
+        applyMessage(store.dispatch, store.getState, { type: 'odds_change', event_id: 'e1', markets: [{ market: '1', status }] } as never);
+      });
+    await suspend('suspended');
+    expect(await screen.findByTestId('leg-suspended')).toBeTruthy();
+    expect((screen.getByTestId('place-bet') as HTMLButtonElement).disabled).toBe(true);
+    await suspend('active');
+    await waitFor(() => expect(screen.queryByTestId('leg-suspended')).toBeNull());
+    expect(screen.queryByTestId('leg-suspended')).toBeNull();
+    expect((screen.getByTestId('place-bet') as HTMLButtonElement).disabled).toBe(false);
   });
 });
 

@@ -135,3 +135,26 @@ export function useLiveUpdates(eventId: string | undefined): boolean {
 
   return up;
 }
+
+/**
+ * Whether a slip selection can be bet now, from the cached line and event: false when its market
+ * is suspended or closed or the outcome inactive, true when open, undefined when not cached.
+ */
+export function selectionOpen(state: unknown, sel: { eventId: string; market: string; outcomeId: string }): boolean | undefined {
+  const s = state as Parameters<typeof bettingApi.util.selectCachedArgsForQuery>[0];
+  const events: SbEvent[] = [];
+  for (const id of bettingApi.util.selectCachedArgsForQuery(s, 'event') as string[]) {
+    const ev = id === sel.eventId ? bettingApi.endpoints.event.select(id)(s as never).data : undefined;
+    if (ev) events.push(ev);
+  }
+  for (const args of bettingApi.util.selectCachedArgsForQuery(s, 'line') as LineArgs[]) {
+    const ev = bettingApi.endpoints.line.select(args)(s as never).data?.events.find((e) => e.id === sel.eventId);
+    if (ev) events.push(ev);
+  }
+  for (const ev of events) {
+    const market = ev.markets.find((m) => m.key === sel.market);
+    const outcome = market?.outcomes.find((o) => o.id === sel.outcomeId);
+    if (market && outcome) return market.status === 'active' && outcome.active;
+  }
+  return undefined;
+}

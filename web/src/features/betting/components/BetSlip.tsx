@@ -9,6 +9,7 @@ import { Money } from '../../../components/Money';
 import { currencyDecimals } from '../../../components/money';
 import { bettingApi, newIdempotencyKey, type Bet } from '../api';
 import { formatOdds, parseStake, potentialPayout, stakeForRequest, toMajor, toThousandths, totalOdds } from '../odds';
+import { selectionOpen } from '../live';
 import { changesOf, POLICIES, selectSlip, slipActions } from '../slipSlice';
 import css from '../Betting.module.css';
 
@@ -28,6 +29,8 @@ export function BetSlip() {
   const [open, setOpen] = useState(false);
   const [placed, setPlaced] = useState<Bet | null>(null);
   const [place, { isLoading, error, reset }] = bettingApi.usePlaceBetMutation();
+  // Which selections are suspended now (from the live cache): a string, so the selector is stable.
+  const closed = useAppSelector((s) => slip.selections.map((x) => (selectionOpen(s, x) === false ? '1' : '0')).join(''));
 
   const n = slip.selections.length;
   if (n === 0 && !placed) return null;
@@ -38,7 +41,8 @@ export function BetSlip() {
   const payout = stakeMinor ? potentialPayout(stakeMinor, slip.kind === 'express' ? odds : odds.slice(0, 1)) : 0;
   const kindOk = slip.kind === 'single' ? n === 1 : n >= 2;
   const pending = slip.changes.length > 0;
-  const canPlace = kindOk && stakeMinor !== null && !pending && !isLoading;
+  const anyClosed = closed.includes('1');
+  const canPlace = kindOk && stakeMinor !== null && !pending && !anyClosed && !isLoading;
 
   const submit = async () => {
     if (!isAuth) {
@@ -137,6 +141,7 @@ export function BetSlip() {
                       <strong>{s.outcomeName}</strong>
                       <span>{s.marketName}</span>
                       <small><bdi>{s.eventName}</bdi></small>
+                      {closed[i] === '1' && <em className={css.legSuspended} data-testid="leg-suspended">{t('suspended')}</em>}
                     </div>
                     <div className={css.legOdds}>
                       <bdi className={c ? css.oldOdds : undefined}>{formatOdds(s.odds)}</bdi>
