@@ -48,7 +48,7 @@ export function EventCard({ event }: { event: SbEvent }) {
         </div>
         <div className={css.eventMeta}>
           <StartOrClock event={event} />
-          {more > 0 && <span className={css.more}>{t('markets', { count: more })}</span>}
+          {more > 0 && <bdi dir="ltr" className={css.more}>{t('markets', { count: more })}</bdi>}
         </div>
       </Link>
       {market && (
