@@ -1,5 +1,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { rootReducer, type RootState } from '../../app/store';
+import { useLayoutEffect } from 'react';
+import { useStore } from 'react-redux';
+import { injectReducer, type AppStore, type RootState } from '../../app/store';
 import { oddsFromWire } from './odds';
 
 export interface Selection {
@@ -140,6 +142,13 @@ export function changesOf(data: unknown): OddsChange[] {
   );
 }
 
-// Injected when the betting routes first load: /home's bundle does not carry the slip.
-const injected = slipSlice.injectInto(rootReducer);
-export const selectSlip = (state: RootState): SlipState => injected.selectSlice(state as never);
+const EMPTY = initialSlip();
+/** The slip; an empty one until the slice is injected (useSlipReducer). */
+export const selectSlip = (state: RootState): SlipState =>
+  (state as RootState & { betSlip?: SlipState }).betSlip ?? EMPTY;
+
+/** Adds the slip's slice to the store when the betting screens mount (not in /home's bundle). */
+export function useSlipReducer() {
+  const store = useStore() as AppStore;
+  useLayoutEffect(() => injectReducer(store, slipSlice.name, slipSlice.reducer), [store]);
+}

@@ -10,7 +10,7 @@ import { currencyDecimals } from '../../../components/money';
 import { bettingApi, newIdempotencyKey, type Bet } from '../api';
 import { formatOdds, parseStake, potentialPayout, stakeForRequest, toMajor, toThousandths, totalOdds } from '../odds';
 import { selectionOpen } from '../live';
-import { changesOf, POLICIES, selectSlip, slipActions } from '../slipSlice';
+import { changesOf, POLICIES, selectSlip, slipActions, useSlipReducer } from '../slipSlice';
 import css from '../Betting.module.css';
 
 /** Stake presets in major units (the settings' limits are not exposed yet). */
@@ -20,6 +20,7 @@ export const PRESETS = [1, 5, 10, 50];
 export function BetSlip() {
   const { t } = useTranslation(['betting', 'errors', 'common']);
   const dispatch = useAppDispatch();
+  useSlipReducer();
   const slip = useAppSelector(selectSlip);
   const isAuth = useAppSelector((s) => s.auth.isAuth);
   const balanceCurrency = useAppSelector((s) => s.auth.balance?.currency);
