@@ -40,6 +40,7 @@ const ROUTES = [
   '/casinolive/lobby',
   '/virtual-games',
   '/digsport',
+  '/betting',
   '/betting/gr',
   '/payment-frame',
   '/promotions/coupon-machine',
@@ -52,6 +53,7 @@ const PROFILE_ROUTES = [
   '/profile/balance',
   '/profile/password',
   '/profile/history',
+  '/profile/bets',
   '/profile/cashback',
   '/profile/responsible-gambling',
   '/profile/withdrawal',
@@ -326,7 +328,8 @@ export function tests(h) {
             await page.getByRole('dialog').waitFor({ state: 'detached' });
             step = 'toast';
             await page.getByTestId('nav-sport').click();
-            await page.getByTestId('sport-menu').getByRole('button').first().click();
+            // A partner's entry (GR8): our own sportsbook is open to guests.
+            await page.getByTestId('sport-menu').getByRole('button').filter({ hasText: 'GR8' }).click();
             await page.getByTestId('toast').first().waitFor();
             await page.waitForTimeout(250);
             await checkWidths(page, problems, 'toast');

@@ -57,6 +57,7 @@ export const routes: RouteObject[] = [
             },
           },
           { path: 'history/round', ...page(() => import('../features/profile/routes/RoundPage')) },
+          { path: 'bets', ...page(() => import('../features/betting/routes/MyBetsPage')) },
           { path: 'cashback', ...page(() => import('../features/profile/routes/CashbackPage')) },
           { path: 'responsible-gambling', ...page(() => import('../features/rg/routes/ResponsibleGamblingPage')) },
           { path: 'withdrawal', ...page(() => import('../features/cashier/routes/WithdrawalPage')) },
@@ -76,8 +77,19 @@ export const routes: RouteObject[] = [
       // The casino's own routes (features/casino/routes/CasinoRoutes.tsx).
       { path: 'slots/*', ...casino },
       { path: 'casinolive/*', ...casino },
+      // Our sportsbook (features/betting): one layout holds the live socket and the bet slip.
+      {
+        path: 'betting',
+        ...page(() => import('../features/betting/routes/BettingLayout')),
+        children: [
+          { index: true, ...page(() => import('../features/betting/routes/BettingPage')) },
+          { path: 'event/:id', ...page(() => import('../features/betting/routes/EventPage')) },
+        ],
+      },
+      // The partner sportsbooks (GR8, Digitain) are another piece of work.
+      { path: 'betting/gr/*', ...comingSoon },
       { path: 'payment-frame', ...page(() => import('../features/payments/routes/PaymentFramePage')) },
-      ...['virtual-games/*', 'digsport/*', 'betting/*', 'promotions/coupon-machine'].map((path) => ({
+      ...['virtual-games/*', 'digsport/*', 'promotions/coupon-machine'].map((path) => ({
         path,
         ...comingSoon,
       })),

@@ -16,6 +16,8 @@ interface SubEntry {
 }
 
 const SPORT_ENTRIES: SubEntry[] = [
+  // Our own sportsbook: open to guests (they sign in to place a bet).
+  { id: 'sportsbook', label: '', to: '/betting', needAuth: false },
   { id: 'gr8', label: 'GR8', to: '/betting/gr', needAuth: true },
   { id: 'digitain', label: 'Digitain', to: '/digsport', needAuth: true },
 ];
@@ -58,7 +60,7 @@ export function BottomMenu() {
             {sport.map((e) => (
               <li key={e.id}>
                 <button type="button" className={css.subItem} onClick={() => go(e)}>
-                  <Icon name="sport" size={18} /> {e.label}
+                  <Icon name="sport" size={18} /> {e.label || t('nav.sportsbook')}
                   {e.id === 'gr8' && <span className={css.newBadge}>{t('new')}</span>}
                 </button>
               </li>

@@ -67,10 +67,14 @@ describe('BottomMenu', () => {
     expect(store.getState().notifications.items.at(-1)).toMatchObject({ text: 'pleaseAuthoriseToBet', type: 'error' });
     expect(screen.getByRole('link', { name: 'Main' }).getAttribute('aria-current')).toBe('page');
   });
-  it('hides the sport entry when both sport providers are banned', async () => {
+  it('keeps our sportsbook (open to guests) when both partner sportsbooks are banned', async () => {
     mockApi({ '/api/user/blocklist': ok(['GR8', 'digitain']) });
-    renderApp(<BottomMenu />);
-    await waitFor(() => expect(screen.queryByRole('button', { name: 'Sport' })).toBeNull());
+    const { store } = renderApp(<BottomMenu />, { path: '/home' });
+    await waitFor(() => expect(screen.queryByRole('button', { name: /GR8/ })).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Sport' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: /GR8|Digitain/ })).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: /Sportsbook/ }));
+    expect(store.getState().notifications.items).toHaveLength(0);
   });
 });
 

@@ -20,7 +20,7 @@ function SportBlock({ banned }: { banned: string[] }) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const isAuth = useAppSelector((s) => s.auth.isAuth);
-  if (banned.includes('digitain')) return null;
+  const digitain = !banned.includes('digitain');
   const open = (to: string) => {
     if (!isAuth) dispatch(addNotification({ text: 'pleaseAuthoriseToBet', type: 'error' }));
     else void navigate(to);
@@ -31,6 +31,12 @@ function SportBlock({ banned }: { banned: string[] }) {
         <h2 id="sport-title">{t('home.sport')}</h2>
       </div>
       <div className={css.sportGrid}>
+        {/* Our sportsbook: open to guests. */}
+        <button type="button" className={`${css.sportCard} ${css.sportLive}`} data-testid="home-sportsbook" onClick={() => void navigate('/betting')}>
+          <span className={css.liveDot} aria-hidden="true" /> {t('nav.sportsbook')}
+          <small>{t('home.sportsbookText')}</small>
+        </button>
+        {digitain && (<>
         <button type="button" className={`${css.sportCard} ${css.sportLive}`} onClick={() => open('/digsport/live')}>
           <span className={css.liveDot} aria-hidden="true" /> {t('home.live')}
           <small>{t('home.liveText')}</small>
@@ -39,6 +45,7 @@ function SportBlock({ banned }: { banned: string[] }) {
           <Icon name="sport" /> {t('home.line')}
           <small>{t('home.lineText')}</small>
         </button>
+        </>)}
       </div>
     </section>
   );

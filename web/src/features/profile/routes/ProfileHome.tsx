@@ -13,6 +13,7 @@ const ITEMS: { to: string; icon: IconName; key: string }[] = [
   { to: 'personal', icon: 'user', key: 'profile.personal' },
   { to: 'balance', icon: 'wallet', key: 'profile.balance' },
   { to: 'cashback', icon: 'percent', key: 'profile.cashback' },
+  { to: 'bets', icon: 'sport', key: 'betting:bets.title' },
   { to: 'history', icon: 'history', key: 'profile.history' },
   { to: 'password', icon: 'lock', key: 'profile.changePassword' },
   { to: 'responsible-gambling', icon: 'history', key: 'rg:menu' },
@@ -20,7 +21,7 @@ const ITEMS: { to: string; icon: IconName; key: string }[] = [
 
 /** `paymentsSection`: the deposit and withdrawal entries (features/payments), given by the router. */
 export default function ProfileHome({ paymentsSection: PaymentsSection }: { paymentsSection?: React.ComponentType }) {
-  const { t } = useTranslation([...ACCOUNT_NS, 'rg']);
+  const { t } = useTranslation([...ACCOUNT_NS, 'rg', 'betting']);
   const dispatch = useAppDispatch();
   const user = useAppSelector((s) => s.auth.user);
   const balance = useAppSelector(selectFullBalance);

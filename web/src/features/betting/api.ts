@@ -1,0 +1,52 @@
+import { api } from '../../api/api';
+import type { ReplyOf, RequestBody } from '../../api/types';
+
+export type Line = ReplyOf<'/api/sportsbook/line', 'get'>;
+export type SbEvent = ReplyOf<'/api/sportsbook/event/{id}', 'get'>;
+export type Market = SbEvent['markets'][number];
+export type Outcome = Market['outcomes'][number];
+export type Bet = ReplyOf<'/api/sportsbook/bets', 'post'>;
+export type BetLeg = Bet['legs'][number];
+export type PlaceBody = RequestBody<'/api/sportsbook/bets', 'post'>;
+export type BetsStatus = 'open' | 'settled';
+export interface LineArgs {
+  live?: boolean;
+  sport?: string;
+}
+
+const SB = '/api/sportsbook';
+
+/** Our sportsbook (docs/SPORTSBOOK.md "The service and the HTTP API"). */
+export const bettingApi = api.enhanceEndpoints({ addTagTypes: ['SbLine', 'SbBets'] }).injectEndpoints({
+  endpoints: (build) => ({
+    line: build.query<Line, LineArgs>({
+      query: ({ live, sport }) => {
+        const q = new URLSearchParams();
+        if (live !== undefined) q.set('live', String(live));
+        if (sport) q.set('sport', sport);
+        const qs = q.toString();
+        return { url: `${SB}/line${qs ? `?${qs}` : ''}` };
+      },
+      providesTags: ['SbLine'],
+    }),
+    event: build.query<SbEvent, string>({
+      query: (id) => ({ url: `${SB}/event/${encodeURIComponent(id)}` }),
+      providesTags: ['SbLine'],
+    }),
+    /** `key`: one Idempotency-Key per slip submission, sent again on a retry of it. */
+    placeBet: build.mutation<Bet, { body: PlaceBody; key: string }>({
+      query: ({ body, key }) => ({ url: `${SB}/bets`, method: 'POST', body, headers: { 'Idempotency-Key': key } }),
+      // The stake left the balance: the header's balance and my bets refresh.
+      invalidatesTags: (result) => (result ? ['Balance', 'SbBets'] : []),
+    }),
+    myBets: build.query<Bet[], BetsStatus>({
+      query: (status) => ({ url: `${SB}/bets?status=${status}&limit=50` }),
+      providesTags: ['SbBets'],
+    }),
+  }),
+});
+
+export const newIdempotencyKey = (): string =>
+  typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;

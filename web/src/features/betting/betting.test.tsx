@@ -1,0 +1,288 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import i18n from 'i18next';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { initialAuthState } from '../../app/authSlice';
+import { mockApi, ok, renderApp, testUser } from '../../test/render';
+import en from '../../locales/en/betting.json';
+import fr from '../../locales/fr/betting.json';
+import ar from '../../locales/ar/betting.json';
+import { formatOdds, oddsFromWire, parseStake, potentialPayout, stakeForRequest, totalOdds } from './odds';
+import { changesOf, initialSlip, slipSlice, slipActions, type Selection, type SlipState } from './slipSlice';
+import { applyMessage, applyToEvent } from './live';
+import type { SbEvent } from './api';
+import { api } from '../../api/api';
+
+/** The header's balance subscription (app/startup.ts polls it). */
+function BalanceProbe() {
+  api.useBalanceQuery();
+  return null;
+}
+import BettingPage from './routes/BettingPage';
+import { BetSlip } from './components/BetSlip';
+
+beforeAll(() => {
+  i18n.addResourceBundle('en', 'betting', en);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const sel = (eventId: string, outcomeId = '1', odds = 1850): Selection => ({
+  eventId,
+  eventName: `${eventId} home – away`,
+  market: '1',
+  marketName: '1X2',
+  outcomeId,
+  outcomeName: `Outcome ${outcomeId}`,
+  odds,
+  live: true,
+});
+const reduce = (actions: Parameters<typeof slipSlice.reducer>[1][], from: SlipState = initialSlip()) =>
+  actions.reduce((s, a) => slipSlice.reducer(s, a), from);
+
+describe('odds and money in integers', () => {
+  it('formats thousandths with two or three decimals', () => {
+    expect(formatOdds(1850)).toBe('1.85');
+    expect(formatOdds(2000)).toBe('2.00');
+    expect(formatOdds(1875)).toBe('1.875');
+    expect(formatOdds(12050)).toBe('12.05');
+  });
+  it('reads odds from the wire: decimals or thousandths', () => {
+    expect(oddsFromWire(1.8)).toBe(1800);
+    expect(oddsFromWire(1800)).toBe(1800);
+    expect(oddsFromWire(1000)).toBe(1_000_000);
+  });
+  it('computes total odds and payout floored, like the server', () => {
+    expect(totalOdds([1850, 2100])).toBe(3885);
+    expect(totalOdds([1333, 1333, 1333])).toBe(2368); // 2.368593… floored
+    expect(potentialPayout(5000, [1850])).toBe(9250);
+    expect(potentialPayout(1000, [1333, 1333, 1333])).toBe(2368);
+    expect(potentialPayout(0, [1850])).toBe(0);
+  });
+  it('parses stakes to minor units without floats', () => {
+    expect(parseStake('5', 3)).toBe(5000);
+    expect(parseStake('0,1', 3)).toBe(100);
+    expect(parseStake('12.345', 3)).toBe(12345);
+    expect(parseStake('12.3456', 3)).toBeNull();
+    expect(parseStake('0', 3)).toBeNull();
+    expect(parseStake('abc', 3)).toBeNull();
+    expect(stakeForRequest(12345, 3)).toBe(12.345);
+  });
+});
+
+describe('the slip', () => {
+  it('is a single with one selection and an express from two on different events', () => {
+    let s = reduce([slipActions.toggle(sel('a'))]);
+    expect(s.kind).toBe('single');
+    s = reduce([slipActions.toggle(sel('b'))], s);
+    expect(s.kind).toBe('express');
+    expect(s.selections.map((x) => x.eventId)).toEqual(['a', 'b']);
+    s = reduce([slipActions.remove({ eventId: 'a' })], s);
+    expect(s.kind).toBe('single');
+  });
+  it('replaces the selection of an event already on the slip; the same outcome again removes it', () => {
+    let s = reduce([slipActions.toggle(sel('a', '1')), slipActions.toggle(sel('b')), slipActions.toggle(sel('a', '3', 4200))]);
+    expect(s.selections).toHaveLength(2);
+    expect(s.selections[0]).toMatchObject({ eventId: 'a', outcomeId: '3', odds: 4200 });
+    s = reduce([slipActions.toggle(sel('a', '3', 4200))], s);
+    expect(s.selections.map((x) => x.eventId)).toEqual(['b']);
+    expect(s.kind).toBe('single');
+  });
+  it('keeps the idempotency key for a retry and drops it when the slip changes', () => {
+    let s = reduce([slipActions.toggle(sel('a')), slipActions.setStake('5'), slipActions.setKey('k1')]);
+    expect(s.key).toBe('k1');
+    s = reduce([slipActions.setStake('10')], s);
+    expect(s.key).toBeNull();
+  });
+  it('on 604 shows the new odds and applies them only when accepted', () => {
+    const data = { refusal: 'odds_changed', changes: [{ leg: 1, event_id: 'b', market: '1', outcome_id: '1', requested: 1850, current: 1700 }] };
+    const changes = changesOf(data);
+    expect(changes).toEqual([{ leg: 1, current: 1700 }]);
+    expect(changesOf({ changes: [{ leg: 0, current: 2.05 }] })).toEqual([{ leg: 0, current: 2050 }]);
+    expect(changesOf(null)).toEqual([]);
+    let s = reduce([slipActions.toggle(sel('a')), slipActions.toggle(sel('b')), slipActions.setKey('k'), slipActions.oddsChanged(changes)]);
+    expect(s.selections[1]!.odds).toBe(1850); // never auto-accepted
+    s = reduce([slipActions.acceptChanges()], s);
+    expect(s.selections[1]!.odds).toBe(1700);
+    expect(s.changes).toEqual([]);
+    expect(s.key).toBeNull(); // a new submission
+  });
+  it('remembers the odds-change policy', () => {
+    reduce([slipActions.setPolicy('accept_higher')]);
+    expect(initialSlip().policy).toBe('accept_higher');
+    localStorage.removeItem('carthage.betting.policy');
+  });
+});
+
+const event = (id: string, over: Partial<SbEvent> = {}): SbEvent => ({
+  id,
+  home: `Home ${id}`,
+  away: `Away ${id}`,
+  category: 'England',
+  tournament: 'Premier League',
+  sport: 'Football',
+  sport_id: 'sr:sport:1',
+  kind: 'live',
+  start_time: '2030-01-01T10:00:00Z',
+  status: 'live',
+  clock: "1st half 20'",
+  score: { home: 1, away: 0 },
+  markets_count: 12,
+  markets: [
+    {
+      key: '1',
+      name: '1X2',
+      status: 'active',
+      outcomes: [
+        { id: '1', name: 'Home', odds: 1.85, active: true },
+        { id: '2', name: 'Draw', odds: 3.4, active: true },
+        { id: '3', name: 'Away', odds: 4.2, active: true },
+      ],
+    },
+  ],
+  ...over,
+});
+
+describe('live messages', () => {
+  it('applies odds (thousandths), market status and the score', () => {
+    const e = event('e1');
+    applyToEvent(e, { type: 'odds_change', event_id: 'e1', markets: [{ market: '1', status: 'suspended', outcomes: [{ id: '1', odds: 1920 }] }] } as never);
+    expect(e.markets[0]!.status).toBe('suspended');
+    expect(e.markets[0]!.outcomes[0]!.odds).toBe(1.92);
+    applyToEvent(e, { type: 'score_change', event_id: 'e1', status: 'live', score: { home: 2, away: 1 }, clock: { period: '2nd half', time: "67'" } } as never);
+    expect(e.score).toEqual({ home: 2, away: 1 });
+    expect(e.clock).toBe("2nd half 67'");
+  });
+});
+
+const signedIn = {
+  auth: { ...initialAuthState, isAuth: true, checked: true, user: testUser, balance: { balance: 100, currency: 'TND' } },
+};
+const line = { sports: [{ id: 'sr:sport:1', name: 'Football', kind: 'football', events: 2, live: 2 }], events: [event('e1'), event('e2')] };
+const bet = (over: Record<string, unknown> = {}) => ({
+  id: 42,
+  kind: 'single',
+  stake: 5,
+  currency: 'TND',
+  funding: 'real',
+  total_odds: 1.85,
+  potential_payout: 9.25,
+  payout: 0,
+  status: 'open',
+  replayed: false,
+  created_at: '2030-01-01T10:00:00Z',
+  legs: [],
+  ...over,
+});
+
+describe('the line and the slip', () => {
+  it('shows live events grouped by tournament; a tap selects, the slip places the bet with one key per submission', async () => {
+    const keys: string[] = [];
+    let calls = 0;
+    const fetchMock = mockApi({
+      '/api/sportsbook/line': ok(line),
+      'POST /api/sportsbook/bets': () => {
+        calls += 1;
+        return calls === 1
+          ? { status: 604, result: { refusal: 'odds_changed', changes: [{ leg: 0, current: 1700 }] }, error_message: 'The odds have changed.' }
+          : ok(bet({ total_odds: 1.7, potential_payout: 8.5 }));
+      },
+      '/api/user/balance': ok({ balance: 95, currency: 'TND' }),
+      '/api/site/settings': ok({}),
+    });
+    renderApp(
+      <>
+        <BalanceProbe />
+        <BettingPage />
+        <BetSlip />
+      </>,
+      { state: signedIn },
+    );
+    expect(await screen.findByText('Home e1')).toBeTruthy();
+    expect(screen.getByText('England · Premier League')).toBeTruthy();
+    const odds = screen.getAllByTestId('odds');
+    expect(odds[0]!.textContent).toContain('1.85');
+    fireEvent.click(odds[0]!);
+    expect(odds[0]!.getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(screen.getByTestId('slip-bar'));
+    fireEvent.click(screen.getByRole('button', { name: '5' }));
+    expect(screen.getByTestId('payout').textContent).toContain('9.250');
+    fireEvent.click(screen.getByTestId('place-bet'));
+    // 604: the new odds are shown, the bet is not placed until the player accepts.
+    expect((await screen.findByTestId('new-odds')).textContent).toBe('1.70');
+    expect((screen.getByTestId('place-bet') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: en.slip.accept }));
+    expect(screen.getByTestId('payout').textContent).toContain('8.500');
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('place-bet'));
+    });
+    expect(await screen.findByTestId('bet-placed')).toBeTruthy();
+    expect(screen.getByTestId('bet-id').textContent).toContain('42');
+    for (const [url, init] of fetchMock.mock.calls) {
+      if (String(url).endsWith('/api/sportsbook/bets') && init?.method === 'POST') {
+        keys.push((init.headers as Record<string, string>)['Idempotency-Key'] ?? new Headers(init.headers).get('Idempotency-Key') ?? '');
+      }
+    }
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).not.toBe(keys[1]); // accepting new odds is a new submission
+    const body = JSON.parse(String(fetchMock.mock.calls.filter(([u, i]) => String(u).endsWith('/bets') && i?.method === 'POST')[1]![1]!.body));
+    expect(body).toMatchObject({ kind: 'single', stake: 5, legs: [{ event_id: 'e1', market: '1', outcome_id: '1', odds: 1.7 }] });
+    // The balance refreshes.
+    await waitFor(() => expect(fetchMock.mock.calls.filter(([u]) => String(u).includes('/api/user/balance'))).toHaveLength(2));
+  });
+
+  it('shows a refusal by its code', async () => {
+    mockApi({
+      '/api/sportsbook/line': ok(line),
+      'POST /api/sportsbook/bets': { status: 607, result: null, error_message: 'suspended' },
+      '/api/site/settings': ok({}),
+    });
+    renderApp(
+      <>
+        <BettingPage />
+        <BetSlip />
+      </>,
+      { state: signedIn },
+    );
+    fireEvent.click((await screen.findAllByTestId('odds'))[0]!);
+    fireEvent.click(screen.getByTestId('slip-bar'));
+    fireEvent.change(screen.getByTestId('stake'), { target: { value: '2' } });
+    fireEvent.click(screen.getByTestId('place-bet'));
+    expect(await screen.findByTestId('slip-error')).toBeTruthy();
+  });
+});
+
+describe('a suspended selection', () => {
+  it('is marked on the slip and the bet cannot be placed until it reopens', async () => {
+    mockApi({ '/api/sportsbook/line': ok(line), '/api/site/settings': ok({}) });
+    const { store } = renderApp(
+      <>
+        <BettingPage />
+        <BetSlip />
+      </>,
+      { state: signedIn },
+    );
+    fireEvent.click((await screen.findAllByTestId('odds'))[0]!);
+    fireEvent.click(screen.getByTestId('slip-bar'));
+    fireEvent.change(screen.getByTestId('stake'), { target: { value: '2' } });
+    expect((screen.getByTestId('place-bet') as HTMLButtonElement).disabled).toBe(false);
+    const suspend = (status: string) =>
+      act(async () => {
+        applyMessage(store.dispatch, store.getState, { type: 'odds_change', event_id: 'e1', markets: [{ market: '1', status }] } as never);
+      });
+    await suspend('suspended');
+    expect(await screen.findByTestId('leg-suspended')).toBeTruthy();
+    expect((screen.getByTestId('place-bet') as HTMLButtonElement).disabled).toBe(true);
+    await suspend('active');
+    await waitFor(() => expect(screen.queryByTestId('leg-suspended')).toBeNull());
+    expect(screen.queryByTestId('leg-suspended')).toBeNull();
+    expect((screen.getByTestId('place-bet') as HTMLButtonElement).disabled).toBe(false);
+  });
+});
+
+describe('texts', () => {
+  it('has the same keys in English, French and Arabic', () => {
+    const keys = (o: object, p = ''): string[] =>
+      Object.entries(o).flatMap(([k, v]) => (typeof v === 'object' && v !== null ? keys(v as object, `${p}${k}.`) : [`${p}${k}`]));
+    expect(keys(fr).sort()).toEqual(keys(en).sort());
+    expect(keys(ar).sort()).toEqual(keys(en).sort());
+  });
+});

@@ -1,0 +1,221 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../../api/api';
+import { errorText, isApiError } from '../../../app/errors';
+import { addNotification } from '../../../app/notificationsSlice';
+import { useAppDispatch, useAppSelector } from '../../../app/store';
+import { Money } from '../../../components/Money';
+import { currencyDecimals } from '../../../components/money';
+import { bettingApi, newIdempotencyKey, type Bet } from '../api';
+import { formatOdds, parseStake, potentialPayout, stakeForRequest, toMajor, toThousandths, totalOdds } from '../odds';
+import { selectionOpen } from '../live';
+import { changesOf, POLICIES, selectSlip, slipActions, useSlipReducer } from '../slipSlice';
+import css from '../Betting.module.css';
+
+/** Stake presets in major units (the settings' limits are not exposed yet). */
+export const PRESETS = [1, 5, 10, 50];
+
+/** The bet slip: a bar above the bottom menu (count, total odds) that opens into a drawer. */
+export function BetSlip() {
+  const { t } = useTranslation(['betting', 'errors', 'common']);
+  const dispatch = useAppDispatch();
+  useSlipReducer();
+  const slip = useAppSelector(selectSlip);
+  const isAuth = useAppSelector((s) => s.auth.isAuth);
+  const balanceCurrency = useAppSelector((s) => s.auth.balance?.currency);
+  const settings = api.useSettingsQuery().data;
+  const currency = balanceCurrency ?? settings?.defaultCurrency ?? 'TND';
+  const decimals = currencyDecimals(currency);
+  const [open, setOpen] = useState(false);
+  const [placed, setPlaced] = useState<Bet | null>(null);
+  const [place, { isLoading, error, reset }] = bettingApi.usePlaceBetMutation();
+  // Which selections are suspended now (from the live cache): a string, so the selector is stable.
+  const closed = useAppSelector((s) => slip.selections.map((x) => (selectionOpen(s, x) === false ? '1' : '0')).join(''));
+
+  const n = slip.selections.length;
+  if (n === 0 && !placed) return null;
+
+  const odds = slip.selections.map((s) => s.odds);
+  const total = slip.kind === 'express' ? totalOdds(odds) : (odds[0] ?? 0);
+  const stakeMinor = parseStake(slip.stake, decimals);
+  const payout = stakeMinor ? potentialPayout(stakeMinor, slip.kind === 'express' ? odds : odds.slice(0, 1)) : 0;
+  const kindOk = slip.kind === 'single' ? n === 1 : n >= 2;
+  const pending = slip.changes.length > 0;
+  const anyClosed = closed.includes('1');
+  const canPlace = kindOk && stakeMinor !== null && !pending && !anyClosed && !isLoading;
+
+  const submit = async () => {
+    if (!isAuth) {
+      dispatch(addNotification({ text: 'pleaseAuthoriseToBet', type: 'error' }));
+      return;
+    }
+    if (!stakeMinor) return;
+    // One key per submission: kept in the slip, so a retry after a lost reply is the same bet.
+    const key = slip.key ?? newIdempotencyKey();
+    if (!slip.key) dispatch(slipActions.setKey(key));
+    const body = {
+      kind: slip.kind,
+      stake: stakeForRequest(stakeMinor, decimals),
+      odds_policy: slip.policy,
+      legs: slip.selections.map((s) => ({ event_id: s.eventId, market: s.market, outcome_id: s.outcomeId, odds: s.odds / 1000 })),
+    };
+    const res = await place({ body, key });
+    if ('data' in res && res.data) {
+      setPlaced(res.data);
+      dispatch(slipActions.clear());
+      reset();
+    } else if ('error' in res && isApiError(res.error) && res.error.code === 604) {
+      dispatch(slipActions.oddsChanged(changesOf(res.error.data)));
+    }
+  };
+
+  const err = error && isApiError(error) && error.code !== 604 ? errorText(error) : null;
+  const changeOf = (i: number) => slip.changes.find((c) => c.leg === i);
+
+  return (
+    <>
+      {open && <div className={css.backdrop} onClick={() => setOpen(false)} />}
+      <section className={`${css.slip} ${open ? css.slipOpen : ''}`} aria-label={t('slip.title')} data-testid="bet-slip">
+        <button
+          type="button"
+          className={css.slipBar}
+          aria-expanded={open}
+          aria-label={open ? t('slip.close') : t('slip.open')}
+          data-testid="slip-bar"
+          onClick={() => setOpen((o) => !o)}
+        >
+          {placed && n === 0 ? (
+            <span className={`${css.slipCount} ${css.slipDone}`} aria-hidden="true">✓</span>
+          ) : (
+            <span className={css.slipCount}>{n}</span>
+          )}
+          <span className={css.slipTitle}>
+            {t('slip.title')}
+            <small>{placed && n === 0 ? t('slip.placed') : t('slip.count', { count: n })}</small>
+          </span>
+          {n > 0 && (
+            <span className={css.slipTotal} data-testid="slip-total">
+              <bdi>{formatOdds(total)}</bdi>
+            </span>
+          )}
+          <span className={css.chevron} aria-hidden="true">{open ? '▾' : '▴'}</span>
+        </button>
+
+        {open && placed && (
+          <div className={css.slipBody} data-testid="bet-placed">
+            <div className={css.placed}>
+              <span className={css.placedIcon} aria-hidden="true">✓</span>
+              <strong>{t('slip.placed')}</strong>
+              <span data-testid="bet-id">{t('slip.betId', { id: placed.id })}</span>
+              <span>
+                <Money amount={placed.stake} currency={placed.currency} /> · <bdi>{formatOdds(toThousandths(placed.total_odds))}</bdi>
+              </span>
+            </div>
+            <div className={css.slipActions}>
+              <Link to="/profile/bets" className={css.secondary} onClick={() => { setPlaced(null); setOpen(false); }}>
+                {t('slip.myBets')}
+              </Link>
+              <button type="button" className={css.primary} onClick={() => { setPlaced(null); setOpen(false); }}>
+                {t('slip.done')}
+              </button>
+            </div>
+          </div>
+        )}
+
+        {open && !placed && (
+          <div className={css.slipBody}>
+            <div className={css.switch} role="group" aria-label={t('slip.title')}>
+              {(['single', 'express'] as const).map((k) => (
+                <button key={k} type="button" aria-pressed={slip.kind === k} disabled={k === 'single' ? n !== 1 : n < 2} className={css.switchItem}>
+                  {t(`slip.${k}`)}
+                </button>
+              ))}
+            </div>
+            {n === 1 && <p className={css.hint}>{t('slip.expressHint')}</p>}
+            <ul className={css.legs}>
+              {slip.selections.map((s, i) => {
+                const c = changeOf(i);
+                return (
+                  <li key={s.eventId} className={css.leg} data-testid="slip-leg">
+                    <div className={css.legText}>
+                      <strong>{s.outcomeName}</strong>
+                      <span>{s.marketName}</span>
+                      <small><bdi>{s.eventName}</bdi></small>
+                      {closed[i] === '1' && <em className={css.legSuspended} data-testid="leg-suspended">{t('suspended')}</em>}
+                    </div>
+                    <div className={css.legOdds}>
+                      <bdi className={c ? css.oldOdds : undefined}>{formatOdds(s.odds)}</bdi>
+                      {c && <bdi className={c.current > s.odds ? css.upText : css.downText} data-testid="new-odds">{formatOdds(c.current)}</bdi>}
+                    </div>
+                    <button type="button" className={css.remove} aria-label={t('slip.remove')} onClick={() => dispatch(slipActions.remove({ eventId: s.eventId }))}>
+                      ×
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+            {pending && (
+              <div className={css.changed} role="alert" data-testid="odds-changed">
+                <strong>{t('slip.changedTitle')}</strong>
+                <button type="button" className={css.secondary} onClick={() => { dispatch(slipActions.acceptChanges()); reset(); }}>
+                  {t('slip.accept')}
+                </button>
+              </div>
+            )}
+            <label className={css.stakeLabel}>
+              <span>{t('slip.stake')}</span>
+              <span className={css.stakeBox}>
+                <input
+                  inputMode="decimal"
+                  value={slip.stake}
+                  data-testid="stake"
+                  onChange={(e) => dispatch(slipActions.setStake(e.target.value))}
+                  placeholder="0"
+                />
+                <span className={css.currency}>{currency}</span>
+              </span>
+            </label>
+            <div className={css.presets}>
+              {PRESETS.map((p) => (
+                <button key={p} type="button" className={css.preset} onClick={() => dispatch(slipActions.setStake(String(p)))}>
+                  <bdi>{p}</bdi>
+                </button>
+              ))}
+            </div>
+            <fieldset className={css.policy}>
+              <legend>{t('slip.policy')}</legend>
+              <div className={css.policyRow}>
+                {POLICIES.map((p) => (
+                  <label key={p} className={css.policyItem}>
+                    <input type="radio" name="odds-policy" checked={slip.policy === p} onChange={() => dispatch(slipActions.setPolicy(p))} />
+                    <span>{t(`slip.policy_${p}`)}</span>
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            <dl className={css.summary}>
+              <div>
+                <dt>{t('slip.totalOdds')}</dt>
+                <dd><bdi>{formatOdds(total)}</bdi></dd>
+              </div>
+              <div>
+                <dt>{t('slip.payout')}</dt>
+                <dd data-testid="payout"><Money amount={toMajor(payout, decimals)} currency={currency} /></dd>
+              </div>
+            </dl>
+            {err && <p className={css.error} role="alert" data-testid="slip-error">{t(err.key, err.params)}</p>}
+            <div className={css.slipActions}>
+              <button type="button" className={css.secondary} onClick={() => { dispatch(slipActions.clear()); setOpen(false); }}>
+                {t('slip.clear')}
+              </button>
+              <button type="button" className={css.primary} disabled={!canPlace} data-testid="place-bet" onClick={() => void submit()}>
+                {isLoading ? t('slip.placing') : t('slip.place')}
+              </button>
+            </div>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}

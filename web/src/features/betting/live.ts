@@ -1,0 +1,160 @@
+import { useEffect, useState } from 'react';
+import { useAppDispatch } from '../../app/store';
+import { bettingApi, type LineArgs, type SbEvent, type Line } from './api';
+import { formatOdds } from './odds';
+
+/** The feed messages the app applies (docs/SPORTSBOOK.md "The feed format"). */
+interface OddsChangeMsg {
+  type: 'odds_change';
+  event_id: string;
+  markets: { market: string; status?: string; outcomes?: { id: string; odds?: number; active?: boolean }[] }[];
+}
+interface ScoreChangeMsg {
+  type: 'score_change';
+  event_id: string;
+  status?: string;
+  score?: { home: number; away: number };
+  clock?: { period?: string; time?: string } | null;
+}
+export type LiveMsg = OddsChangeMsg | ScoreChangeMsg | { type: string; event_id?: string };
+
+const OVER = ['ended', 'closed', 'cancelled'];
+
+/** Applies one message to an event (line or event page). Odds in the feed are thousandths. */
+export function applyToEvent(ev: SbEvent, msg: LiveMsg) {
+  if (msg.type === 'odds_change') {
+    for (const m of (msg as OddsChangeMsg).markets) {
+      const market = ev.markets.find((x) => x.key === m.market);
+      if (!market) continue;
+      if (m.status) market.status = m.status;
+      for (const o of m.outcomes ?? []) {
+        const out = market.outcomes.find((x) => x.id === o.id);
+        if (!out) continue;
+        if (typeof o.odds === 'number') out.odds = Number(formatOdds(o.odds));
+        if (typeof o.active === 'boolean') out.active = o.active;
+      }
+    }
+  } else if (msg.type === 'score_change') {
+    const s = msg as ScoreChangeMsg;
+    if (s.status) ev.status = s.status;
+    if (s.score) ev.score = { home: s.score.home, away: s.score.away };
+    if (s.clock) ev.clock = [s.clock.period, s.clock.time ? `${s.clock.time}` : ''].filter(Boolean).join(' ');
+  }
+}
+
+/** Applies a message to every cached line and event query. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDispatch = (action: any) => unknown;
+
+export function applyMessage(dispatch: AnyDispatch, getState: () => unknown, msg: LiveMsg) {
+  if (!msg.event_id || (msg.type !== 'odds_change' && msg.type !== 'score_change')) return;
+  const state = getState() as Parameters<typeof bettingApi.util.selectCachedArgsForQuery>[0];
+  for (const args of bettingApi.util.selectCachedArgsForQuery(state, 'line') as LineArgs[]) {
+    dispatch(
+      bettingApi.util.updateQueryData('line', args, (draft: Line) => {
+        const i = draft.events.findIndex((e) => e.id === msg.event_id);
+        if (i < 0) return;
+        applyToEvent(draft.events[i]!, msg);
+        if (OVER.includes(draft.events[i]!.status)) draft.events.splice(i, 1);
+      }),
+    );
+  }
+  for (const id of bettingApi.util.selectCachedArgsForQuery(state, 'event') as string[]) {
+    if (id !== msg.event_id) continue;
+    dispatch(bettingApi.util.updateQueryData('event', id, (draft: SbEvent) => applyToEvent(draft, msg)));
+  }
+}
+
+/**
+ * One WebSocket to /api/sportsbook/ws for the betting pages: subscribes to `live` (and
+ * `event:<id>` on an event page), applies the messages to the cache, refetches on `resync` and
+ * after a reconnect, and reconnects with back-off (1 s doubling to 30 s). Returns whether the
+ * socket is up: while it is not, the pages poll the line every 30 s.
+ */
+export function useLiveUpdates(eventId: string | undefined): boolean {
+  const dispatch = useAppDispatch();
+  const [socket, setSocket] = useState<WebSocket | null>(null);
+  const [up, setUp] = useState(false);
+
+  useEffect(() => {
+    if (typeof WebSocket === 'undefined') return;
+    let stopped = false;
+    let delay = 1000;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let current: WebSocket | null = null;
+    let opened = 0;
+    const refetch = () => dispatch(bettingApi.util.invalidateTags(['SbLine']));
+    const connect = () => {
+      const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+      const ws = new WebSocket(`${scheme}://${location.host}/api/sportsbook/ws`);
+      current = ws;
+      ws.onopen = () => {
+        delay = 1000;
+        opened += 1;
+        if (opened > 1) refetch(); // missed messages while down
+        setUp(true);
+        setSocket(ws);
+      };
+      ws.onmessage = (e) => {
+        let msg: LiveMsg;
+        try {
+          msg = JSON.parse(String(e.data)) as LiveMsg;
+        } catch {
+          return;
+        }
+        if (msg.type === 'resync') refetch();
+        else dispatch((d, getState) => applyMessage(d as AnyDispatch, getState, msg));
+      };
+      ws.onclose = () => {
+        setUp(false);
+        setSocket(null);
+        if (stopped) return;
+        timer = setTimeout(connect, delay);
+        delay = Math.min(delay * 2, 30_000);
+      };
+    };
+    connect();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      current?.close();
+    };
+  }, [dispatch]);
+
+  // Topics follow the page: `live` always, the event's own while it is open.
+  useEffect(() => {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    const topics = ['live', ...(eventId ? [`event:${eventId}`] : [])];
+    socket.send(JSON.stringify({ type: 'subscribe', topics }));
+    return () => {
+      if (eventId && socket.readyState === WebSocket.OPEN) {
+        socket.send(JSON.stringify({ type: 'unsubscribe', topics: [`event:${eventId}`] }));
+      }
+    };
+  }, [socket, eventId]);
+
+  return up;
+}
+
+/**
+ * Whether a slip selection can be bet now, from the cached line and event: false when its market
+ * is suspended or closed or the outcome inactive, true when open, undefined when not cached.
+ */
+export function selectionOpen(state: unknown, sel: { eventId: string; market: string; outcomeId: string }): boolean | undefined {
+  const s = state as Parameters<typeof bettingApi.util.selectCachedArgsForQuery>[0];
+  const events: SbEvent[] = [];
+  for (const id of bettingApi.util.selectCachedArgsForQuery(s, 'event') as string[]) {
+    const ev = id === sel.eventId ? bettingApi.endpoints.event.select(id)(s as never).data : undefined;
+    if (ev) events.push(ev);
+  }
+  for (const args of bettingApi.util.selectCachedArgsForQuery(s, 'line') as LineArgs[]) {
+    const ev = bettingApi.endpoints.line.select(args)(s as never).data?.events.find((e) => e.id === sel.eventId);
+    if (ev) events.push(ev);
+  }
+  for (const ev of events) {
+    const market = ev.markets.find((m) => m.key === sel.market);
+    const outcome = market?.outcomes.find((o) => o.id === sel.outcomeId);
+    if (market && outcome) return market.status === 'active' && outcome.active;
+  }
+  return undefined;
+}
