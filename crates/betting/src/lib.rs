@@ -9,17 +9,19 @@
 //! (`placing`, unique per player and client key), then the stake is posted, then the row
 //! says `open`; a crash in between is finished by [`Betting::recover`] from the ledger.
 
+mod limits;
 mod place;
 mod settle;
 mod view;
 
+pub use limits::slip_settings_for;
 pub use place::{Bettor, LegInput, PlaceInput};
 pub use view::{BetLegView, BetView, BetsQuery, TopWin};
 
 use kernel::AppError;
 use sportsbook::slip::SlipSettings;
 use sportsbook::{FeedMessage, Line};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use store::{Db, WriteBatch};
 use tokio::sync::broadcast;
 use wallet::Ledger;
@@ -31,8 +33,19 @@ pub struct Betting {
     ledger: Ledger,
     batch: WriteBatch,
     line: Arc<RwLock<Line>>,
-    settings: Arc<RwLock<SlipSettings>>,
-    updates: broadcast::Sender<Arc<Update>>,
+    settings: Arc<RwLock<Settings>>,
+    /// Updates applied since the last [`Betting::flush`].
+    pending: Arc<Mutex<Vec<Update>>>,
+    updates: broadcast::Sender<Arc<UpdateBatch>>,
+}
+
+/// The slip's settings: the base (TND millimes), the site settings they follow, and the
+/// per-currency result of both (computed on first use).
+#[derive(Default)]
+struct Settings {
+    base: SlipSettings,
+    site: Option<serde_json::Value>,
+    per_currency: std::collections::HashMap<kernel::Currency, Arc<SlipSettings>>,
 }
 
 /// One applied feed message as the live updates carry it: encoded once for every subscriber,
@@ -42,21 +55,71 @@ pub struct Update {
     pub message: FeedMessage,
     /// The message in the documented JSON feed format.
     pub json: String,
+    /// What a list of events (topics `live`, `sport:<id>`) shows of it: an `odds_change`
+    /// keeps only the event's main market (the one the line endpoint shows), other messages
+    /// are whole. `None` when nothing a list shows changed.
+    pub list_json: Option<String>,
     pub event_id: String,
     pub sport_id: String,
     /// The event is in play.
     pub live: bool,
 }
 
+/// The updates of one feed tick: a subscriber gets them as one frame (a JSON array).
+#[derive(Debug)]
+pub struct UpdateBatch {
+    pub updates: Vec<Update>,
+    /// The frame of a subscriber to `live` alone (the app's list): the list form of every
+    /// update on an event in play, encoded once for all of them. `None` when there is none.
+    pub live_frame: Option<bytes::Bytes>,
+}
+
+impl UpdateBatch {
+    fn new(updates: Vec<Update>) -> UpdateBatch {
+        let live_frame = json_array(
+            updates
+                .iter()
+                .filter(|u| u.live)
+                .filter_map(|u| u.list_json.as_deref()),
+        );
+        UpdateBatch {
+            updates,
+            live_frame,
+        }
+    }
+}
+
+/// `[a,b,…]` from encoded JSON values; `None` when there are none.
+pub fn json_array<'a>(items: impl Iterator<Item = &'a str>) -> Option<bytes::Bytes> {
+    let mut out = Vec::with_capacity(1024);
+    for item in items {
+        out.push(if out.is_empty() { b'[' } else { b',' });
+        out.extend_from_slice(item.as_bytes());
+    }
+    if out.is_empty() {
+        return None;
+    }
+    out.push(b']');
+    Some(out.into())
+}
+
+/// Ticks of updates kept for a slow subscriber before it is told to resync (10 s of the
+/// simulator's 100 ms ticks).
+const UPDATE_BATCHES_KEPT: usize = 100;
+
 impl Betting {
     pub fn new(db: Db, ledger: Ledger, settings: SlipSettings) -> Betting {
-        let (updates, _) = broadcast::channel(4096);
+        let (updates, _) = broadcast::channel(UPDATE_BATCHES_KEPT);
         Betting {
             batch: WriteBatch::new(db.clone()),
             db,
             ledger,
             line: Arc::new(RwLock::new(Line::new())),
-            settings: Arc::new(RwLock::new(settings)),
+            settings: Arc::new(RwLock::new(Settings {
+                base: settings,
+                ..Settings::default()
+            })),
+            pending: Arc::new(Mutex::new(Vec::new())),
             updates,
         }
     }
@@ -66,26 +129,96 @@ impl Betting {
         f(&self.line.read().unwrap_or_else(|p| p.into_inner()))
     }
 
+    /// The base settings (TND millimes; before the site settings' limits).
     pub fn settings(&self) -> SlipSettings {
         self.settings
             .read()
             .unwrap_or_else(|p| p.into_inner())
+            .base
             .clone()
     }
 
-    pub fn set_settings(&self, settings: SlipSettings) {
-        *self.settings.write().unwrap_or_else(|p| p.into_inner()) = settings;
+    /// What the slip checks a bet in `currency` against: the base with the site settings'
+    /// limits, scaled to the currency ([`slip_settings_for`]).
+    pub fn settings_for(&self, currency: kernel::Currency) -> Arc<SlipSettings> {
+        if let Some(s) = self
+            .settings
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .per_currency
+            .get(&currency)
+        {
+            return s.clone();
+        }
+        let mut all = self.settings.write().unwrap_or_else(|p| p.into_inner());
+        let s = Arc::new(match &all.site {
+            Some(doc) => slip_settings_for(doc, &all.base, currency),
+            None => all.base.clone(),
+        });
+        all.per_currency.insert(currency, s.clone());
+        s
     }
 
-    /// Every feed message applied to the line, for live updates (WebSocket).
-    pub fn subscribe(&self) -> broadcast::Receiver<Arc<Update>> {
+    pub fn set_settings(&self, settings: SlipSettings) {
+        let mut all = self.settings.write().unwrap_or_else(|p| p.into_inner());
+        all.base = settings;
+        all.per_currency.clear();
+    }
+
+    /// Follows the site settings document (spec §3): called at start and whenever it may have
+    /// changed; a document equal to the one held changes nothing.
+    pub fn use_site_settings(&self, doc: &serde_json::Value) {
+        let mut all = self.settings.write().unwrap_or_else(|p| p.into_inner());
+        if all.site.as_ref() != Some(doc) {
+            all.site = Some(doc.clone());
+            all.per_currency.clear();
+        }
+    }
+
+    /// The live updates (WebSocket): one batch per feed tick ([`Self::flush`]).
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<UpdateBatch>> {
         self.updates.subscribe()
     }
 
-    /// Applies one feed message: the line changes; results and cancellations are stored and
-    /// settle the bets they decide. A message the line refuses changes nothing (logged).
+    /// Sends the updates applied since the last flush to the subscribers, as one batch.
+    pub fn flush(&self) {
+        let updates = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|p| p.into_inner()));
+        if !updates.is_empty() && self.updates.receiver_count() > 0 {
+            let _ = self.updates.send(Arc::new(UpdateBatch::new(updates)));
+        }
+    }
+
+    /// Applies feed messages in order and flushes their updates as one batch: what a feed
+    /// tick (or one delivery of an imported feed) does. Returns how many the line refused.
+    pub async fn apply_all(&self, messages: Vec<FeedMessage>, now: i64) -> usize {
+        let mut refused = 0;
+        for msg in messages {
+            // A refused message is logged by `apply_one`; a settlement failure too: the feed goes on.
+            if self.apply_one(msg, now).await.is_err() {
+                refused += 1;
+            }
+        }
+        self.flush();
+        refused
+    }
+
+    /// Applies one feed message and sends its update: the line changes; results and
+    /// cancellations are stored and settle the bets they decide. A message the line refuses
+    /// changes nothing (logged).
     pub async fn apply(&self, msg: FeedMessage, now: i64) -> Result<(), AppError> {
-        let (sport_id, live) = {
+        let result = self.apply_one(msg, now).await;
+        self.flush();
+        result
+    }
+
+    /// [`Self::apply`] whose update waits for the next [`Self::flush`] (a delivery of many
+    /// messages sent to the subscribers as one frame).
+    pub async fn apply_queued(&self, msg: FeedMessage, now: i64) -> Result<(), AppError> {
+        self.apply_one(msg, now).await
+    }
+
+    async fn apply_one(&self, msg: FeedMessage, now: i64) -> Result<(), AppError> {
+        let (sport_id, live, main) = {
             let mut line = self.line.write().unwrap_or_else(|p| p.into_inner());
             if let Err(e) = line.apply(&msg) {
                 tracing::warn!(error = %e, kind = ?msg.kind(), event = msg.event_id(), "sportsbook: feed message refused");
@@ -99,6 +232,7 @@ impl Betting {
                     (
                         e.sport_id.clone(),
                         e.status == sportsbook::model::EventStatus::Live,
+                        e.main_market().map(|m| m.key.clone()),
                     )
                 })
                 .unwrap_or_default()
@@ -110,14 +244,40 @@ impl Betting {
         }
         if self.updates.receiver_count() > 0 {
             let json = sportsbook::feed::encode(&msg);
+            let list_json = match &msg {
+                FeedMessage::OddsChange(o) => {
+                    let kept: Vec<_> = o
+                        .markets
+                        .iter()
+                        .filter(|m| Some(&m.market) == main.as_ref())
+                        .cloned()
+                        .collect();
+                    if kept.len() == o.markets.len() {
+                        Some(json.clone())
+                    } else if kept.is_empty() {
+                        None
+                    } else {
+                        let list = FeedMessage::OddsChange(sportsbook::feed::OddsChange {
+                            markets: kept,
+                            ..o.clone()
+                        });
+                        Some(sportsbook::feed::encode(&list))
+                    }
+                }
+                _ => Some(json.clone()),
+            };
             let event_id = msg.event_id().to_string();
-            let _ = self.updates.send(Arc::new(Update {
-                message: msg,
-                json,
-                event_id,
-                sport_id,
-                live,
-            }));
+            self.pending
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(Update {
+                    message: msg,
+                    json,
+                    list_json,
+                    event_id,
+                    sport_id,
+                    live,
+                });
         }
         Ok(())
     }
@@ -159,10 +319,7 @@ impl Betting {
         loop {
             tick.tick().await;
             let now = kernel::clock::now_ms();
-            for msg in sim.tick(now) {
-                // A refused message is logged by `apply`; a settlement failure too: the feed goes on.
-                let _ = self.apply(msg, now).await;
-            }
+            self.apply_all(sim.tick(now), now).await;
         }
     }
 }

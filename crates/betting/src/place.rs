@@ -147,7 +147,7 @@ impl Betting {
         }
         let req = input.request()?;
         let player = self.player_state(who).await?;
-        let settings = self.settings();
+        let settings = self.settings_for(who.currency);
         let accepted = self
             .with_line(|line| slip::validate(&req, line, &settings, &player, now))
             .map_err(refusal_error)?;

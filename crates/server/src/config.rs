@@ -152,9 +152,13 @@ impl Config {
             sportsbook_feed: match var("SPORTSBOOK_FEED").as_deref().map(str::trim) {
                 Some("off") => SportsbookFeed::Off,
                 Some("sim") => SportsbookFeed::simulator(&var)?,
+                Some("push") => match var("SPORTSBOOK_FEED_SECRET") {
+                    Some(secret) if secret.len() >= 16 => SportsbookFeed::Push { secret },
+                    _ => anyhow::bail!("SPORTSBOOK_FEED=push needs SPORTSBOOK_FEED_SECRET (at least 16 characters)"),
+                },
                 None if mode == Mode::Demo => SportsbookFeed::simulator(&var)?,
                 None => SportsbookFeed::Off,
-                Some(other) => anyhow::bail!("SPORTSBOOK_FEED must be sim or off, not {other:?}"),
+                Some(other) => anyhow::bail!("SPORTSBOOK_FEED must be sim, push or off, not {other:?}"),
             },
         };
         config.validate()?;
@@ -238,6 +242,9 @@ pub enum SportsbookFeed {
     Off,
     /// The built-in simulator (`sportsbook::sim`), ticked every `tick_ms`.
     Simulator { seed: u64, config: sportsbook::sim::SimConfig, tick_ms: u64 },
+    /// An operator's feed adapter pushes the documented JSON feed to `POST
+    /// /api/sportsbook/feed`, signed with this secret (docs/SPORTSBOOK.md "Importing a feed").
+    Push { secret: String },
 }
 
 impl SportsbookFeed {

@@ -21,6 +21,9 @@ pub async fn prepare(config: Config) -> anyhow::Result<AppState> {
     db.migrate().await?;
     let state = AppState::new(config, db)?;
     catalogue::install(&state).await?;
+    // The slip follows the site settings' limits (spec §3 `limits.bets`, `inbetKf`);
+    // housekeeping re-reads them every minute.
+    state.betting.use_site_settings(&state.content.settings().await?);
     Ok(state)
 }
 
@@ -45,12 +48,13 @@ pub async fn serve(
     let single = state.single.clone();
     let cashier = state.cashier.clone();
     let betting = state.betting.clone();
+    let content = state.content.clone();
     let orphan_after_ms = match &state.config.sportsbook_feed {
         config::SportsbookFeed::Simulator { .. } => 30 * 60_000,
-        config::SportsbookFeed::Off => 72 * 3_600_000,
+        config::SportsbookFeed::Off | config::SportsbookFeed::Push { .. } => 72 * 3_600_000,
     };
     let feed = match &state.config.sportsbook_feed {
-        config::SportsbookFeed::Off => None,
+        config::SportsbookFeed::Off | config::SportsbookFeed::Push { .. } => None,
         config::SportsbookFeed::Simulator { seed, config, tick_ms } => {
             tracing::info!(seed, live = config.live_events, speed = config.speed, "sportsbook: simulated feed");
             Some(tokio::spawn(state.betting.clone().run_simulator(*seed, config.clone(), *tick_ms)))
@@ -73,6 +77,11 @@ pub async fn serve(
                 Ok(n) if n > 0 => tracing::warn!(settled = n, "cashier: interrupted withdrawals recovered"),
                 Ok(_) => {}
                 Err(e) => tracing::error!(error = %e.text(), "cashier: withdrawal recovery failed"),
+            }
+            // The slip's limits follow the site settings (an operator may change them).
+            match content.settings().await {
+                Ok(doc) => betting.use_site_settings(&doc),
+                Err(e) => tracing::error!(error = %e.text(), "sportsbook: reading the site settings failed"),
             }
             // Sports bets a crash left `placing` for five minutes: open or rejected by the ledger.
             match betting.recover(300_000, kernel::clock::now_ms()).await {

@@ -376,6 +376,12 @@ pub struct Event {
 }
 
 impl Event {
+    /// The market a list shows for the event: the first by type id (1X2 / winner come first
+    /// in the catalogue), then by key.
+    pub fn main_market(&self) -> Option<&Market> {
+        self.markets.values().min_by_key(|m| (m.key.type_id(), m.key.to_string()))
+    }
+
     /// One market by key.
     pub fn market(&self, key: &MarketKey) -> Option<&Market> {
         self.markets.get(&key.to_string())

@@ -624,6 +624,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sportsbook/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An operator's feed adapter delivers messages in the documented JSON feed format
+         *     (docs/SPORTSBOOK.md "The feed format"): a JSON array, applied in order as one tick (one
+         *     WebSocket frame). Signed like provider calls: `X-Signature` = hex HMAC_SHA256(secret,
+         *     `X-Timestamp` + "." + raw body), ±300 s. Only with `SPORTSBOOK_FEED=push` (else 66).
+         *     Each message stands alone: a refused one is reported and the others apply; a result or
+         *     cancellation settles the bets it decides, exactly once however often it is delivered.
+         */
+        post: operations["feed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sportsbook/line": {
         parameters: {
             query?: never;
@@ -2096,6 +2120,26 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_FeedReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description What `POST /api/sportsbook/feed` did with each message. */
+            result?: {
+                /** @description Messages applied to the line (in order). */
+                applied: number;
+                /**
+                 * @description Messages refused (malformed, or the line refused them: an unknown event, an odds
+                 *     change before its fixture…), with their index in the delivery; nothing of them applied.
+                 */
+                refused: components["schemas"]["FeedRefusal"][];
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_FloatReply: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -3111,6 +3155,20 @@ export interface components {
              * @description The game's catalogue id (`Game.id`).
              */
             id: number;
+        };
+        FeedRefusal: {
+            error: string;
+            index: number;
+        };
+        /** @description What `POST /api/sportsbook/feed` did with each message. */
+        FeedReply: {
+            /** @description Messages applied to the line (in order). */
+            applied: number;
+            /**
+             * @description Messages refused (malformed, or the line refused them: an unknown event, an odds
+             *     change before its fixture…), with their index in the delivery; nothing of them applied.
+             */
+            refused: components["schemas"]["FeedRefusal"][];
         };
         /** @description A flat page (spec §3): sanitised HTML in `text`. */
         FlatPage: {
@@ -5231,6 +5289,53 @@ export interface operations {
                 };
             };
             /** @description 43 no such event */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    feed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds; ±300 s */
+                "X-Timestamp": string;
+                /** @description hex HMAC_SHA256(secret, X-Timestamp + "." + raw body) */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Feed messages (docs/SPORTSBOOK.md) */
+        requestBody: {
+            content: {
+                "application/json": unknown[];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FeedReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 66 no push feed, 65 stale timestamp, 64 bad signature, 40 not a JSON array, 47 too many messages */
             default: {
                 headers: {
                     [name: string]: unknown;

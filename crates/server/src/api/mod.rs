@@ -63,7 +63,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         payments::withdrawal, payments::paykassma_withdrawal, payments::intent, payments::callback,
         dev::outbox,
         cashier::cashiers, cashier::request, cashier::history, cashier::cancel,
-        sportsbook::line, sportsbook::event, sportsbook::place, sportsbook::bets, sportsbook::top,
+        sportsbook::line, sportsbook::event, sportsbook::place, sportsbook::bets, sportsbook::top, sportsbook::feed,
         desk::me, desk::player, desk::deposit, desk::payout, desk::report, desk::cashiers, desk::move_float,
     ),
     components(schemas(envelope::ErrorEnvelope)),

@@ -4,7 +4,7 @@
 use super::cashier::amount_of;
 use super::desk::client_key;
 use super::envelope::{ok, ApiError, ApiResult, Envelope, ErrorEnvelope};
-use super::extract::{JsonBody, PathParam, QueryParams, Session};
+use super::extract::{JsonBody, PathParam, QueryParams, RawBody, Session};
 use crate::app::AppState;
 use accounts::Role;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
@@ -29,6 +29,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/sportsbook/event/{id}", get(event))
         .route("/api/sportsbook/bets", get(bets).post(place))
         .route("/api/sportsbook/ws", get(ws))
+        .route("/api/sportsbook/feed", axum::routing::post(feed))
         .route("/api/user/bets/top", get(top))
 }
 
@@ -142,8 +143,24 @@ impl Topics {
     fn len(&self) -> usize {
         self.all as usize + self.live as usize + self.sports.len() + self.events.len()
     }
-    fn wants(&self, u: &betting::Update) -> bool {
-        self.all || (self.live && u.live) || self.sports.contains(&u.sport_id) || self.events.contains(&u.event_id)
+    /// What this socket gets of an update: the whole message on `all` and `event:` topics,
+    /// the list form on `live` and `sport:` topics (main market only), or nothing.
+    fn pick<'a>(&self, u: &'a betting::Update) -> Option<&'a str> {
+        if self.all || self.events.contains(&u.event_id) {
+            Some(&u.json)
+        } else if (self.live && u.live) || self.sports.contains(&u.sport_id) {
+            u.list_json.as_deref()
+        } else {
+            None
+        }
+    }
+    /// This socket's frame of a batch: a JSON array, `None` when nothing is for it. A socket
+    /// on `live` alone (the app's list) shares the frame encoded once for all of them.
+    fn frame(&self, batch: &betting::UpdateBatch) -> Option<axum::body::Bytes> {
+        if self.live && !self.all && self.sports.is_empty() && self.events.is_empty() {
+            return batch.live_frame.clone();
+        }
+        betting::json_array(batch.updates.iter().filter_map(|u| self.pick(u)))
     }
     /// Applies `subscribe` / `unsubscribe`; false for a topic it does not know.
     fn change(&mut self, topic: &str, on: bool) -> bool {
@@ -167,9 +184,11 @@ impl Topics {
 
 /// Live odds, scores and market status over a WebSocket: one socket per app, topic
 /// subscriptions. The client sends `{"type":"subscribe"|"unsubscribe","topics":["live",
-/// "sport:<id>","event:<id>","all"]}`; the server sends `{"type":"hello"}`, then every feed
-/// message (docs/SPORTSBOOK.md "The feed format") of the topics held, and `{"type":"resync"}`
-/// when the socket fell behind (refetch the line: the HTTP line is the fallback).
+/// "sport:<id>","event:<id>","all"]}`; the server sends `{"type":"hello"}`, then one frame
+/// per feed tick: a JSON array of the feed messages (docs/SPORTSBOOK.md "The feed format") of
+/// the topics held — whole on `event:` and `all`, the list form on `live` and `sport:` (an
+/// `odds_change` keeps only the main market) — and `{"type":"resync"}` when the socket fell
+/// behind (refetch the line: the HTTP line is the fallback).
 /// Not a WebSocket request: 40.
 async fn ws(State(state): State<AppState>, upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>) -> axum::response::Response {
     use axum::response::IntoResponse;
@@ -222,17 +241,83 @@ async fn live(state: AppState, mut socket: WebSocket) {
             }
             update = updates.recv() => {
                 let text = match update {
-                    Ok(u) if topics.wants(&u) => u.json.clone(),
-                    Ok(_) => continue,
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => r#"{"type":"resync"}"#.to_string(),
+                    Ok(batch) => match topics.frame(&batch).map(axum::extract::ws::Utf8Bytes::try_from) {
+                        Some(Ok(text)) => text,
+                        _ => continue,
+                    },
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => r#"{"type":"resync"}"#.into(),
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
                 };
-                if socket.send(Message::Text(text.into())).await.is_err() {
+                if socket.send(Message::Text(text)).await.is_err() {
                     return;
                 }
             }
         }
     }
+}
+
+// ------------------------------------------------------------------------ feed import
+
+/// What `POST /api/sportsbook/feed` did with each message.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FeedReply {
+    /// Messages applied to the line (in order).
+    pub applied: usize,
+    /// Messages refused (malformed, or the line refused them: an unknown event, an odds
+    /// change before its fixture…), with their index in the delivery; nothing of them applied.
+    pub refused: Vec<FeedRefusal>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FeedRefusal {
+    pub index: usize,
+    pub error: String,
+}
+
+/// Most messages in one delivery.
+const FEED_MAX_MESSAGES: usize = 5_000;
+
+/// An operator's feed adapter delivers messages in the documented JSON feed format
+/// (docs/SPORTSBOOK.md "The feed format"): a JSON array, applied in order as one tick (one
+/// WebSocket frame). Signed like provider calls: `X-Signature` = hex HMAC_SHA256(secret,
+/// `X-Timestamp` + "." + raw body), ±300 s. Only with `SPORTSBOOK_FEED=push` (else 66).
+/// Each message stands alone: a refused one is reported and the others apply; a result or
+/// cancellation settles the bets it decides, exactly once however often it is delivered.
+#[utoipa::path(post, path = "/api/sportsbook/feed", tag = "sportsbook",
+    params(("X-Timestamp" = String, Header, description = "Unix seconds; ±300 s"),
+           ("X-Signature" = String, Header, description = "hex HMAC_SHA256(secret, X-Timestamp + \".\" + raw body)")),
+    request_body(content = Vec<serde_json::Value>, description = "Feed messages (docs/SPORTSBOOK.md)"),
+    responses((status = 200, body = Envelope<FeedReply>), (status = "default", description = "66 no push feed, 65 stale timestamp, 64 bad signature, 40 not a JSON array, 47 too many messages", body = ErrorEnvelope)))]
+pub async fn feed(State(state): State<AppState>, headers: axum::http::HeaderMap, RawBody(body): RawBody) -> ApiResult<FeedReply> {
+    let crate::config::SportsbookFeed::Push { secret } = &state.config.sportsbook_feed else {
+        return Err(AppError::new(ErrorCode::ProviderUnknown).into());
+    };
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    casino::signature::verify(secret, header("x-timestamp"), header("x-signature"), &body, now_ms() / 1000)?;
+    let Ok(list) = serde_json::from_slice::<Vec<serde_json::Value>>(&body) else {
+        return Err(AppError::with_detail(ErrorCode::BadRequest, "expected a JSON array of feed messages").into());
+    };
+    if list.len() > FEED_MAX_MESSAGES {
+        return Err(AppError::with_detail(ErrorCode::InvalidField, format!("at most {FEED_MAX_MESSAGES} messages per delivery")).into());
+    }
+    let now = now_ms();
+    let mut reply = FeedReply { applied: 0, refused: Vec::new() };
+    let mut messages = Vec::with_capacity(list.len());
+    for (index, v) in list.iter().enumerate() {
+        match sportsbook::feed::decode(&v.to_string()) {
+            Ok(m) => messages.push((index, m)),
+            Err(e) => reply.refused.push(FeedRefusal { index, error: e.to_string() }),
+        }
+    }
+    for (index, m) in messages {
+        match state.betting.apply_queued(m, now).await {
+            Ok(()) => reply.applied += 1,
+            Err(e) => reply.refused.push(FeedRefusal { index, error: e.text() }),
+        }
+    }
+    state.betting.flush();
+    reply.refused.sort_by_key(|r| r.index);
+    ok(reply)
 }
 
 // ------------------------------------------------------------------------ replies
@@ -333,8 +418,7 @@ fn event_reply(line: &Line, e: &Event, all_markets: bool) -> EventReply {
     let markets: Vec<MarketReply> = if all_markets {
         e.markets.values().map(market_reply).collect()
     } else {
-        // The main market: the first by type id (1X2 / winner come first in the catalogue).
-        e.markets.values().min_by_key(|m| (m.key.type_id(), m.key.to_string())).map(market_reply).into_iter().collect()
+        e.main_market().map(market_reply).into_iter().collect()
     };
     EventReply {
         id: e.id.clone(),

@@ -195,6 +195,14 @@ async fn sportsbook_refusals_change_nothing() {
         fail(place(&api, "f", json!({"kind": "express", "stake": 5, "legs": [leg("r:1", "1", "1", 2.0)]})).await, 200, 609);
         fail(place(&api, "g", single("r:3", "1", 2.1, 0.1)).await, 200, 610);
         fail(place(&api, "h", single("r:3", "1", 2.1, 6000.0)).await, 200, 606);
+        // The limits are the site settings' (`limits.bets`): an operator raising the minimum
+        // to 10 TND refuses a 5 TND bet that passed before.
+        let mut site = app.state.content.settings().await.unwrap();
+        site["limits"]["bets"]["min"] = json!(10);
+        app.state.betting.use_site_settings(&site);
+        fail(place(&api, "h2", single("r:3", "1", 2.1, 5.0)).await, 200, 610);
+        site["limits"]["bets"]["min"] = json!(0.5);
+        app.state.betting.use_site_settings(&site);
         fail(place(&api, "i", single("r:3", "9", 2.1, 5.0)).await, 200, 601);
         fail(place(&api, "j", single("r:3", "1", 2.1, 60.0)).await, 200, 501);
         app.state.betting.apply(msg(json!({"type": "bet_stop", "timestamp": now_ms(), "event_id": "r:3"})), now_ms()).await.unwrap();
@@ -321,9 +329,110 @@ async fn sportsbook_live_updates_follow_the_topics() {
         assert_eq!((e["type"].as_str(), e["status"].as_u64()), (Some("error"), Some(47)), "{e}");
         set_odds(app, "w:2", "1", &[("1", 1500), ("2", 4000), ("3", 5000)]).await;
         set_odds(app, "w:1", "1", &[("1", 2500), ("2", 3000), ("3", 3100)]).await;
-        let u = next_json(&mut s).await;
+        // One frame per feed tick: an array of messages.
+        let frame = next_json(&mut s).await;
+        assert_eq!(frame.as_array().map(Vec::len), Some(1), "{frame}");
+        let u = &frame[0];
         assert_eq!((u["type"].as_str(), u["event_id"].as_str()), (Some("odds_change"), Some("w:1")), "only the subscribed event: {u}");
         assert_eq!(u["markets"][0]["outcomes"][0]["odds"], 2500);
+
+        // `live` carries events in play in their list form: an odds change keeps only the
+        // main market; an `event:` topic gets the whole message.
+        let (mut l, _) = tokio_tungstenite::connect_async(format!("ws://{}/api/sportsbook/ws", app.addr)).await.expect("ws");
+        assert_eq!(next_json(&mut l).await["type"], "hello");
+        l.send(Message::Text(json!({"type": "subscribe", "topics": ["live"]}).to_string().into())).await.unwrap();
+        assert_eq!(next_json(&mut l).await["type"], "subscribed");
+        for id in ["w:1", "w:2"] {
+            app.state.betting.apply(msg(json!({"type": "score_change", "timestamp": now_ms(), "event_id": id, "status": "live", "score": {"home": 0, "away": 0}})), now_ms()).await.unwrap();
+        }
+        let two_markets = |id: &str| msg(json!({"type": "odds_change", "timestamp": now_ms(), "event_id": id, "markets": [
+            {"market": "18|total=2.5", "status": "active", "outcomes": [{"id": "12", "odds": 1900, "active": true}, {"id": "13", "odds": 1900, "active": true}]},
+            {"market": "1", "status": "active", "outcomes": [{"id": "1", "odds": 2600, "active": true}]}]}));
+        app.state.betting.apply_all(vec![two_markets("w:1"), two_markets("w:2")], now_ms()).await;
+        // Each score change was its own tick.
+        for id in ["w:1", "w:2"] {
+            let f = next_json(&mut l).await;
+            assert_eq!((f[0]["type"].as_str(), f[0]["event_id"].as_str()), (Some("score_change"), Some(id)), "{f}");
+        }
+        let f = next_json(&mut l).await;
+        assert_eq!(f.as_array().map(Vec::len), Some(2), "both odds changes in one frame: {f}");
+        for (u, id) in f.as_array().unwrap().iter().zip(["w:1", "w:2"]) {
+            assert_eq!(u["event_id"], id);
+            assert_eq!(u["markets"].as_array().map(Vec::len), Some(1), "the main market only: {u}");
+            assert_eq!(u["markets"][0]["market"], "1");
+        }
+        let f = next_json(&mut s).await;
+        assert_eq!((f[0]["type"].as_str(), f[0]["event_id"].as_str()), (Some("score_change"), Some("w:1")), "{f}");
+        let f = next_json(&mut s).await;
+        assert_eq!(f.as_array().map(Vec::len), Some(1), "{f}");
+        assert_eq!(f[0]["markets"].as_array().map(Vec::len), Some(2), "the event's topic gets every market: {f}");
     })
+    .await;
+}
+
+/// An operator's feed adapter pushes the documented feed (`SPORTSBOOK_FEED=push`): signed
+/// deliveries apply in order, a refused message is reported alone, and a result delivered
+/// twice pays once.
+#[tokio::test]
+async fn sportsbook_feed_pushed_by_an_adapter() {
+    const SECRET: &str = "feed-secret-0123456789";
+    let signed = |app: &TestApp, body: &str, secret: &str, ts: i64| {
+        let ts = ts.to_string();
+        let sig = casino::signature::sign(secret, &ts, body.as_bytes());
+        app.bare_client()
+            .req(Method::POST, "/api/sportsbook/feed")
+            .header("content-type", "application/json")
+            .header("X-Timestamp", ts)
+            .header("X-Signature", sig)
+            .body(body.to_string())
+    };
+    // Without a push feed configured the endpoint is closed.
+    each_backend(async |app| {
+        let now_s = now_ms() / 1000;
+        fail(app.exec(signed(app, "[]", SECRET, now_s)).await.pair(), 401, 66);
+    })
+    .await;
+    each_backend_with(
+        |c| c.sportsbook_feed = server::config::SportsbookFeed::Push { secret: SECRET.into() },
+        async |app| {
+            let now = now_ms();
+            let now_s = now / 1000;
+            let deliver = async |body: &str| ok(app.exec(signed(app, body, SECRET, now_ms() / 1000)).await.pair());
+            // Forged, stale, malformed: refused, nothing applied.
+            let fixture = json!([
+                {"type": "fixture_change", "timestamp": now, "event_id": "push:1",
+                 "sport": {"id": "sr:sport:1", "name": "Soccer", "kind": "football"},
+                 "category": {"id": "sr:category:1", "sport_id": "sr:sport:1", "name": "England"},
+                 "tournament": {"id": "sr:tournament:17", "category_id": "sr:category:1", "name": "Premier Division"},
+                 "kind": "live", "start_time": now + 3_600_000,
+                 "home": {"id": "c:1", "name": "Atlas United"}, "away": {"id": "c:2", "name": "Oasis Rovers"}},
+                {"type": "odds_change", "timestamp": now, "event_id": "push:1", "markets": [{"market": "1", "status": "active", "outcomes": [
+                    {"id": "1", "odds": 2100, "active": true}, {"id": "2", "odds": 3400, "active": true}, {"id": "3", "odds": 3500, "active": true}]}]},
+                {"type": "odds_change", "timestamp": now, "event_id": "push:unknown", "markets": []},
+                {"type": "no_such_message"}
+            ])
+            .to_string();
+            fail(app.exec(signed(app, &fixture, "another-secret-0123456", now_s)).await.pair(), 401, 64);
+            fail(app.exec(signed(app, &fixture, SECRET, now_s - 3_600)).await.pair(), 401, 65);
+            fail(app.exec(signed(app, "{\"type\": \"odds_change\"}", SECRET, now_s)).await.pair(), 400, 40);
+            assert!(app.state.betting.with_line(|l| l.event("push:1").is_none()), "nothing applied");
+            let r = deliver(&fixture).await;
+            assert_eq!(r["applied"], 2, "{r}");
+            let refused: Vec<u64> = r["refused"].as_array().unwrap().iter().map(|x| x["index"].as_u64().unwrap()).collect();
+            assert_eq!(refused, vec![2, 3], "{r}");
+
+            let (api, id, _) = app.player("pushed@example.tn").await;
+            app.credit(id, BalanceKind::Real, 20 * TND).await;
+            let before = real(app, id).await;
+            ok(place(&api, "p1", single("push:1", "1", 2.1, 10.0)).await);
+            let result = json!([{"type": "bet_settlement", "timestamp": now_ms(), "event_id": "push:1", "markets": [
+                {"market": "1", "outcomes": [{"id": "1", "win": true}, {"id": "2", "win": false}, {"id": "3", "win": false}]}]}])
+            .to_string();
+            assert_eq!(deliver(&result).await["applied"], 1);
+            assert_eq!(deliver(&result).await["applied"], 1, "a repeat applies and changes nothing");
+            assert_eq!(real(app, id).await, before - 10 * TND + 21 * TND, "paid 21 TND once");
+            app.assert_ledger_consistent().await;
+        },
+    )
     .await;
 }

@@ -6,7 +6,7 @@ import { mockApi, ok, renderApp, testUser } from '../../test/render';
 import en from '../../locales/en/betting.json';
 import fr from '../../locales/fr/betting.json';
 import ar from '../../locales/ar/betting.json';
-import { formatOdds, oddsFromWire, parseStake, potentialPayout, stakeForRequest, totalOdds } from './odds';
+import { formatOdds, oddsFromWire, parseStake, potentialPayout, stakeForRequest, stakeLimits, stakePresets, totalOdds } from './odds';
 import { changesOf, initialSlip, slipSlice, slipActions, type Selection, type SlipState } from './slipSlice';
 import { applyMessage, applyToEvent } from './live';
 import type { SbEvent } from './api';
@@ -284,5 +284,21 @@ describe('texts', () => {
       Object.entries(o).flatMap(([k, v]) => (typeof v === 'object' && v !== null ? keys(v as object, `${p}${k}.`) : [`${p}${k}`]));
     expect(keys(fr).sort()).toEqual(keys(en).sort());
     expect(keys(ar).sort()).toEqual(keys(en).sort());
+  });
+});
+
+describe('stake limits from the settings', () => {
+  const settings = { limits: { bets: { default: 1, max: 5000, min: 0.5 } }, inbetKf: { TND: 1, HTG: 45, USDT: 0.33 } };
+  it('are limits.bets in minor units, scaled exactly by inbetKf as the server does', () => {
+    expect(stakeLimits(settings, 'TND', 3)).toEqual({ min: 500, max: 5_000_000, def: 1_000 });
+    expect(stakeLimits(settings, 'HTG', 2)).toEqual({ min: 2_250, max: 22_500_000, def: 4_500 });
+    // 0.5 × 0.33 = 0.165 USDT exactly (no float: 0.5 * 0.33 * 1e6 would not be an integer here).
+    expect(stakeLimits(settings, 'USDT', 6)).toEqual({ min: 165_000, max: 1_650_000_000, def: 330_000 });
+    expect(stakeLimits({}, 'TND', 3)).toBeNull();
+  });
+  it('presets are the default and its multiples within the maximum', () => {
+    expect(stakePresets(stakeLimits(settings, 'TND', 3), 3)).toEqual([1_000, 5_000, 10_000, 50_000]);
+    expect(stakePresets({ min: 100, max: 6_000, def: 1_000 }, 3)).toEqual([1_000, 5_000]);
+    expect(stakePresets(null, 2)).toEqual([100, 500, 1_000, 5_000]);
   });
 });

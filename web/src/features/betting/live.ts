@@ -42,27 +42,45 @@ export function applyToEvent(ev: SbEvent, msg: LiveMsg) {
   }
 }
 
-/** Applies a message to every cached line and event query. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDispatch = (action: any) => unknown;
 
-export function applyMessage(dispatch: AnyDispatch, getState: () => unknown, msg: LiveMsg) {
-  if (!msg.event_id || (msg.type !== 'odds_change' && msg.type !== 'score_change')) return;
+const applies = (msg: LiveMsg) => !!msg.event_id && (msg.type === 'odds_change' || msg.type === 'score_change');
+
+/**
+ * Applies messages (one frame of the socket, in order) to every cached line and event query:
+ * one cache update per query for the whole frame.
+ */
+export function applyMessages(dispatch: AnyDispatch, getState: () => unknown, all: LiveMsg[]) {
+  const msgs = all.filter(applies);
+  if (msgs.length === 0) return;
   const state = getState() as Parameters<typeof bettingApi.util.selectCachedArgsForQuery>[0];
   for (const args of bettingApi.util.selectCachedArgsForQuery(state, 'line') as LineArgs[]) {
     dispatch(
       bettingApi.util.updateQueryData('line', args, (draft: Line) => {
-        const i = draft.events.findIndex((e) => e.id === msg.event_id);
-        if (i < 0) return;
-        applyToEvent(draft.events[i]!, msg);
-        if (OVER.includes(draft.events[i]!.status)) draft.events.splice(i, 1);
+        for (const msg of msgs) {
+          const i = draft.events.findIndex((e) => e.id === msg.event_id);
+          if (i < 0) continue;
+          applyToEvent(draft.events[i]!, msg);
+          if (OVER.includes(draft.events[i]!.status)) draft.events.splice(i, 1);
+        }
       }),
     );
   }
   for (const id of bettingApi.util.selectCachedArgsForQuery(state, 'event') as string[]) {
-    if (id !== msg.event_id) continue;
-    dispatch(bettingApi.util.updateQueryData('event', id, (draft: SbEvent) => applyToEvent(draft, msg)));
+    const mine = msgs.filter((m) => m.event_id === id);
+    if (mine.length === 0) continue;
+    dispatch(
+      bettingApi.util.updateQueryData('event', id, (draft: SbEvent) => {
+        for (const msg of mine) applyToEvent(draft, msg);
+      }),
+    );
   }
+}
+
+/** [`applyMessages`] for one message. */
+export function applyMessage(dispatch: AnyDispatch, getState: () => unknown, msg: LiveMsg) {
+  applyMessages(dispatch, getState, [msg]);
 }
 
 /**
@@ -96,14 +114,18 @@ export function useLiveUpdates(eventId: string | undefined): boolean {
         setSocket(ws);
       };
       ws.onmessage = (e) => {
-        let msg: LiveMsg;
+        // One frame per feed tick: an array of feed messages; control messages are objects.
+        let data: LiveMsg | LiveMsg[];
         try {
-          msg = JSON.parse(String(e.data)) as LiveMsg;
+          data = JSON.parse(String(e.data)) as LiveMsg | LiveMsg[];
         } catch {
           return;
         }
-        if (msg.type === 'resync') refetch();
-        else dispatch((d, getState) => applyMessage(d as AnyDispatch, getState, msg));
+        if (!Array.isArray(data) && data.type === 'resync') refetch();
+        else {
+          const msgs = Array.isArray(data) ? data : [data];
+          dispatch((d, getState) => applyMessages(d as AnyDispatch, getState, msgs));
+        }
       };
       ws.onclose = () => {
         setUp(false);

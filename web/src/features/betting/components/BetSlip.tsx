@@ -8,13 +8,10 @@ import { useAppDispatch, useAppSelector } from '../../../app/store';
 import { Money } from '../../../components/Money';
 import { currencyDecimals } from '../../../components/money';
 import { bettingApi, newIdempotencyKey, type Bet } from '../api';
-import { formatOdds, parseStake, potentialPayout, stakeForRequest, toMajor, toThousandths, totalOdds } from '../odds';
+import { formatOdds, parseStake, potentialPayout, stakeForRequest, stakeLimits, stakePresets, toMajor, toThousandths, totalOdds } from '../odds';
 import { selectionOpen } from '../live';
 import { changesOf, POLICIES, selectSlip, slipActions, useSlipReducer } from '../slipSlice';
 import css from '../Betting.module.css';
-
-/** Stake presets in major units (the settings' limits are not exposed yet). */
-export const PRESETS = [1, 5, 10, 50];
 
 /** The bet slip: a bar above the bottom menu (count, total odds) that opens into a drawer. */
 export function BetSlip() {
@@ -38,12 +35,16 @@ export function BetSlip() {
 
   const odds = slip.selections.map((s) => s.odds);
   const total = slip.kind === 'express' ? totalOdds(odds) : (odds[0] ?? 0);
+  // `limits.bets` of the settings, in this currency (the server checks the same: 606 / 610).
+  const limits = stakeLimits(settings, currency, decimals);
+  const presets = stakePresets(limits, decimals);
   const stakeMinor = parseStake(slip.stake, decimals);
+  const outOfLimits = stakeMinor !== null && limits !== null && (stakeMinor < limits.min || stakeMinor > limits.max);
   const payout = stakeMinor ? potentialPayout(stakeMinor, slip.kind === 'express' ? odds : odds.slice(0, 1)) : 0;
   const kindOk = slip.kind === 'single' ? n === 1 : n >= 2;
   const pending = slip.changes.length > 0;
   const anyClosed = closed.includes('1');
-  const canPlace = kindOk && stakeMinor !== null && !pending && !anyClosed && !isLoading;
+  const canPlace = kindOk && stakeMinor !== null && !outOfLimits && !pending && !anyClosed && !isLoading;
 
   const submit = async () => {
     if (!isAuth) {
@@ -171,15 +172,21 @@ export function BetSlip() {
                   value={slip.stake}
                   data-testid="stake"
                   onChange={(e) => dispatch(slipActions.setStake(e.target.value))}
-                  placeholder="0"
+                  placeholder={limits ? String(stakeForRequest(limits.def, decimals)) : '0'}
+                  aria-describedby="stake-limits"
                 />
                 <span className={css.currency}>{currency}</span>
               </span>
             </label>
+            {limits && (
+              <p id="stake-limits" className={outOfLimits ? `${css.limits} ${css.limitsBad}` : css.limits} data-testid="stake-limits">
+                {t('slip.limits', { min: stakeForRequest(limits.min, decimals), max: stakeForRequest(limits.max, decimals), currency })}
+              </p>
+            )}
             <div className={css.presets}>
-              {PRESETS.map((p) => (
-                <button key={p} type="button" className={css.preset} onClick={() => dispatch(slipActions.setStake(String(p)))}>
-                  <bdi>{p}</bdi>
+              {presets.map((p) => (
+                <button key={p} type="button" className={css.preset} onClick={() => dispatch(slipActions.setStake(String(stakeForRequest(p, decimals))))}>
+                  <bdi>{stakeForRequest(p, decimals)}</bdi>
                 </button>
               ))}
             </div>
