@@ -18,6 +18,9 @@ const PayHistory = lazy(() => import('../features/payments/components/PayHistory
 
 const comingSoon = page(() => import('../features/content/routes/ComingSoonPage'));
 const casino = page(() => import('../features/casino/routes/CasinoRoutes'));
+// The partner sportsbooks in frames (features/partners): one chunk per provider, loaded on a visit.
+const digitain = page(() => import('../features/partners/routes/DigitainPage'));
+const gr8 = page(() => import('../features/partners/routes/Gr8Page'));
 
 export const routes: RouteObject[] = [
   {
@@ -86,10 +89,14 @@ export const routes: RouteObject[] = [
           { path: 'event/:id', ...page(() => import('../features/betting/routes/EventPage')) },
         ],
       },
-      // The partner sportsbooks (GR8, Digitain) are another piece of work.
-      { path: 'betting/gr/*', ...comingSoon },
+      // The partner sportsbooks (features/partners): GR8 and Digitain in frames.
+      { path: 'betting/gr', ...gr8 },
+      { path: 'betting/gr/:category', ...gr8 },
+      { path: 'digsport', ...digitain },
+      { path: 'digsport/:category', ...digitain },
+      { path: 'digsport/:category/:id', ...digitain },
       { path: 'payment-frame', ...page(() => import('../features/payments/routes/PaymentFramePage')) },
-      ...['virtual-games/*', 'digsport/*', 'promotions/coupon-machine'].map((path) => ({
+      ...['virtual-games/*', 'promotions/coupon-machine'].map((path) => ({
         path,
         ...comingSoon,
       })),
