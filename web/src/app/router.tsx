@@ -18,9 +18,8 @@ const PayHistory = lazy(() => import('../features/payments/components/PayHistory
 
 const comingSoon = page(() => import('../features/content/routes/ComingSoonPage'));
 const casino = page(() => import('../features/casino/routes/CasinoRoutes'));
-// The partner sportsbooks in frames (features/partners): one chunk per provider, loaded on a visit.
-const digitain = page(() => import('../features/partners/routes/DigitainPage'));
-const gr8 = page(() => import('../features/partners/routes/Gr8Page'));
+// The partner sportsbooks in frames (features/partners/routes/PartnersRoutes.tsx), loaded on a visit.
+const partners = page(() => import('../features/partners/routes/PartnersRoutes'));
 
 export const routes: RouteObject[] = [
   {
@@ -90,11 +89,8 @@ export const routes: RouteObject[] = [
         ],
       },
       // The partner sportsbooks (features/partners): GR8 and Digitain in frames.
-      { path: 'betting/gr', ...gr8 },
-      { path: 'betting/gr/:category', ...gr8 },
-      { path: 'digsport', ...digitain },
-      { path: 'digsport/:category', ...digitain },
-      { path: 'digsport/:category/:id', ...digitain },
+      { path: 'betting/gr/*', ...partners },
+      { path: 'digsport/*', ...partners },
       { path: 'payment-frame', ...page(() => import('../features/payments/routes/PaymentFramePage')) },
       ...['virtual-games/*', 'promotions/coupon-machine'].map((path) => ({
         path,

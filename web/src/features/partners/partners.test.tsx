@@ -7,8 +7,7 @@ import { mockApi, ok, renderApp, testBalance, testUser } from '../../test/render
 import en from '../../locales/en/partners.json';
 import fr from '../../locales/fr/partners.json';
 import ar from '../../locales/ar/partners.json';
-import DigitainPage from './routes/DigitainPage';
-import Gr8Page from './routes/Gr8Page';
+import PartnersRoutes from './routes/PartnersRoutes';
 
 beforeAll(() => {
   i18n.addResourceBundle('en', 'partners', en);
@@ -26,12 +25,10 @@ function Where() {
 }
 const app = (
   <>
+    {/* As the app's router holds them (app/router.tsx). */}
     <Routes>
-      <Route path="/digsport" element={<DigitainPage />} />
-      <Route path="/digsport/:category" element={<DigitainPage />} />
-      <Route path="/digsport/:category/:id" element={<DigitainPage />} />
-      <Route path="/betting/gr" element={<Gr8Page />} />
-      <Route path="/betting/gr/:category" element={<Gr8Page />} />
+      <Route path="/digsport/*" element={<PartnersRoutes />} />
+      <Route path="/betting/gr/*" element={<PartnersRoutes />} />
     </Routes>
     <Where />
   </>
@@ -75,7 +72,10 @@ describe('Digitain frame', () => {
     const { unmount } = renderApp(app, { path: '/digsport/event/4711', state: player });
     await waitFor(async () => expect((await frame()).getAttribute('src')).toBe('https://dg.example/en/events/4711?token=t'));
     unmount();
-    renderApp(app, { path: '/digsport/poker', state: guest });
+    const again = renderApp(app, { path: '/digsport/poker', state: guest });
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/digsport'));
+    again.unmount();
+    renderApp(app, { path: '/digsport/live/1/2', state: guest });
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/digsport'));
     expect((await frame()).getAttribute('src')).toBe('/partners/digitain/en/?token=anonymous');
   });
