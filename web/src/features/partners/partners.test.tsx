@@ -137,6 +137,19 @@ describe('Digitain frame', () => {
     expect(screen.getByTestId('digitain-tab-mybets').getAttribute('href')).toBe('/digsport/mybets');
   });
 
+  it('covers each new frame with the skeleton until it has loaded, also back to one seen before', async () => {
+    mockApi({});
+    renderApp(app, { path: '/digsport/live', state: guest });
+    fireEvent.load(await frame());
+    expect(screen.queryByTestId('frame-skeleton')).toBeNull();
+    fireEvent.click(screen.getByTestId('digitain-tab-line'));
+    expect(screen.getByTestId('frame-skeleton')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('digitain-tab-live'));
+    expect(screen.getByTestId('frame-skeleton')).toBeTruthy();
+    fireEvent.load(await frame());
+    expect(screen.queryByTestId('frame-skeleton')).toBeNull();
+  });
+
   it('is not offered when Digitain is banned for the player', async () => {
     mockApi({ '/api/user/blocklist': ok(['Digitain']), '/digitain/front/token': ok({ token: 't', url: 'https://dg.example' }) });
     renderApp(app, { path: '/digsport/live', state: player });

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { NavLink } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { errorText, isApiError } from '../../../app/errors';
@@ -43,8 +43,13 @@ export function SportFrame({
   const src = state.kind === 'frame' ? state.src : null;
   // A new address is a new frame (the previous one's history is not the app's): the skeleton
   // shows again until it has loaded.
+  // Reset while rendering (not in an effect, which could run after a fast frame's load event).
   const [loaded, setLoaded] = useState<string | null>(null);
-  useEffect(() => setLoaded(null), [src]);
+  const [shown, setShown] = useState(src);
+  if (shown !== src) {
+    setShown(src);
+    setLoaded(null);
+  }
   const busy = state.kind === 'loading' || (src !== null && loaded !== src);
 
   return (
