@@ -76,9 +76,10 @@ export function digitainFrameSrc({ url, lang, path, token }: { url: string; lang
 /* --------------------------------------------------------------------- GR8 */
 
 /**
- * Spec "Sports deep links": /betting/gr/:category → a path of the GR8 frame. "uefa" opens the
- * football play-offs prematch page; GR8 addresses a prematch tournament as sport/tournament/stage,
- * so it is the Champions League play-offs. The index route (/betting/gr) opens the frame's own home.
+ * Spec "Sports deep links": /betting/gr/:category → a path of the GR8 frame. "uefa" opens "a
+ * football play-offs prematch page"; the spec gives no address, so this is our choice: the Champions
+ * League play-offs as a sport/tournament/stage path (to confirm against the partner's real paths; one
+ * constant to change). The index route (/betting/gr) opens the frame's own home.
  */
 export const GR8_DEEP_LINKS = {
   live: 'all-live',
