@@ -11,9 +11,14 @@ import { VitePWA } from 'vite-plugin-pwa';
 // Override with CARTHAGE_BACKEND=http://host:port when it runs elsewhere.
 const backend = process.env.CARTHAGE_BACKEND ?? 'http://127.0.0.1:8080';
 
-// Paths served by the Rust server rather than by the SPA.
+// Paths served by the Rust server rather than by the SPA. The partner sportsbooks' calls
+// (/digitain/front/token, /gr8/game_link, /gr8/frame) and their frames (/partners/…: the guest
+// Digitain base and the demo pages) sit outside /api, as the spec names them.
 const proxy = Object.fromEntries(
-  ['/api', '/healthz', '/metrics'].map((prefix) => [prefix, { target: backend, changeOrigin: false }]),
+  ['/api', '/healthz', '/metrics', '/digitain/', '/gr8/', '/partners/'].map((prefix) => [
+    prefix,
+    { target: backend, changeOrigin: false },
+  ]),
 );
 
 const output = {

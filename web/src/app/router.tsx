@@ -18,6 +18,8 @@ const PayHistory = lazy(() => import('../features/payments/components/PayHistory
 
 const comingSoon = page(() => import('../features/content/routes/ComingSoonPage'));
 const casino = page(() => import('../features/casino/routes/CasinoRoutes'));
+// The partner sportsbooks in frames (features/partners/routes/PartnersRoutes.tsx), loaded on a visit.
+const partners = page(() => import('../features/partners/routes/PartnersRoutes'));
 
 export const routes: RouteObject[] = [
   {
@@ -86,10 +88,11 @@ export const routes: RouteObject[] = [
           { path: 'event/:id', ...page(() => import('../features/betting/routes/EventPage')) },
         ],
       },
-      // The partner sportsbooks (GR8, Digitain) are another piece of work.
-      { path: 'betting/gr/*', ...comingSoon },
+      // The partner sportsbooks (features/partners): GR8 and Digitain in frames.
+      { path: 'betting/gr/*', ...partners },
+      { path: 'digsport/*', ...partners },
       { path: 'payment-frame', ...page(() => import('../features/payments/routes/PaymentFramePage')) },
-      ...['virtual-games/*', 'digsport/*', 'promotions/coupon-machine'].map((path) => ({
+      ...['virtual-games/*', 'promotions/coupon-machine'].map((path) => ({
         path,
         ...comingSoon,
       })),
