@@ -146,7 +146,7 @@ async fn gr8_call(state: &AppState, user_id: i64, kind: &str, id: &str, bet_id: 
 
 fn secret(state: &AppState, partner: &str) -> String {
     let cfg = &state.partners.config;
-    if partner == GR8 { cfg.gr8_secret.clone() } else { cfg.digitain_secret.clone() }.unwrap_or_default()
+    (if partner == GR8 { cfg.gr8_secret.clone() } else { cfg.digitain_secret.clone() }).unwrap_or_default()
 }
 
 fn mac(secret: &str, text: &str) -> [u8; 32] {

@@ -259,7 +259,7 @@ async fn perform_inner(state: &crate::app::AppState, player_id: &str, h: &Gr8Hea
         Kind::Deposit => wallet.win_with(super::GR8, &session, &call).await,
         Kind::Rollback => {
             // A retry of a rollback (its own id already in the ledger) is already processed.
-            let seen = wallet.ledger().lookup(&casino::wallet::ledger_key(super::GR8, &cmd.id)).await.map_err(|e| error_of(&e.into()))?.is_some();
+            let seen = wallet.ledger().lookup(&casino::wallet::ledger_key(super::GR8, &cmd.id)).await.map_err(|e| error_of(&AppError::from(e)))?.is_some();
             let rollback = casino::RollbackCall {
                 session_token: String::new(),
                 transaction_id: cmd.id.clone(),
