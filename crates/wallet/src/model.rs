@@ -438,6 +438,20 @@ impl From<LedgerError> for AppError {
     }
 }
 
+/// One item of [`crate::Ledger::post_all`].
+#[derive(Debug, Clone)]
+pub enum AllRequest {
+    Post(PostingRequest),
+    Rollback(RollbackRequest),
+}
+
+/// What one item of [`crate::Ledger::post_all`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AllOutcome {
+    Posted(Receipt),
+    RolledBack(RollbackOutcome),
+}
+
 /// Cancels the posting stored under `original_key` (a provider's rollback).
 #[derive(Debug, Clone)]
 pub struct RollbackRequest {
@@ -472,20 +486,6 @@ pub enum RollbackOutcome {
     AlreadyReversed(Receipt),
     /// The posting was unknown: a tombstone now refuses it; no money moved.
     Tombstoned,
-}
-
-/// One item of [`crate::Ledger::post_all`].
-#[derive(Debug, Clone)]
-pub enum AllRequest {
-    Post(PostingRequest),
-    Rollback(RollbackRequest),
-}
-
-/// What one item of [`crate::Ledger::post_all`] did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AllOutcome {
-    Posted(Receipt),
-    RolledBack(RollbackOutcome),
 }
 
 /// The largest amount one leg may move and the largest a player balance may reach, in
@@ -523,21 +523,7 @@ impl LedgerLimits {
         major.saturating_mul(10i64.saturating_pow(currency.exponent()))
     }
 
-    /// One item of [`crate::Ledger::post_all`].
-#[derive(Debug, Clone)]
-pub enum AllRequest {
-    Post(PostingRequest),
-    Rollback(RollbackRequest),
-}
-
-/// What one item of [`crate::Ledger::post_all`] did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AllOutcome {
-    Posted(Receipt),
-    RolledBack(RollbackOutcome),
-}
-
-/// The largest amount one leg may move, in minor units.
+    /// The largest amount one leg may move, in minor units.
     pub fn max_amount(&self, currency: Currency) -> Minor {
         Self::scale(currency, self.max_amount_major)
     }
