@@ -260,7 +260,7 @@ pub async fn action(state: &AppState, partner: &str, form: &std::collections::Ha
             // Fair draw: P(win) = 1/odds, fixed per bet by the partner's secret.
             let d = mac(&secret, &format!("draw|{bet_id}"));
             let u = u64::from_be_bytes(d[..8].try_into().unwrap_or([0; 8])) as u128;
-            let won = u * th as u128 < (1u128 << 64) * 1000;
+            let won = u * (th as u128) < (1u128 << 64) * 1000;
             let payout_minor = if won { currency.major(stake) * th / 1000 } else { 0 };
             let payout = super::amount::format(payout_minor, currency);
             let settle_id = format!("settle-{bet_id}");
