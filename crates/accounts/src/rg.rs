@@ -210,8 +210,9 @@ pub struct SessionSummary {
 }
 
 /// The ledger types of play counted in a session's net result: casino stake, win, rollback
-/// (203, 6, 204) and sportsbook stake, payout, resettlement (211, 212, 213).
-const PLAY_TX_TYPES: &str = "6, 203, 204, 211, 212, 213";
+/// (203, 6, 204), sportsbook stake, payout, resettlement (211, 212, 213) and the partner
+/// sportsbooks' stake and payout (214, 215).
+const PLAY_TX_TYPES: &str = "6, 203, 204, 211, 212, 213, 214, 215";
 
 #[derive(Clone)]
 pub struct Rg {

@@ -9,7 +9,7 @@ pub mod wallet;
 
 pub use catalogue::{Catalogue, Game, NewGame, NewProvider, Provider, ProviderConfig};
 pub use sessions::{GameSession, Sessions};
-pub use wallet::{BalanceCall, ProviderWallet, RollbackCall, WalletCall, WalletReply};
+pub use wallet::{BalanceCall, Booking, ProviderWallet, RollbackCall, WalletCall, WalletOp, WalletReply, PARTNER_SPORTSBOOKS};
 
 use kernel::{AppError, Currency, ErrorCode};
 use serde::Serialize;

@@ -173,6 +173,18 @@ impl Sessions {
         self.find_where("s.token_hash = $1", token_hash(token)).await
     }
 
+    /// The player's most recent session with `provider`, live or expired (a partner that
+    /// names the player, not the session, in its wallet calls: GR8).
+    pub async fn latest(&self, user_id: i64, provider: &str) -> Result<Option<GameSession>, AppError> {
+        let row = sqlx::query(&format!("{SESSION_SELECT} WHERE s.user_id = $1 AND s.provider = $2 ORDER BY s.created_at DESC, s.id DESC LIMIT 1"))
+            .bind(user_id)
+            .bind(provider)
+            .fetch_optional(self.db.reader())
+            .await
+            .map_err(AppError::internal)?;
+        row.as_ref().map(session_of).transpose()
+    }
+
     /// A session by its id, live or expired (recovery of interrupted rounds).
     pub async fn by_id(&self, id: i64) -> Result<GameSession, AppError> {
         self.find_where("s.id = $1", id).await

@@ -90,6 +90,41 @@ fn check_id(name: &str, v: &str) -> Result<(), AppError> {
     Ok(())
 }
 
+/// The partner sportsbooks: their money goes through this same wallet but is booked apart
+/// from the casino's (types 214/215 against `house:partner_sports`), so promotions and
+/// reports can tell sport play from casino play.
+pub const PARTNER_SPORTSBOOKS: [&str; 2] = ["digitain", "gr8"];
+
+/// How a provider's stakes and wins are booked in the ledger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Booking {
+    pub stake: TxType,
+    pub win: TxType,
+    pub house: HouseAccount,
+    /// The first word of the ledger comments.
+    pub label: &'static str,
+}
+
+impl Booking {
+    /// Casino providers (every one but the partner sportsbooks): 203/6 against
+    /// `house:games`, as always.
+    pub fn of(provider: &str) -> Booking {
+        if PARTNER_SPORTSBOOKS.contains(&provider) {
+            Booking { stake: TxType::PartnerSportStake, win: TxType::PartnerSportPayout, house: HouseAccount::PartnerSports, label: "Partner sport" }
+        } else {
+            Booking { stake: TxType::BetStake, win: TxType::BetWin, house: HouseAccount::Games, label: "Casino" }
+        }
+    }
+}
+
+/// One operation of an all-or-none batch ([`ProviderWallet::all_or_none`]).
+#[derive(Debug, Clone)]
+pub enum WalletOp {
+    Bet(WalletCall),
+    Win(WalletCall),
+    Rollback(RollbackCall),
+}
+
 /// The ledger key of a provider transaction.
 pub fn ledger_key(provider: &str, transaction_id: &str) -> String {
     format!("prov:{provider}:{transaction_id}")
@@ -158,11 +193,12 @@ impl ProviderWallet {
     }
 
     fn posting(kind: &str, provider: &str, call: &WalletCall, s: &GameSession) -> PostingRequest {
+        let book = Booking::of(provider);
         let player = AccountRef::Player { user_id: s.user_id, kind: BalanceKind::Real };
-        let house = AccountRef::House(HouseAccount::Games);
+        let house = AccountRef::House(book.house);
         let (tx_type, from, to, comment) = match kind {
-            "bet" => (TxType::BetStake, player, house, format!("Casino bet: {provider} {}", call.game_id)),
-            _ => (TxType::BetWin, house, player, format!("Casino win: {provider} {}", call.game_id)),
+            "bet" => (book.stake, player, house, format!("{} bet: {provider} {}", book.label, call.game_id)),
+            _ => (book.win, house, player, format!("{} win: {provider} {}", book.label, call.game_id)),
         };
         let posting = PostingRequest::transfer(tx_type, ledger_key(provider, &call.transaction_id), Some(s.user_id), s.currency, from, to, call.amount)
             .comment(comment)
@@ -263,7 +299,7 @@ impl ProviderWallet {
             return Err(AppError::new(ErrorCode::GameSessionInvalid));
         }
         self.validate(call, s)?;
-        if needs_bet && !self.ledger.group_has(&Self::round_group(provider, &call.round_id), TxType::BetStake, s.user_id).await? {
+        if needs_bet && !self.ledger.group_has(&Self::round_group(provider, &call.round_id), Booking::of(provider).stake, s.user_id).await? {
             return Err(AppError::new(ErrorCode::RoundNotFound));
         }
         Ok(())
@@ -312,6 +348,89 @@ impl ProviderWallet {
         }
     }
 
+    /// Many operations that succeed together or not at all (a partner's all-or-none
+    /// batch): each is checked as it would be alone, then every posting and rollback goes
+    /// to the ledger as one database transaction. `Err((i, e))`: operation `i` was refused
+    /// with `e` and no money moved. Items already processed replay (same keys), so a retry
+    /// of the whole batch moves nothing twice. Wins never need a bet in the round here.
+    pub async fn all_or_none(&self, provider: &str, items: Vec<(GameSession, WalletOp)>) -> Result<Vec<WalletReply>, (usize, AppError)> {
+        let now = now_ms();
+        let mut requests = Vec::with_capacity(items.len());
+        for (i, (s, op)) in items.iter().enumerate() {
+            let mut s = s.clone();
+            let checked = match op {
+                WalletOp::Bet(call) => self.check_bet(provider, &mut s, call, now).await.map(|_| ::wallet::AllRequest::Post(Self::posting("bet", provider, call, &s))),
+                WalletOp::Win(call) => self.check_win(provider, &s, call, false).await.map(|()| ::wallet::AllRequest::Post(Self::posting("win", provider, call, &s))),
+                WalletOp::Rollback(call) => self.rollback_request(provider, &s, call).await.map(::wallet::AllRequest::Rollback),
+            };
+            requests.push(checked.map_err(|e| (i, e))?);
+        }
+        let outcomes = self.ledger.post_all(requests).await.map_err(|(i, e)| (i, AppError::from(e)))?;
+        let mut out = Vec::with_capacity(outcomes.len());
+        for (i, ((s, op), outcome)) in items.iter().zip(outcomes).enumerate() {
+            let tx = match op {
+                WalletOp::Bet(c) | WalletOp::Win(c) => &c.transaction_id,
+                WalletOp::Rollback(c) => &c.transaction_id,
+            };
+            let reply = match outcome {
+                ::wallet::AllOutcome::Posted(receipt) => Ok(Self::reply(s, tx, &receipt)),
+                ::wallet::AllOutcome::RolledBack(outcome) => self.rollback_reply(s, tx, outcome).await,
+            };
+            out.push(reply.map_err(|e| (i, e))?);
+        }
+        Ok(out)
+    }
+
+    /// The checks of a rollback and its ledger request.
+    async fn rollback_request(&self, provider: &str, s: &GameSession, call: &RollbackCall) -> Result<RollbackRequest, AppError> {
+        if s.provider != provider {
+            return Err(AppError::new(ErrorCode::GameSessionInvalid));
+        }
+        check_id("transactionId", &call.transaction_id)?;
+        check_id("referenceTransactionId", &call.reference_transaction_id)?;
+        if call.transaction_id == call.reference_transaction_id {
+            return Err(AppError::with_detail(ErrorCode::BadRequest, "a rollback needs its own transactionId"));
+        }
+        let original_key = ledger_key(provider, &call.reference_transaction_id);
+        if let Some(found) = self.ledger.lookup(&original_key).await? {
+            if !found.tombstone && found.user_id != Some(s.user_id) {
+                return Err(AppError::new(ErrorCode::TransactionMismatch));
+            }
+        }
+        Ok(RollbackRequest {
+            original_key,
+            rollback_key: ledger_key(provider, &call.transaction_id),
+            user_id: Some(s.user_id),
+            comment: format!("{} rollback: {provider} {}", Booking::of(provider).label, call.reference_transaction_id),
+            metadata: serde_json::json!({
+                "provider": provider, "kind": "rollback", "transactionId": call.transaction_id,
+                "referenceTransactionId": call.reference_transaction_id, "roundId": call.round_id,
+                "gameId": call.game_id, "sessionId": s.id,
+            }),
+        })
+    }
+
+    /// The reply to a rollback's outcome.
+    async fn rollback_reply(&self, s: &GameSession, tx: &str, outcome: RollbackOutcome) -> Result<WalletReply, AppError> {
+        match outcome {
+            RollbackOutcome::Reversed(receipt) | RollbackOutcome::AlreadyReversed(receipt) => {
+                let mut reply = Self::reply(s, tx, &receipt);
+                if receipt.balance_after(s.user_id, BalanceKind::Real).is_none() {
+                    reply.balance = self.real_balance(s).await?;
+                }
+                Ok(reply)
+            }
+            RollbackOutcome::Tombstoned => Ok(WalletReply {
+                balance: self.real_balance(s).await?,
+                currency: s.currency.code().into(),
+                player_id: s.user_id,
+                transaction_id: Some(tx.into()),
+                ledger_tx_id: None,
+                replayed: false,
+            }),
+        }
+    }
+
     /// Cancels a bet or win: reverses it, or tombstones it when it has not arrived (the
     /// late transaction is then refused). Honoured with an expired session.
     pub async fn rollback(&self, provider: &str, call: &RollbackCall) -> Result<WalletReply, AppError> {
@@ -342,7 +461,7 @@ impl ProviderWallet {
                 original_key,
                 rollback_key: ledger_key(provider, &call.transaction_id),
                 user_id: Some(s.user_id),
-                comment: format!("Casino rollback: {provider} {}", call.reference_transaction_id),
+                comment: format!("{} rollback: {provider} {}", Booking::of(provider).label, call.reference_transaction_id),
                 metadata: serde_json::json!({
                     "provider": provider, "kind": "rollback", "transactionId": call.transaction_id,
                     "referenceTransactionId": call.reference_transaction_id, "roundId": call.round_id,

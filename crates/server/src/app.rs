@@ -43,6 +43,8 @@ pub struct AppState {
     pub cashier: payments::cashier::Cashier,
     /// Our sportsbook: the line, bets and settlement.
     pub betting: betting::Betting,
+    /// The partner sportsbooks (Digitain, GR8).
+    pub partners: crate::partners::Partners,
 }
 
 /// Every session of a player ended (recovery, ban): so do their game sessions.
@@ -134,7 +136,9 @@ impl AppState {
         cashier.set_deposit_guard(Arc::new(DepositLimits(accounts.clone())));
         cashier.set_withdrawal_guard(Arc::new(CashierWithdrawalRules { payments: payments.clone(), accounts: accounts.clone() }));
         let betting = betting::Betting::new(db.clone(), ledger.clone(), sportsbook::slip::SlipSettings::default());
+        let partners = crate::partners::Partners::new(config.partners.clone(), db.clone());
         Ok(AppState {
+            partners,
             betting,
             cashier,
             config: Arc::new(config),
@@ -335,8 +339,9 @@ impl SecurityHeaders {
 
 async fn security_headers(State(headers): State<Arc<SecurityHeaders>>, req: Request, next: Next) -> Response {
     // Game clients are framed by the game page, the sandbox's payment pages by the payment
-    // frame (same origin only); nothing else may be framed.
-    let framable = req.uri().path().starts_with("/studio") || req.uri().path().starts_with("/pay/");
+    // frame, the demo partner sportsbooks by the sport pages (same origin only); nothing
+    // else may be framed.
+    let framable = req.uri().path().starts_with("/studio") || req.uri().path().starts_with("/pay/") || req.uri().path().starts_with("/partners/");
     let mut resp = next.run(req).await;
     let h = resp.headers_mut();
     h.entry(header::X_CONTENT_TYPE_OPTIONS).or_insert(HeaderValue::from_static("nosniff"));

@@ -105,6 +105,25 @@ pub async fn install(state: &AppState) -> anyhow::Result<()> {
         logo_url: Some(format!("/games/{STUDIO}/logo.svg")),
     };
     state.casino.catalogue().upsert_provider(&studio, &studio_games()).await.map_err(|e| anyhow::anyhow!(e.text()))?;
+    // The partner sportsbooks: unlisted providers (no games) whose `enabled` flag is the
+    // operator's switch for their frames. Their wallets speak their own dialects with the
+    // secrets of `PartnersConfig`: no `wallet_secret`, so our own signed wallet dialect
+    // (`/api/wallet/v1/*`) refuses them (66).
+    let cfg = &state.partners.config;
+    for (name, display, url) in [(crate::partners::DIGITAIN, "Digitain", &cfg.digitain_url), (crate::partners::GR8, "GR8 Tech", &cfg.gr8_iframe_url)] {
+        let partner = NewProvider {
+            name: name.into(),
+            display_name: display.into(),
+            casino_type: "sport".into(),
+            auth_required: false,
+            listed: false,
+            priority: 0,
+            wallet_secret: None,
+            launch_url: url.clone(),
+            logo_url: None,
+        };
+        state.casino.catalogue().upsert_provider(&partner, &[]).await.map_err(|e| anyhow::anyhow!(e.text()))?;
+    }
     if state.is_demo() {
         let demo = NewProvider {
             name: "demo".into(),

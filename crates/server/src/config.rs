@@ -51,6 +51,8 @@ pub struct Config {
     pub cashier: payments::cashier::CashierConfig,
     /// Our sportsbook's feed (docs/SPORTSBOOK.md): the simulator (demo default) or none.
     pub sportsbook_feed: SportsbookFeed,
+    /// The partner sportsbooks (docs/PARTNERS.md).
+    pub partners: crate::partners::PartnersConfig,
 }
 
 fn parse_var<T: std::str::FromStr>(var: &impl Fn(&str) -> Option<String>, key: &str) -> anyhow::Result<Option<T>> {
@@ -160,7 +162,10 @@ impl Config {
                 None => SportsbookFeed::Off,
                 Some(other) => anyhow::bail!("SPORTSBOOK_FEED must be sim, push or off, not {other:?}"),
             },
+            partners: Default::default(),
         };
+        let mut config = config;
+        config.partners = crate::partners::PartnersConfig::from_lookup(&var, mode == Mode::Demo);
         config.validate()?;
         Ok(config)
     }
@@ -231,6 +236,7 @@ impl Config {
             payments: payments::PaymentsConfig::default(),
             cashier: payments::cashier::CashierConfig::default(),
             sportsbook_feed: SportsbookFeed::Off,
+            partners: crate::partners::PartnersConfig::from_lookup(&|_: &str| None, true),
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod catalogue;
 pub mod cli;
 pub mod config;
 pub mod metrics;
+pub mod partners;
 pub mod seed;
 
 use app::AppState;

@@ -1,5 +1,5 @@
 use crate::model::*;
-use crate::posting::{open_accounts_on, run_direct, spawn_batcher, Done, Job, Op};
+use crate::posting::{open_accounts_on, run_direct, spawn_batcher, AllItem, Done, Job, Op};
 use kernel::clock::now_ms;
 use kernel::ids::next_id;
 use kernel::{Currency, Minor};
@@ -328,6 +328,46 @@ impl Ledger {
         };
         self.count(TxType::Rollback, outcome);
         result
+    }
+
+    /// Postings and rollbacks that all succeed or none does (a partner's all-or-none batch):
+    /// one database transaction (one savepoint of the SQLite writer's commit), applied in
+    /// input order. Each item keeps its own idempotency key, so a replay of the whole batch
+    /// replays every item and moves nothing. `Err((i, e))`: item `i` failed with `e` and
+    /// nothing of the operation was written (when the operation as a whole could not be made
+    /// durable, `i` is 0 and `e` is `Unavailable`: retry with the same keys).
+    pub async fn post_all(&self, reqs: Vec<AllRequest>) -> Result<Vec<AllOutcome>, (usize, LedgerError)> {
+        let mut house = HashMap::new();
+        let mut items = Vec::with_capacity(reqs.len());
+        for (i, req) in reqs.into_iter().enumerate() {
+            match req {
+                AllRequest::Post(p) => {
+                    validate(&p, &self.limits).map_err(|e| (i, e))?;
+                    self.resolve_house(&p, &mut house).await.map_err(|e| (i, e))?;
+                    let hash = request_hash(&p);
+                    items.push(AllItem::Post(p, hash));
+                }
+                AllRequest::Rollback(r) => {
+                    if r.original_key.trim().is_empty() || r.rollback_key.trim().is_empty() || r.original_key == r.rollback_key {
+                        return Err((i, LedgerError::Invalid("rollback needs two distinct keys".into())));
+                    }
+                    items.push(AllItem::Rollback(r));
+                }
+            }
+        }
+        if items.is_empty() {
+            return Ok(Vec::new());
+        }
+        let n = items.len();
+        let failed = Arc::new(std::sync::atomic::AtomicUsize::new(usize::MAX));
+        match self.run(Op::PostAll { items, house, failed: failed.clone() }).await {
+            Ok(Done::PostedAll(out)) if out.len() == n => Ok(out),
+            Ok(_) => Err((0, LedgerError::Invalid("unexpected outcome".into()))),
+            Err(e) => {
+                let at = failed.load(std::sync::atomic::Ordering::SeqCst);
+                Err((if at < n { at } else { 0 }, e))
+            }
+        }
     }
 
     /// A manual, audited adjustment: `amount` (signed, minor units) is credited to or

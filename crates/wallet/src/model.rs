@@ -93,6 +93,9 @@ pub enum HouseAccount {
     /// Stakes taken and payouts made by our own sportsbook (its profit and loss apart from
     /// the games').
     Sportsbook,
+    /// Stakes and payouts of the partner sportsbooks (Digitain, GR8) through the seamless
+    /// wallet: their profit and loss apart from the games' and our own sportsbook's.
+    PartnerSports,
 }
 
 impl HouseAccount {
@@ -107,10 +110,11 @@ impl HouseAccount {
             HouseAccount::WithdrawalsPending => "house:withdrawals_pending",
             HouseAccount::Floats => "house:floats",
             HouseAccount::Sportsbook => "house:sportsbook",
+            HouseAccount::PartnerSports => "house:partner_sports",
         }
     }
 
-    pub const ALL: [HouseAccount; 9] = [
+    pub const ALL: [HouseAccount; 10] = [
         HouseAccount::Adjustments,
         HouseAccount::Cashback,
         HouseAccount::Payments,
@@ -120,6 +124,7 @@ impl HouseAccount {
         HouseAccount::WithdrawalsPending,
         HouseAccount::Floats,
         HouseAccount::Sportsbook,
+        HouseAccount::PartnerSports,
     ];
 
     pub fn parse(s: &str) -> Option<HouseAccount> {
@@ -162,10 +167,16 @@ pub enum TxType {
     /// The difference posted when a settled bet is settled again (a corrected result), in
     /// either direction; never a second payout.
     SportResettle,
+    /// A partner sportsbook's debit through the seamless wallet (a stake, a negative
+    /// adjustment): player → `house:partner_sports`, keyed `prov:{partner}:{tx}`.
+    PartnerSportStake,
+    /// A partner sportsbook's credit through the seamless wallet (a settlement, a
+    /// winning, a refund): `house:partner_sports` → player.
+    PartnerSportPayout,
 }
 
 impl TxType {
-    pub const ALL: [TxType; 20] = [
+    pub const ALL: [TxType; 22] = [
         TxType::RefillBalance,
         TxType::BetWin,
         TxType::Withdrawal,
@@ -186,6 +197,8 @@ impl TxType {
         TxType::SportStake,
         TxType::SportPayout,
         TxType::SportResettle,
+        TxType::PartnerSportStake,
+        TxType::PartnerSportPayout,
     ];
 
     pub const fn code(self) -> i64 {
@@ -210,6 +223,8 @@ impl TxType {
             TxType::SportStake => 211,
             TxType::SportPayout => 212,
             TxType::SportResettle => 213,
+            TxType::PartnerSportStake => 214,
+            TxType::PartnerSportPayout => 215,
         }
     }
 
@@ -235,6 +250,8 @@ impl TxType {
             TxType::SportStake => "sport_stake",
             TxType::SportPayout => "sport_payout",
             TxType::SportResettle => "sport_resettle",
+            TxType::PartnerSportStake => "partner_sport_stake",
+            TxType::PartnerSportPayout => "partner_sport_payout",
         }
     }
 
@@ -419,6 +436,20 @@ impl From<LedgerError> for AppError {
             LedgerError::BalanceLimit => AppError::new(ErrorCode::BalanceLimit),
         }
     }
+}
+
+/// One item of [`crate::Ledger::post_all`].
+#[derive(Debug, Clone)]
+pub enum AllRequest {
+    Post(PostingRequest),
+    Rollback(RollbackRequest),
+}
+
+/// What one item of [`crate::Ledger::post_all`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AllOutcome {
+    Posted(Receipt),
+    RolledBack(RollbackOutcome),
 }
 
 /// Cancels the posting stored under `original_key` (a provider's rollback).

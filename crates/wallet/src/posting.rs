@@ -41,6 +41,10 @@ pub(crate) enum Op {
     /// Postings with their request hashes; each succeeds or fails on its own.
     PostMany { items: Vec<(PostingRequest, String)>, house: HouseIds },
     Rollback(RollbackRequest),
+    /// Postings and rollbacks that succeed together or not at all (a partner's
+    /// all-or-none batch): the first failure fails the operation, so its transaction (or
+    /// savepoint) is rolled back whole; `failed` records which item failed.
+    PostAll { items: Vec<AllItem>, house: HouseIds, failed: std::sync::Arc<std::sync::atomic::AtomicUsize> },
     /// Stops the SQLite writer task (tests of `/healthz`, and nothing else).
     Halt,
 }
@@ -49,6 +53,13 @@ pub(crate) enum Done {
     Posted(Receipt),
     PostedMany(Vec<Result<Receipt, LedgerError>>),
     RolledBack(RollbackOutcome),
+    PostedAll(Vec<AllOutcome>),
+}
+
+/// One item of an all-or-none operation, with its request hash for postings.
+pub(crate) enum AllItem {
+    Post(PostingRequest, String),
+    Rollback(RollbackRequest),
 }
 
 /// Most postings one set-wise step applies (statement parameters stay far below both
@@ -70,6 +81,23 @@ async fn run_op(conn: &mut AnyConnection, op: &Op, limits: &LedgerLimits) -> Res
             apply_many(conn, items, house, limits).await.map(Done::PostedMany).map_err(LedgerError::from)
         }
         Op::Rollback(req) => apply_rollback(conn, req, limits).await.map(Done::RolledBack),
+        Op::PostAll { items, house, failed } => {
+            let mut out = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                let result = match item {
+                    AllItem::Post(req, hash) => apply(conn, req, hash, house, limits).await.map(AllOutcome::Posted),
+                    AllItem::Rollback(req) => apply_rollback(conn, req, limits).await.map(AllOutcome::RolledBack),
+                };
+                match result {
+                    Ok(o) => out.push(o),
+                    Err(e) => {
+                        failed.store(i, std::sync::atomic::Ordering::SeqCst);
+                        return Err(e);
+                    }
+                }
+            }
+            Ok(Done::PostedAll(out))
+        }
         Op::Halt => Err(LedgerError::Invalid("halt is not an operation".into())),
     }
 }
@@ -99,9 +127,10 @@ async fn reversal_of(conn: &mut AnyConnection, target: i64) -> Result<Option<i64
     Ok(row.map(|r| r.get(0)))
 }
 
-/// Only bets and wins are reversible (never a rollback, a tombstone, a payment…).
+/// Only bets and wins are reversible (never a rollback, a tombstone, a payment…): the
+/// casino's and the partner sportsbooks' (both through the seamless wallet).
 pub(crate) fn is_reversible(tx_type: i64) -> bool {
-    tx_type == TxType::BetStake.code() || tx_type == TxType::BetWin.code()
+    [TxType::BetStake, TxType::BetWin, TxType::PartnerSportStake, TxType::PartnerSportPayout].iter().any(|t| t.code() == tx_type)
 }
 
 /// A rollback on `conn` (inside a transaction or savepoint). The rules, each decided by

@@ -10,6 +10,7 @@ pub mod crash; // crash
 pub mod dev;
 pub mod envelope;
 pub mod extract;
+pub mod partners;
 pub mod payments;
 pub mod provider_wallet;
 pub mod site;
@@ -35,7 +36,8 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .merge(payments::routes())
         .merge(cashier::routes())
         .merge(desk::routes())
-        .merge(sportsbook::routes());
+        .merge(sportsbook::routes())
+        .merge(partners::routes());
     if state.is_demo() {
         r = r.merge(dev::routes());
     }
@@ -64,11 +66,12 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         dev::outbox,
         cashier::cashiers, cashier::request, cashier::history, cashier::cancel,
         sportsbook::line, sportsbook::event, sportsbook::place, sportsbook::bets, sportsbook::top, sportsbook::feed,
+        partners::digitain_token, partners::gr8_game_link, partners::gr8_frame,
         desk::me, desk::player, desk::deposit, desk::payout, desk::report, desk::cashiers, desk::move_float,
     ),
     components(schemas(envelope::ErrorEnvelope)),
     modifiers(&ErrorCatalogue),
-    tags((name = "user"), (name = "wallet"), (name = "site"), (name = "admin", description = "Back office"), (name = "casino", description = "Catalogue, favourites and game launch"), (name = "provider wallet", description = "Seamless wallet for game providers (signed)"), (name = "studio", description = "The in-house studio's game client"), (name = "dev", description = "Demo mode only"), (name = "responsible gambling", description = "Deposit limits, self-exclusion, cool-off, reality check"), (name = "payments", description = "Deposits and withdrawals through payment providers"), (name = "cashier", description = "Cashier network: the player side"), (name = "desk", description = "Cashier desk (cashiers and super agents)"), (name = "sportsbook", description = "Our sportsbook: the line, bets, settlement"))
+    tags((name = "user"), (name = "wallet"), (name = "site"), (name = "admin", description = "Back office"), (name = "casino", description = "Catalogue, favourites and game launch"), (name = "provider wallet", description = "Seamless wallet for game providers (signed)"), (name = "studio", description = "The in-house studio's game client"), (name = "dev", description = "Demo mode only"), (name = "responsible gambling", description = "Deposit limits, self-exclusion, cool-off, reality check"), (name = "payments", description = "Deposits and withdrawals through payment providers"), (name = "cashier", description = "Cashier network: the player side"), (name = "desk", description = "Cashier desk (cashiers and super agents)"), (name = "sportsbook", description = "Our sportsbook: the line, bets, settlement"), (name = "partners", description = "Partner sportsbooks (Digitain, GR8): frame tokens and links"))
 )]
 pub struct ApiDoc;
 

@@ -12,6 +12,7 @@ mod provider_wallet;
 mod rg;
 mod sessions_hardening;
 mod static_files;
+mod partners;
 mod sportsbook;
 mod studio;
 mod contract;

@@ -1,0 +1,435 @@
+//! Digitain's wallet (PROTOCOLS §6, "Digitain RGS API v3.7" as one open-source integration
+//! reads it): `POST /api/digitain/{authenticate,getBalance,refreshtoken,bet,win,refund,amend}`.
+//!
+//! **Signature** (the protocol's): every request and reply carries `operatorId`,
+//! `timestamp` and `signature` = lowercase hex `HMAC_SHA256(DIGITAIN_SECRET, timestamp +
+//! operatorId)`. The body is not signed by the protocol, so the body is parsed first (to
+//! read those fields); we add a ±300 s window on `timestamp` (Unix seconds, or
+//! milliseconds) to bound replays of a captured signature, and compare in constant time.
+//! Wrong `operatorId` → 15, bad signature or stale timestamp → 12.
+//!
+//! **Batches** `{providerId, allOrNone, items[…]}`: each item is answered
+//! `{txId, externalTxId, balance, info, errorCode, metadata}` (`info` and `metadata`
+//! echoed). Without `allOrNone` each item stands alone. With it, every item is checked,
+//! then all postings go to the ledger in one database transaction
+//! (`ProviderWallet::all_or_none`): a refusal of any item moves no money at all; the
+//! refused item carries its code, the others 999, and the reply's `errorCode` is the
+//! refused item's. Idempotent per `txId` (ledger key `prov:digitain:{txId}`): a retry
+//! answers 1 with the original balance; the same `txId` with other parameters → 8.
+//! `refund` cancels the item's `originalTxId` (an unknown one leaves a tombstone and
+//! answers 1; a second refund of the same bet under another `txId` → 8).
+//! `amend` (`operationType` 37 credit, 38 debit of `amendAmount`) needs `winTxId` to be a
+//! transaction we hold (7).
+
+use super::amount;
+use crate::app::AppState;
+use casino::{GameSession, RollbackCall, WalletCall, WalletOp, WalletReply};
+use hmac::{Hmac, Mac};
+use kernel::{AppError, ErrorCode};
+use serde::Serialize;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+use sha2::Sha256;
+use subtle::ConstantTimeEq;
+
+pub const SUCCESS: i64 = 1;
+pub const SESSION_NOT_FOUND: i64 = 2;
+pub const SESSION_EXPIRED: i64 = 3;
+pub const PLAYER_MISMATCH: i64 = 4;
+pub const LOW_BALANCE: i64 = 6;
+pub const TX_NOT_FOUND: i64 = 7;
+pub const ALREADY_EXISTS: i64 = 8;
+pub const INVALID_SIGNATURE: i64 = 12;
+pub const WRONG_OPERATOR: i64 = 15;
+pub const CURRENCY_MISMATCH: i64 = 16;
+pub const MISSING_PARAMETER: i64 = 17;
+pub const BAD_OPERATION_TYPE: i64 = 19;
+pub const GENERAL_ERROR: i64 = 999;
+
+/// How far `timestamp` may be from our clock.
+pub const WINDOW_S: i64 = 300;
+
+/// `hex(HMAC_SHA256(secret, timestamp + operatorId))`.
+pub fn sign(secret: &str, timestamp: &str, operator_id: &str) -> String {
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes any key length");
+    mac.update(timestamp.as_bytes());
+    mac.update(operator_id.as_bytes());
+    hex::encode(mac.finalize().into_bytes())
+}
+
+/// A JSON scalar's text (`"abc"` → `abc`, `12` → `12`).
+fn text(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// Operator, timestamp window and signature. Pure.
+pub fn verify(secret: Option<&str>, operator_id: &str, body: &Map<String, Value>, now_s: i64) -> Result<(), i64> {
+    let op = text(body.get("operatorId")).unwrap_or_default();
+    if operator_id.is_empty() || !bool::from(op.as_bytes().ct_eq(operator_id.as_bytes())) {
+        return Err(WRONG_OPERATOR);
+    }
+    let Some(secret) = secret.filter(|s| !s.is_empty()) else { return Err(INVALID_SIGNATURE) };
+    let ts = text(body.get("timestamp")).unwrap_or_default();
+    let t: i64 = ts.parse().map_err(|_| INVALID_SIGNATURE)?;
+    let t = if t > 100_000_000_000 { t / 1000 } else { t };
+    if (now_s - t).abs() > WINDOW_S {
+        return Err(INVALID_SIGNATURE);
+    }
+    let given = text(body.get("signature")).unwrap_or_default().to_ascii_lowercase();
+    let expected = sign(secret, &ts, &op);
+    if given.len() != expected.len() || !bool::from(given.as_bytes().ct_eq(expected.as_bytes())) {
+        return Err(INVALID_SIGNATURE);
+    }
+    Ok(())
+}
+
+/// A reply (fields absent when `None`). Balances are exact decimal JSON numbers.
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Reply {
+    pub operator_id: String,
+    pub timestamp: String,
+    pub signature: String,
+    pub error_code: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub currency_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub balance: Option<Box<RawValue>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub birth_date: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gender: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_real: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub items: Option<Vec<ItemReply>>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ItemReply {
+    pub tx_id: Value,
+    pub external_tx_id: Option<String>,
+    pub balance: Option<Box<RawValue>>,
+    pub info: Value,
+    pub error_code: i64,
+    pub metadata: Value,
+}
+
+fn number(minor: kernel::Minor, currency: kernel::Currency) -> Option<Box<RawValue>> {
+    RawValue::from_string(amount::format(minor, currency)).ok()
+}
+
+/// Our refusal as a Digitain code.
+pub fn code_of(e: &AppError) -> i64 {
+    match e.code {
+        ErrorCode::InsufficientBalance => LOW_BALANCE,
+        ErrorCode::GameSessionInvalid => SESSION_EXPIRED,
+        ErrorCode::IdempotencyConflict | ErrorCode::TransactionRolledBack => ALREADY_EXISTS,
+        ErrorCode::CurrencyMismatch => CURRENCY_MISMATCH,
+        ErrorCode::TransactionMismatch => PLAYER_MISMATCH,
+        ErrorCode::NotReversible => TX_NOT_FOUND,
+        ErrorCode::BadRequest | ErrorCode::InvalidBet => MISSING_PARAMETER,
+        _ => GENERAL_ERROR,
+    }
+}
+
+/// The signed frame of every reply.
+fn reply(state: &AppState, error_code: i64) -> Reply {
+    let cfg = &state.partners.config;
+    let ts = (kernel::clock::now_ms() / 1000).to_string();
+    let signature = sign(cfg.digitain_secret.as_deref().unwrap_or(""), &ts, &cfg.digitain_operator_id);
+    Reply { operator_id: cfg.digitain_operator_id.clone(), timestamp: ts, signature, error_code, ..Default::default() }
+}
+
+/// The whole call: parse the object, verify, dispatch. Always a reply (HTTP 200).
+pub async fn handle(state: &AppState, method: &str, body: &[u8]) -> String {
+    let r = match serde_json::from_slice::<Map<String, Value>>(body) {
+        Err(_) => reply(state, MISSING_PARAMETER),
+        Ok(b) => {
+            let cfg = &state.partners.config;
+            match verify(cfg.digitain_secret.as_deref(), &cfg.digitain_operator_id, &b, kernel::clock::now_ms() / 1000) {
+                Err(code) => reply(state, code),
+                Ok(()) => match method {
+                    "authenticate" => authenticate(state, &b, false).await,
+                    "getBalance" | "getbalance" => authenticate(state, &b, true).await,
+                    "refreshtoken" | "refreshToken" => refresh(state, &b).await,
+                    "bet" | "win" | "refund" | "amend" => batch(state, method, &b).await,
+                    _ => reply(state, GENERAL_ERROR),
+                },
+            }
+        }
+    };
+    serde_json::to_string(&r).unwrap_or_else(|_| "{\"errorCode\":999}".into())
+}
+
+/// The session of a token: unknown → 2.
+async fn session_of(state: &AppState, token: Option<String>) -> Result<GameSession, i64> {
+    let token = token.filter(|t| !t.is_empty()).ok_or(MISSING_PARAMETER)?;
+    match state.casino.sessions().find(&token).await {
+        Ok(s) if s.provider == super::DIGITAIN => Ok(s),
+        Ok(_) => Err(SESSION_NOT_FOUND),
+        Err(e) if e.code == ErrorCode::GameSessionInvalid => Err(SESSION_NOT_FOUND),
+        Err(_) => Err(GENERAL_ERROR),
+    }
+}
+
+/// `authenticate` (the token of `/digitain/front/token` → the player) and `getBalance`.
+async fn authenticate(state: &AppState, b: &Map<String, Value>, balance_only: bool) -> Reply {
+    let s = match session_of(state, text(b.get("token"))).await {
+        Ok(s) => s,
+        Err(code) => return reply(state, code),
+    };
+    if !balance_only && !s.is_live(kernel::clock::now_ms()) {
+        return reply(state, SESSION_EXPIRED);
+    }
+    if let Some(p) = text(b.get("playerId")) {
+        if p != s.user_id.to_string() {
+            return reply(state, PLAYER_MISMATCH);
+        }
+    }
+    if let Some(c) = text(b.get("currencyId")) {
+        if c != s.currency.code() {
+            return reply(state, CURRENCY_MISMATCH);
+        }
+    }
+    let Ok(balance) = state.ledger.balance(s.user_id, wallet::BalanceKind::Real, s.currency).await else {
+        return reply(state, GENERAL_ERROR);
+    };
+    let mut r = reply(state, SUCCESS);
+    r.player_id = Some(s.user_id.to_string());
+    r.currency_id = Some(s.currency.code().into());
+    r.balance = number(balance, s.currency);
+    if balance_only {
+        return r;
+    }
+    let Ok(Some(user)) = state.accounts.user_by_id(s.user_id).await else {
+        return reply(state, PLAYER_MISMATCH);
+    };
+    r.user_name = Some(user.phone.clone().or(user.email.clone()).unwrap_or_else(|| format!("player{}", user.id)));
+    r.first_name = Some(user.first_name.clone());
+    r.last_name = Some(user.last_name.clone());
+    r.birth_date = user.birth_date.clone();
+    r.gender = match user.gender.as_deref() {
+        Some("male" | "m" | "1") => Some(1),
+        Some("female" | "f" | "2") => Some(2),
+        _ => None,
+    };
+    r.email = user.email.clone();
+    r.is_real = Some(true);
+    r.token = text(b.get("token"));
+    r
+}
+
+/// `refreshtoken`: a live session is extended and keeps its token (we never change it:
+/// the token is the game session, ended with the player's sign-in).
+async fn refresh(state: &AppState, b: &Map<String, Value>) -> Reply {
+    let token = text(b.get("token"));
+    match state.casino.sessions().live(token.as_deref().unwrap_or("")).await {
+        Ok(s) if s.provider == super::DIGITAIN => {
+            let mut r = reply(state, SUCCESS);
+            r.token = token;
+            r
+        }
+        Ok(_) => reply(state, SESSION_NOT_FOUND),
+        Err(_) => match session_of(state, token).await {
+            Ok(_) => reply(state, SESSION_EXPIRED),
+            Err(code) => reply(state, code),
+        },
+    }
+}
+
+/// One item resolved into a wallet operation (or its refusal code).
+struct Resolved {
+    session: GameSession,
+    op: WalletOp,
+    tx_id: String,
+    /// A refund whose own txId we already hold (a retry: 1, not 8).
+    seen: bool,
+}
+
+async fn resolve(state: &AppState, method: &str, item: &Map<String, Value>) -> Result<Resolved, i64> {
+    let tx_id = text(item.get("txId")).filter(|t| !t.is_empty() && t.len() <= 100).ok_or(MISSING_PARAMETER)?;
+    let session = match (text(item.get("token")), text(item.get("playerId"))) {
+        (Some(t), _) if !t.is_empty() => session_of(state, Some(t)).await?,
+        // Wins and refunds may come without a token: the player's latest session.
+        (_, Some(p)) if method != "bet" => {
+            let id: i64 = p.parse().map_err(|_| PLAYER_MISMATCH)?;
+            state.casino.sessions().latest(id, super::DIGITAIN).await.map_err(|_| GENERAL_ERROR)?.ok_or(PLAYER_MISMATCH)?
+        }
+        _ => return Err(MISSING_PARAMETER),
+    };
+    if let Some(p) = text(item.get("playerId")) {
+        if p != session.user_id.to_string() {
+            return Err(PLAYER_MISMATCH);
+        }
+    }
+    if let Some(c) = text(item.get("currencyId")) {
+        if c != session.currency.code() {
+            return Err(CURRENCY_MISMATCH);
+        }
+    }
+    let round = text(item.get("roundId")).filter(|r| !r.is_empty()).unwrap_or_else(|| tx_id.clone());
+    let game = text(item.get("gameId")).filter(|g| !g.is_empty()).unwrap_or_else(|| super::SPORTSBOOK_GAME.into());
+    let money = |field: &str| -> Result<kernel::Minor, i64> {
+        let raw = item.get(field).ok_or(MISSING_PARAMETER)?;
+        let raw = RawValue::from_string(raw.to_string()).map_err(|_| MISSING_PARAMETER)?;
+        amount::parse_json(&raw, session.currency).map_err(|_| MISSING_PARAMETER)
+    };
+    let call = |amount| WalletCall {
+        session_token: String::new(),
+        transaction_id: tx_id.clone(),
+        round_id: round.clone(),
+        game_id: game.clone(),
+        amount,
+        currency: session.currency.code().into(),
+    };
+    let key = casino::wallet::ledger_key(super::DIGITAIN, &tx_id);
+    let op = match method {
+        "bet" => WalletOp::Bet(call(money("betAmount")?)),
+        "win" => WalletOp::Win(call(money("winAmount")?)),
+        "refund" => {
+            let original = text(item.get("originalTxId")).filter(|t| !t.is_empty()).ok_or(MISSING_PARAMETER)?;
+            WalletOp::Rollback(RollbackCall { session_token: String::new(), transaction_id: tx_id.clone(), reference_transaction_id: original, round_id: round.clone(), game_id: game.clone() })
+        }
+        _ => {
+            let win = text(item.get("winTxId")).filter(|t| !t.is_empty()).ok_or(MISSING_PARAMETER)?;
+            let held = state.ledger.lookup(&casino::wallet::ledger_key(super::DIGITAIN, &win)).await.map_err(|_| GENERAL_ERROR)?;
+            if !held.is_some_and(|t| !t.tombstone) {
+                return Err(TX_NOT_FOUND);
+            }
+            let op_type = item.get("operationType").and_then(Value::as_i64);
+            match op_type {
+                Some(37) => WalletOp::Win(call(money("amendAmount")?)),
+                Some(38) => WalletOp::Bet(call(money("amendAmount")?)),
+                _ => return Err(BAD_OPERATION_TYPE),
+            }
+        }
+    };
+    let seen = method == "refund" && state.ledger.lookup(&key).await.map_err(|_| GENERAL_ERROR)?.is_some();
+    Ok(Resolved { session, op, tx_id, seen })
+}
+
+fn item_reply(item: &Map<String, Value>, code: i64, r: Option<&WalletReply>, session: Option<&GameSession>) -> ItemReply {
+    ItemReply {
+        tx_id: item.get("txId").cloned().unwrap_or(Value::Null),
+        external_tx_id: r.and_then(|r| r.ledger_tx_id).map(|id| id.to_string()),
+        balance: match (r, session) {
+            (Some(r), Some(s)) => number(r.balance, s.currency),
+            _ => None,
+        },
+        info: item.get("info").cloned().unwrap_or(Value::Null),
+        error_code: code,
+        metadata: item.get("metadata").cloned().unwrap_or(Value::Null),
+    }
+}
+
+/// The code of a done operation: a second refund of a bet under a new txId is 8.
+fn done_code(res: &Resolved, r: &WalletReply) -> i64 {
+    if matches!(res.op, WalletOp::Rollback(_)) && r.replayed && !res.seen {
+        ALREADY_EXISTS
+    } else {
+        SUCCESS
+    }
+}
+
+async fn batch(state: &AppState, method: &str, b: &Map<String, Value>) -> Reply {
+    let Some(items) = b.get("items").and_then(Value::as_array).filter(|i| !i.is_empty() && i.len() <= 100) else {
+        return reply(state, MISSING_PARAMETER);
+    };
+    let items: Vec<Map<String, Value>> = items.iter().map(|i| i.as_object().cloned().unwrap_or_default()).collect();
+    let all_or_none = b.get("allOrNone").and_then(Value::as_bool).unwrap_or(false);
+    let wallet = state.casino.wallet();
+    let mut out = Vec::with_capacity(items.len());
+    if all_or_none {
+        let mut resolved = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            match resolve(state, method, item).await {
+                Ok(r) => resolved.push(r),
+                Err(code) => return refused_all(state, &items, i, code),
+            }
+        }
+        let ops = resolved.iter().map(|r| (r.session.clone(), r.op.clone())).collect();
+        match wallet.all_or_none(super::DIGITAIN, ops).await {
+            Ok(replies) => {
+                for ((item, res), rep) in items.iter().zip(&resolved).zip(&replies) {
+                    out.push(item_reply(item, done_code(res, rep), Some(rep), Some(&res.session)));
+                }
+            }
+            Err((i, e)) => return refused_all(state, &items, i, code_of(&e)),
+        }
+        let mut r = reply(state, SUCCESS);
+        r.items = Some(out);
+        return r;
+    }
+    for item in &items {
+        let res = match resolve(state, method, item).await {
+            Ok(r) => r,
+            Err(code) => {
+                out.push(item_reply(item, code, None, None));
+                continue;
+            }
+        };
+        let s = &res.session;
+        let done = match &res.op {
+            WalletOp::Bet(c) => wallet.bet_with(super::DIGITAIN, s.clone(), c).await,
+            WalletOp::Win(c) => wallet.win_with(super::DIGITAIN, s, c).await,
+            WalletOp::Rollback(c) => wallet.rollback_with(super::DIGITAIN, s, c).await,
+        };
+        let _ = &res.tx_id;
+        out.push(match done {
+            Ok(rep) => item_reply(item, done_code(&res, &rep), Some(&rep), Some(s)),
+            Err(e) => item_reply(item, code_of(&e), None, None),
+        });
+    }
+    let mut r = reply(state, SUCCESS);
+    r.items = Some(out);
+    r
+}
+
+/// An all-or-none batch refused at item `at`: nothing moved.
+fn refused_all(state: &AppState, items: &[Map<String, Value>], at: usize, code: i64) -> Reply {
+    let mut r = reply(state, code);
+    r.items = Some(items.iter().enumerate().map(|(i, item)| item_reply(item, if i == at { code } else { GENERAL_ERROR }, None, None)).collect());
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(ts: &str, op: &str, sig: &str) -> Map<String, Value> {
+        serde_json::json!({"operatorId": op, "timestamp": ts, "signature": sig}).as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn signature_is_hmac_of_timestamp_and_operator() {
+        let sig = sign("k", "1000", "op1");
+        assert_eq!(sig.len(), 64);
+        assert_eq!(verify(Some("k"), "op1", &body("1000", "op1", &sig), 1000), Ok(()));
+        assert_eq!(verify(Some("k"), "op1", &body("1000", "op1", &sig.to_uppercase()), 1200), Ok(()));
+        assert_eq!(verify(Some("k"), "op1", &body("1000", "op2", &sig), 1000), Err(WRONG_OPERATOR));
+        assert_eq!(verify(Some("other"), "op1", &body("1000", "op1", &sig), 1000), Err(INVALID_SIGNATURE));
+        assert_eq!(verify(Some("k"), "op1", &body("1000", "op1", &sig), 1301), Err(INVALID_SIGNATURE));
+        assert_eq!(verify(None, "op1", &body("1000", "op1", &sig), 1000), Err(INVALID_SIGNATURE));
+        // Milliseconds are accepted (the signature is over the text as sent).
+        let ms = sign("k", "1000000000000", "op1");
+        assert_eq!(verify(Some("k"), "op1", &body("1000000000000", "op1", &ms), 1_000_000_000), Ok(()));
+    }
+}

@@ -1,0 +1,171 @@
+//! The partner sportsbooks (docs/PARTNERS.md): Digitain and GR8 Tech. Both settle through
+//! the seamless wallet (`casino::ProviderWallet`, the only way provider money moves), each
+//! through a small adapter speaking its partner's published dialect: verify → parse into a
+//! wallet command → render the outcome in the partner's reply format. Their money is booked
+//! as partner sport (types 214/215, `house:partner_sports`), apart from the casino's.
+
+pub mod amount;
+pub mod demo;
+pub mod digitain;
+pub mod gr8;
+pub mod jwt;
+
+use kernel::{AppError, ErrorCode};
+use std::sync::Arc;
+use store::sqlx::{self, Row};
+use store::Db;
+
+pub const DIGITAIN: &str = "digitain";
+pub const GR8: &str = "gr8";
+/// The game id of every partner game session (a sportsbook has no games of its own).
+pub const SPORTSBOOK_GAME: &str = "sportsbook";
+/// What `GET /digitain/front/token` answers a guest (the frame opens view-only).
+pub const ANONYMOUS_TOKEN: &str = "anonymous";
+
+/// Spec §9 sports-frame languages.
+pub const FRAME_LANGS: [&str; 7] = ["en", "ru", "he", "fr", "ar", "es", "pt"];
+
+/// A sports-frame language from anything the app sends (`fr`, `fr-fr`, `ar_AR`); unknown → `en`.
+pub fn frame_lang(lang: Option<&str>) -> &'static str {
+    let l = lang.unwrap_or("").trim().to_ascii_lowercase();
+    let short = l.split(['-', '_']).next().unwrap_or("");
+    FRAME_LANGS.iter().copied().find(|c| *c == short).unwrap_or("en")
+}
+
+/// The partner sportsbooks' settings (environment; demo mode has working defaults).
+#[derive(Debug, Clone, Default)]
+pub struct PartnersConfig {
+    /// `DIGITAIN_SECRET`: the key of the Digitain signatures (both ways). Without it the
+    /// Digitain wallet answers every call "invalid signature" (12).
+    pub digitain_secret: Option<String>,
+    /// `DIGITAIN_OPERATOR_ID`: our operator id at Digitain (checked on every call: 15).
+    pub digitain_operator_id: String,
+    /// `DIGITAIN_FRAME_URL`: the frame's base URL (demo: our page `/partners/digitain`).
+    pub digitain_url: String,
+    /// `GR8_SECRET`: the HMAC key of GR8's wallet calls (`X-Signature`).
+    pub gr8_secret: Option<String>,
+    /// `GR8_OPERATOR_ID`: the `X-Operator-Id` GR8 sends (checked).
+    pub gr8_operator_id: String,
+    /// `GR8_BRAND`: the `X-Brand` GR8 sends (checked when set).
+    pub gr8_brand: String,
+    /// `GR8_IFRAME_URL`: the iframe's base (demo: our page `/partners/gr8`).
+    pub gr8_iframe_url: String,
+    /// `GR8_PRIVATE_KEY`: PKCS#8 PEM of the JWT key; generated and stored when absent.
+    pub gr8_private_key_pem: Option<String>,
+    /// `GR8_JWT_TTL_S` (default 3600).
+    pub gr8_jwt_ttl_s: i64,
+    /// `GR8_COUNTRY`: the `country` claim (ISO 3166 alpha-2, default TN).
+    pub gr8_country: String,
+}
+
+pub const DEMO_DIGITAIN_SECRET: &str = "digitain-demo-secret";
+pub const DEMO_GR8_SECRET: &str = "gr8-demo-secret";
+pub const DEMO_OPERATOR_ID: &str = "carthage-demo";
+pub const DEMO_BRAND: &str = "carthage";
+
+impl PartnersConfig {
+    pub fn from_lookup(var: &dyn Fn(&str) -> Option<String>, demo: bool) -> PartnersConfig {
+        let or_demo = |k: &str, d: &str| var(k).or_else(|| demo.then(|| d.to_string()));
+        PartnersConfig {
+            digitain_secret: or_demo("DIGITAIN_SECRET", DEMO_DIGITAIN_SECRET),
+            digitain_operator_id: or_demo("DIGITAIN_OPERATOR_ID", DEMO_OPERATOR_ID).unwrap_or_default(),
+            digitain_url: or_demo("DIGITAIN_FRAME_URL", "/partners/digitain").unwrap_or_default(),
+            gr8_secret: or_demo("GR8_SECRET", DEMO_GR8_SECRET),
+            gr8_operator_id: or_demo("GR8_OPERATOR_ID", DEMO_OPERATOR_ID).unwrap_or_default(),
+            gr8_brand: or_demo("GR8_BRAND", DEMO_BRAND).unwrap_or_default(),
+            gr8_iframe_url: or_demo("GR8_IFRAME_URL", "/partners/gr8").unwrap_or_default(),
+            gr8_private_key_pem: var("GR8_PRIVATE_KEY").map(|k| k.replace("\\n", "\n")),
+            gr8_jwt_ttl_s: var("GR8_JWT_TTL_S").and_then(|v| v.parse().ok()).filter(|v| *v > 0).unwrap_or(3600),
+            gr8_country: var("GR8_COUNTRY").unwrap_or_else(|| "TN".into()),
+        }
+    }
+}
+
+/// The partners' runtime: the configuration and the GR8 key (loaded once).
+#[derive(Clone)]
+pub struct Partners {
+    pub config: Arc<PartnersConfig>,
+    db: Db,
+    key: Arc<tokio::sync::OnceCell<jwt::JwtKey>>,
+}
+
+const KEY_NAME: &str = "gr8_jwt_private_key";
+
+impl Partners {
+    pub fn new(config: PartnersConfig, db: Db) -> Partners {
+        Partners { config: Arc::new(config), db, key: Arc::new(tokio::sync::OnceCell::new()) }
+    }
+
+    /// The GR8 JWT key: configured, else stored, else generated and stored (the first
+    /// writer wins: `ON CONFLICT DO NOTHING`, then everyone reads the stored one).
+    pub async fn gr8_key(&self) -> Result<&jwt::JwtKey, AppError> {
+        self.key
+            .get_or_try_init(|| async {
+                if let Some(pem) = &self.config.gr8_private_key_pem {
+                    return jwt::JwtKey::from_pem(pem).map_err(AppError::internal);
+                }
+                if let Some(pem) = self.stored_key().await? {
+                    return jwt::JwtKey::from_pem(&pem).map_err(AppError::internal);
+                }
+                let pem = tokio::task::spawn_blocking(jwt::JwtKey::generate_pem).await.map_err(AppError::internal)?.map_err(AppError::internal)?;
+                sqlx::query("INSERT INTO cashier_secrets (name, value, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING")
+                    .bind(KEY_NAME)
+                    .bind(&pem)
+                    .bind(kernel::clock::now_ms())
+                    .execute(self.db.writer())
+                    .await
+                    .map_err(AppError::internal)?;
+                let pem = self.stored_key().await?.ok_or_else(|| AppError::internal("the GR8 key was not stored"))?;
+                jwt::JwtKey::from_pem(&pem).map_err(AppError::internal)
+            })
+            .await
+    }
+
+    async fn stored_key(&self) -> Result<Option<String>, AppError> {
+        let row = sqlx::query("SELECT value FROM cashier_secrets WHERE name = $1")
+            .bind(KEY_NAME)
+            .fetch_optional(self.db.writer())
+            .await
+            .map_err(AppError::internal)?;
+        Ok(row.map(|r| r.get(0)))
+    }
+}
+
+/// A partner's frame is offered only when its provider row is enabled (the operator's
+/// switch: disabled answers 62, as a disabled casino provider does) and its URL is set (60).
+pub fn frame_base(enabled: Option<bool>, url: &str) -> Result<String, AppError> {
+    match enabled {
+        None => Err(AppError::new(ErrorCode::ProviderNotConfigured)),
+        Some(false) => Err(AppError::new(ErrorCode::GameNotFound)),
+        Some(true) if url.trim().is_empty() => Err(AppError::new(ErrorCode::ProviderNotConfigured)),
+        Some(true) => Ok(url.trim_end_matches('/').to_string()),
+    }
+}
+
+/// Percent-encodes everything but unreserved characters (RFC 3986).
+pub fn urlencode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_languages_map_to_the_spec_list() {
+        assert_eq!(frame_lang(Some("fr-fr")), "fr");
+        assert_eq!(frame_lang(Some("ar_AR")), "ar");
+        assert_eq!(frame_lang(Some("HE")), "he");
+        assert_eq!(frame_lang(Some("kk")), "en");
+        assert_eq!(frame_lang(Some("<script>")), "en");
+        assert_eq!(frame_lang(None), "en");
+    }
+}

@@ -1,0 +1,332 @@
+//! The partner sportsbooks (docs/PARTNERS.md): frame endpoints, the GR8 login JWT checked
+//! by a fake GR8 with the served public key, the GR8 and Digitain wallets in their own
+//! dialects (signed like the partners sign), all-or-none batches, replays, refusals that
+//! move nothing, and the ledger consistent at the end. On SQLite and PostgreSQL.
+
+use crate::common::*;
+use reqwest::Method;
+use serde_json::{json, Value};
+use server::partners::{digitain, gr8, DEMO_DIGITAIN_SECRET, DEMO_GR8_SECRET, DEMO_OPERATOR_ID};
+use wallet::BalanceKind;
+
+const TEST_KEY: &str = include_str!("gr8_test_key.pem");
+
+fn with_key(cfg: &mut server::config::Config) {
+    cfg.partners.gr8_private_key_pem = Some(TEST_KEY.to_string());
+}
+
+fn now_s() -> i64 {
+    now_ms() / 1000
+}
+
+/// GR8's perform-transaction as GR8 (our fake of it) sends it: signed raw body.
+async fn gr8_tx(app: &TestApp, player: i64, body: &Value, secret: &str) -> (u16, Value) {
+    let raw = body.to_string();
+    let ts = now_s().to_string();
+    let sig = gr8::sign(secret, &ts, raw.as_bytes());
+    let b = app
+        .bare_client()
+        .req(Method::POST, &format!("/api/v2/wallet/{player}/transactions"))
+        .header("content-type", "application/json")
+        .header("x-brand", "carthage")
+        .header("x-operator-id", DEMO_OPERATOR_ID)
+        .header("x-timestamp", ts)
+        .header("x-signature", sig)
+        .body(raw);
+    let r = app.exec(b).await;
+    (r.status, r.body)
+}
+
+fn gr8_body(kind: &str, id: &str, cash: &str, parent: Option<&str>) -> Value {
+    json!({"currency": "TND", "platform": "sport", "id": id, "type": kind, "initiatedAt": "2025-01-01T10:00:00Z",
+           "createdAt": "2025-01-01T10:00:01Z",
+           "context": {"product": "sportsbook", "reason": "bet", "betId": format!("bet-{id}"), "parentId": parent},
+           "amountBreakdown": {"cash": cash, "bonus": "0.000", "locked": "0.000", "retract": "0.000"}})
+}
+
+/// A Digitain call as Digitain sends it (operatorId, timestamp, signature).
+async fn dg(app: &TestApp, method: &str, mut body: Value, operator: &str, secret: &str) -> Value {
+    let ts = now_s().to_string();
+    body["operatorId"] = json!(operator);
+    body["timestamp"] = json!(ts);
+    body["signature"] = json!(digitain::sign(secret, &ts, operator));
+    let r = app.exec(app.bare_client().req(Method::POST, &format!("/api/digitain/{method}")).json(&body)).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    // Every reply is signed by us the same way.
+    let ts = r.body["timestamp"].as_str().expect("timestamp").to_string();
+    assert_eq!(r.body["signature"], json!(digitain::sign(DEMO_DIGITAIN_SECRET, &ts, DEMO_OPERATOR_ID)));
+    r.body
+}
+
+async fn dgs(app: &TestApp, method: &str, body: Value) -> Value {
+    dg(app, method, body, DEMO_OPERATOR_ID, DEMO_DIGITAIN_SECRET).await
+}
+
+#[tokio::test]
+async fn frame_endpoints_for_guests_and_players() {
+    each_backend_with(with_key, async |app| {
+        // Guests: the Digitain placeholder, the GR8 view-only frame, no GR8 link.
+        let guest = app.bare_client();
+        let t = ok(guest.get("/digitain/front/token").await);
+        assert_eq!(t, json!({"token": "anonymous", "url": "/partners/digitain"}));
+        assert_eq!(ok(guest.get("/gr8/frame?lang=fr-fr").await), json!({"frame": "/partners/gr8/fr/"}));
+        assert_eq!(ok(guest.get("/gr8/frame?lang=xx").await), json!({"frame": "/partners/gr8/en/"}));
+        fail(guest.get("/gr8/game_link?lang=en").await, 401, 23);
+        // The demo frames answer exactly the app's shape, for guests too ("log in to bet").
+        for path in ["/", "/Live/1", "/SportEvent", "/?popup=MyBets", "/events"] {
+            let r = app.exec(guest.req(Method::GET, &format!("/partners/digitain/ar{path}{}token=anonymous", if path.contains('?') { "&" } else { "?" }))).await;
+            assert_eq!(r.status, 200, "{path}");
+            assert!(r.text.contains("dir=\"rtl\"") && r.text.contains("سجّل الدخول"), "{path}");
+        }
+
+        // A player: a fresh Digitain token each time, exchanged by `authenticate`.
+        let (api, user_id, _) = app.player("dg-front@example.com").await;
+        let t1 = ok(api.get("/digitain/front/token").await);
+        let t2 = ok(api.get("/digitain/front/token").await);
+        let token = t1["token"].as_str().unwrap().to_string();
+        assert_eq!(token.len(), 64);
+        assert_ne!(t1["token"], t2["token"]);
+        let auth = dgs(app, "authenticate", json!({"token": token})).await;
+        assert_eq!(auth["errorCode"], 1);
+        assert_eq!(auth["playerId"], json!(user_id.to_string()));
+        assert_eq!(auth["currencyId"], "TND");
+        assert_eq!(auth["userName"], "dg-front@example.com");
+
+        // The operator's switch: a disabled partner answers 62.
+        app.sql("UPDATE casino_providers SET enabled = 0 WHERE name = 'digitain'").await;
+        fail(api.get("/digitain/front/token").await, 200, 62);
+        fail(guest.get("/digitain/front/token").await, 200, 62);
+        app.sql("UPDATE casino_providers SET enabled = 1 WHERE name = 'digitain'").await;
+    })
+    .await;
+}
+
+/// The fake GR8: fetches our public key over HTTP and verifies the login JWT with it.
+async fn fake_gr8_login(app: &TestApp, link: &str) -> Value {
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use base64::Engine;
+    use rsa::pkcs8::DecodePublicKey;
+    use rsa::signature::Verifier;
+    let pem = reqwest::get(format!("{}/gr8/public-key", app.base)).await.unwrap().text().await.unwrap();
+    assert!(pem.starts_with("-----BEGIN PUBLIC KEY-----"), "{pem}");
+    let key = rsa::RsaPublicKey::from_public_key_pem(&pem).expect("public key");
+    let jwt = link.split("?jwt=").nth(1).expect("jwt in the link");
+    let parts: Vec<&str> = jwt.split('.').collect();
+    assert_eq!(parts.len(), 3);
+    let header: Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(parts[0]).unwrap()).unwrap();
+    assert_eq!(header["alg"], "RS256");
+    let sig = rsa::pkcs1v15::Signature::try_from(URL_SAFE_NO_PAD.decode(parts[2]).unwrap().as_slice()).unwrap();
+    rsa::pkcs1v15::VerifyingKey::<sha2::Sha256>::new(key).verify(format!("{}.{}", parts[0], parts[1]).as_bytes(), &sig).expect("valid RS256 signature");
+    serde_json::from_slice(&URL_SAFE_NO_PAD.decode(parts[1]).unwrap()).unwrap()
+}
+
+#[tokio::test]
+async fn gr8_link_jwt_verifies_with_the_served_key() {
+    each_backend_with(with_key, async |app| {
+        let (api, user_id, _) = app.player("gr8-jwt@example.com").await;
+        let link = ok(api.get("/gr8/game_link?lang=ar").await)["game_link"].as_str().unwrap().to_string();
+        assert!(link.starts_with("/partners/gr8/ar/?jwt="), "{link}");
+        let claims = fake_gr8_login(app, &link).await;
+        assert_eq!(claims["defaultCurrency"], "TND");
+        assert_eq!(claims["externalUserId"], json!(user_id.to_string()));
+        assert_eq!(claims["operatorUserId"], json!(user_id.to_string()));
+        assert_eq!(claims["operatorUserName"], "gr8-jwt@example.com");
+        assert_eq!(claims["country"], "TN");
+        let (iat, exp) = (claims["iat"].as_i64().unwrap(), claims["exp"].as_i64().unwrap());
+        assert!((iat - now_s()).abs() < 60 && exp == iat + 3600);
+        // The demo frame reads it (the player's balance shows).
+        let page = app.exec(app.bare_client().req(Method::GET, &link)).await;
+        assert!(page.text.contains("dir=\"rtl\"") && page.text.contains("name=\"stake\""), "{}", page.text);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn gr8_wallet_moves_money_exactly_once() {
+    each_backend_with(with_key, async |app| {
+        let (api, user_id, _) = app.player("gr8-wallet@example.com").await;
+        let before = app.minor_balance(user_id, BalanceKind::Real).await;
+        app.credit(user_id, BalanceKind::Real, 10_000).await;
+        let start = before + 10_000;
+        // No GR8 session yet: unknown player.
+        let (s, r) = gr8_tx(app, user_id, &gr8_body("withdrawal", "w0", "1", None), DEMO_GR8_SECRET).await;
+        assert_eq!((s, r["error"]["code"].as_str()), (404, Some("player.notfound")));
+        ok(api.get("/gr8/game_link?lang=en").await);
+
+        // A stake of 2.5 TND, with its echo and balances; a replay answers the same body.
+        let w1 = gr8_body("withdrawal", "w1", "2.5", None);
+        let (s, r) = gr8_tx(app, user_id, &w1, DEMO_GR8_SECRET).await;
+        assert_eq!(s, 200, "{r}");
+        assert_eq!(r["alreadyProcessed"], false);
+        assert_eq!(r["context"]["betId"], "bet-w1");
+        assert_eq!(r["balances"]["cash"], json!(format!("{}.{:03}", (start - 2500) / 1000, (start - 2500) % 1000)));
+        let (s2, r2) = gr8_tx(app, user_id, &w1, DEMO_GR8_SECRET).await;
+        assert_eq!(s2, 200);
+        assert_eq!(r2["alreadyProcessed"], true);
+        let mut again = r.clone();
+        again["alreadyProcessed"] = json!(true);
+        assert_eq!(r2, again);
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 2500);
+        // Same id, another amount: a conflict, nothing moves.
+        let (s, r) = gr8_tx(app, user_id, &gr8_body("withdrawal", "w1", "3", None), DEMO_GR8_SECRET).await;
+        assert_eq!((s, r["error"]["code"].as_str(), r["alreadyProcessed"].as_bool()), (409, Some("conflict.duplicate"), Some(false)));
+
+        // Decimal strings: exact, never floats; more decimals than TND has, signs, exponents refused.
+        for bad in ["0.0001", "-1", "1e2", "NaN", "", "1.", ".5", " 1", "1,5"] {
+            let (s, r) = gr8_tx(app, user_id, &gr8_body("withdrawal", "w-bad", bad, None), DEMO_GR8_SECRET).await;
+            assert_eq!((s, r["error"]["code"].as_str()), (400, Some("validation.invalid")), "{bad:?}: {r}");
+        }
+        let (s, _) = gr8_tx(app, user_id, &gr8_body("withdrawal", "w-tiny", "0.001", None), DEMO_GR8_SECRET).await;
+        assert_eq!(s, 200);
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 2501);
+
+        // Low balance: declined, nothing moved, and the id is still free.
+        let (s, r) = gr8_tx(app, user_id, &gr8_body("withdrawal", "w-big", "100000", None), DEMO_GR8_SECRET).await;
+        assert_eq!((s, r["error"]["code"].as_str(), r["error"]["origin"].as_str()), (400, Some("decline.lowbalance"), Some("operator")));
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 2501);
+        // Bad signature, wrong operator: refused, nothing moved.
+        let (s, r) = gr8_tx(app, user_id, &gr8_body("deposit", "d-forged", "50", None), "not-the-secret").await;
+        assert_eq!((s, r["error"]["code"].as_str()), (401, Some("auth.signature")));
+        let raw = gr8_body("deposit", "d-forged", "50", None).to_string();
+        let ts = now_s().to_string();
+        let b = app.bare_client().req(Method::POST, &format!("/api/v2/wallet/{user_id}/transactions"))
+            .header("x-brand", "carthage").header("x-operator-id", "someone-else").header("x-timestamp", &ts)
+            .header("x-signature", gr8::sign(DEMO_GR8_SECRET, &ts, raw.as_bytes())).body(raw);
+        assert_eq!(app.exec(b).await.status, 401);
+        // Garbage never answers 5xx.
+        let b = app.bare_client().req(Method::POST, "/api/v2/wallet/nobody/transactions").body("\u{0}{[");
+        assert!(app.exec(b).await.status < 500);
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 2501);
+
+        // A settlement (deposit) of 6.250 TND, booked as partner sport (215).
+        let (s, r) = gr8_tx(app, user_id, &gr8_body("deposit", "d1", "6.250", None), DEMO_GR8_SECRET).await;
+        assert_eq!(s, 200, "{r}");
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 2501 + 6250);
+        assert_eq!(app.count("ledger_transactions WHERE idempotency_key = 'prov:gr8:d1' AND tx_type = 215").await, 1);
+        assert_eq!(app.count("ledger_transactions WHERE idempotency_key = 'prov:gr8:w1' AND tx_type = 214").await, 1);
+
+        // Rollback of the stake: money back once; a retry is already processed.
+        let rb = gr8_body("rollback", "r1", "2.5", Some("w1"));
+        let (s, r) = gr8_tx(app, user_id, &rb, DEMO_GR8_SECRET).await;
+        assert_eq!((s, r["alreadyProcessed"].as_bool()), (200, Some(false)), "{r}");
+        let (s, r) = gr8_tx(app, user_id, &rb, DEMO_GR8_SECRET).await;
+        assert_eq!((s, r["alreadyProcessed"].as_bool()), (200, Some(true)), "{r}");
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 1 + 6250);
+
+        // Rollback of an unknown id: a tombstone, no money; the late withdrawal is declined.
+        let (s, _) = gr8_tx(app, user_id, &gr8_body("rollback", "r2", "1", Some("w-late")), DEMO_GR8_SECRET).await;
+        assert_eq!(s, 200);
+        let (s, r) = gr8_tx(app, user_id, &gr8_body("withdrawal", "w-late", "1", None), DEMO_GR8_SECRET).await;
+        assert_eq!((s, r["error"]["code"].as_str()), (400, Some("decline.rolledback")));
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 1 + 6250);
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn digitain_wallet_batches() {
+    each_backend_with(with_key, async |app| {
+        let (api, user_id, _) = app.player("dg-wallet@example.com").await;
+        let before = app.minor_balance(user_id, BalanceKind::Real).await;
+        app.credit(user_id, BalanceKind::Real, 10_000).await;
+        let start = before + 10_000;
+        let token = ok(api.get("/digitain/front/token").await)["token"].as_str().unwrap().to_string();
+        let pid = user_id.to_string();
+        let item = |tx: &str, field: &str, amount: Value| {
+            json!({"txId": tx, field: amount, "token": token, "playerId": pid, "roundId": "r1", "gameId": "sb", "currencyId": "TND",
+                   "info": format!("info-{tx}"), "metadata": {"m": tx}})
+        };
+
+        // Signature and operator checks: nothing moves.
+        let forged = dg(app, "bet", json!({"providerId": "p", "allOrNone": false, "items": [item("b0", "betAmount", json!(1))]}), DEMO_OPERATOR_ID, "wrong").await;
+        assert_eq!(forged["errorCode"], 12);
+        let foreign = dg(app, "bet", json!({"providerId": "p", "allOrNone": false, "items": [item("b0", "betAmount", json!(1))]}), "other-op", DEMO_DIGITAIN_SECRET).await;
+        assert_eq!(foreign["errorCode"], 15);
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start);
+        // Unknown token: 2; wrong player: 4.
+        let r = dgs(app, "authenticate", json!({"token": "f".repeat(64)})).await;
+        assert_eq!(r["errorCode"], 2);
+        let b = dgs(app, "getBalance", json!({"token": token, "playerId": pid})).await;
+        assert_eq!((b["errorCode"].as_i64(), b["balance"].clone()), (Some(1), serde_json::from_str::<Value>(&format!("{}.{:03}", start / 1000, start % 1000)).unwrap()));
+
+        // Independent items: one fine, one low balance, one wrong player.
+        let mut bad_player = item("b3", "betAmount", json!(1));
+        bad_player["playerId"] = json!("1");
+        let r = dgs(app, "bet", json!({"providerId": "p", "allOrNone": false, "items": [item("b1", "betAmount", json!(1.5)), item("b2", "betAmount", json!(1000)), bad_player]})).await;
+        let codes: Vec<i64> = r["items"].as_array().unwrap().iter().map(|i| i["errorCode"].as_i64().unwrap()).collect();
+        assert_eq!(codes, vec![1, 6, 4]);
+        assert_eq!(r["items"][0]["info"], "info-b1");
+        assert_eq!(r["items"][0]["metadata"], json!({"m": "b1"}));
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 1500);
+        // A replay: the same answer, nothing moves; the same txId with another amount: 8.
+        let r = dgs(app, "bet", json!({"providerId": "p", "allOrNone": false, "items": [item("b1", "betAmount", json!("1.5"))]})).await;
+        assert_eq!(r["items"][0]["errorCode"], 1);
+        let r = dgs(app, "bet", json!({"providerId": "p", "allOrNone": false, "items": [item("b1", "betAmount", json!(2))]})).await;
+        assert_eq!(r["items"][0]["errorCode"], 8);
+        // Amounts: exact decimals only.
+        for bad in [json!(-1), json!("1e2"), json!(0.0001), json!(null)] {
+            let r = dgs(app, "bet", json!({"providerId": "p", "allOrNone": false, "items": [item("b-bad", "betAmount", bad.clone())]})).await;
+            assert_eq!(r["items"][0]["errorCode"], 17, "{bad}");
+        }
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 1500);
+
+        // All or none: the second item fails (low balance) → neither moves.
+        let r = dgs(app, "bet", json!({"providerId": "p", "allOrNone": true, "items": [item("b4", "betAmount", json!(2)), item("b5", "betAmount", json!(500))]})).await;
+        assert_eq!(r["errorCode"], 6);
+        let codes: Vec<i64> = r["items"].as_array().unwrap().iter().map(|i| i["errorCode"].as_i64().unwrap()).collect();
+        assert_eq!(codes, vec![999, 6]);
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 1500);
+        assert_eq!(app.count("ledger_transactions WHERE idempotency_key IN ('prov:digitain:b4', 'prov:digitain:b5')").await, 0);
+        // All or none, both fine → both move; replaying the batch moves nothing.
+        let batch = json!({"providerId": "p", "allOrNone": true, "items": [item("b4", "betAmount", json!(2)), item("b5", "betAmount", json!(3))]});
+        let r = dgs(app, "bet", batch.clone()).await;
+        assert_eq!((r["errorCode"].as_i64(), r["items"][1]["errorCode"].as_i64()), (Some(1), Some(1)), "{r}");
+        let r = dgs(app, "bet", batch).await;
+        assert_eq!(r["items"][1]["errorCode"], 1);
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 6500);
+
+        // Wins (also with the token expired), then refunds.
+        let r = dgs(app, "win", json!({"providerId": "p", "allOrNone": true, "items": [item("w1", "winAmount", json!(4)), item("w2", "winAmount", json!("0.5"))]})).await;
+        assert_eq!(r["errorCode"], 1, "{r}");
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 2000);
+        let refund = |tx: &str, of: &str| json!({"txId": tx, "originalTxId": of, "token": token, "playerId": pid, "roundId": "r1", "info": "x"});
+        let r = dgs(app, "refund", json!({"providerId": "p", "allOrNone": false, "items": [refund("f1", "b4"), refund("f2", "b-never")]})).await;
+        assert_eq!((r["items"][0]["errorCode"].as_i64(), r["items"][1]["errorCode"].as_i64()), (Some(1), Some(1)));
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start);
+        // Retry: 1, nothing moves; another refund of the same bet: 8; the late bet: 8.
+        let r = dgs(app, "refund", json!({"providerId": "p", "allOrNone": false, "items": [refund("f1", "b4"), refund("f3", "b4")]})).await;
+        assert_eq!((r["items"][0]["errorCode"].as_i64(), r["items"][1]["errorCode"].as_i64()), (Some(1), Some(8)));
+        let r = dgs(app, "bet", json!({"providerId": "p", "allOrNone": false, "items": [item("b-never", "betAmount", json!(1))]})).await;
+        assert_eq!(r["items"][0]["errorCode"], 8);
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start);
+
+        // Logged out: stakes stop (3), wins still pay.
+        ok(api.post("/api/user/logout", json!({})).await);
+        let r = dgs(app, "bet", json!({"providerId": "p", "allOrNone": false, "items": [item("b9", "betAmount", json!(1))]})).await;
+        assert_eq!(r["items"][0]["errorCode"], 3);
+        let r = dgs(app, "win", json!({"providerId": "p", "allOrNone": false, "items": [item("w9", "winAmount", json!(1))]})).await;
+        assert_eq!(r["items"][0]["errorCode"], 1);
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start + 1000);
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn demo_partner_pages_bet_through_the_real_wallet() {
+    each_backend_with(with_key, async |app| {
+        let (api, user_id, _) = app.player("demo-partner@example.com").await;
+        let token = ok(api.get("/digitain/front/token").await)["token"].as_str().unwrap().to_string();
+        let before = app.minor_balance(user_id, BalanceKind::Real).await;
+        let page = app.exec(app.bare_client().req(Method::GET, &format!("/partners/digitain/fr/SportEvent?token={token}"))).await;
+        assert!(page.text.contains("lang=\"fr\"") && page.text.contains("Parier"), "{}", page.text);
+        let form = format!("action=bet&lang=fr&credential={token}&game=0&pick=0&stake=5");
+        let placed = app.exec(app.bare_client().req(Method::POST, "/partners/digitain/action").header("content-type", "application/x-www-form-urlencoded").body(form)).await;
+        assert!(placed.text.contains("Pari placé"), "{}", placed.text);
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, before - 5000);
+        assert_eq!(app.count(&format!("ledger_transactions WHERE user_id = {user_id} AND tx_type = 214")).await, 1);
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}
