@@ -3,6 +3,7 @@
 # rate while the simulator keeps LIVE matches in play and pushes their updates to SUBSCRIBERS
 # WebSocket clients; then `ledger verify`.
 # Usage: bash benches/sportsbook.sh [sqlite|postgres] [rate/s] [seconds] [subscribers] [live]
+# SB_TOPICS=live: every subscriber holds the whole live list (default: a screen, see the example).
 # Needs: cargo build --release -p server --bin carthage --example sportsbook_load
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -69,6 +69,9 @@ pub struct Update {
 #[derive(Debug)]
 pub struct UpdateBatch {
     pub updates: Vec<Update>,
+    /// Indexes into `updates` by event, in feed order: a subscriber to a few events looks
+    /// them up instead of scanning the batch.
+    pub by_event: std::collections::HashMap<String, Vec<usize>>,
     /// The frame of a subscriber to `live` alone (the app's list): the list form of every
     /// update on an event in play, encoded once for all of them. `None` when there is none.
     pub live_frame: Option<bytes::Bytes>,
@@ -76,6 +79,10 @@ pub struct UpdateBatch {
 
 impl UpdateBatch {
     fn new(updates: Vec<Update>) -> UpdateBatch {
+        let mut by_event: std::collections::HashMap<String, Vec<usize>> = std::collections::HashMap::new();
+        for (i, u) in updates.iter().enumerate() {
+            by_event.entry(u.event_id.clone()).or_default().push(i);
+        }
         let live_frame = json_array(
             updates
                 .iter()
@@ -84,6 +91,7 @@ impl UpdateBatch {
         );
         UpdateBatch {
             updates,
+            by_event,
             live_frame,
         }
     }

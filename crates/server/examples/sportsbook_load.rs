@@ -2,8 +2,10 @@
 //! whose simulator keeps `SPORTSBOOK_SIM_LIVE` matches in play (docs/PERFORMANCE.md
 //! "Sportsbook"; `benches/sportsbook.sh` runs it):
 //!
-//! * `SB_SUBSCRIBERS` WebSocket clients (default 5,000) hold the topic `live`, as the app's
-//!   betting pages do, and one more holds `all` to count the feed's odds changes per second;
+//! * `SB_SUBSCRIBERS` WebSocket clients (default 5,000) each watch what one screen of the app
+//!   shows: 20 events in play in list form (`list:<id>`) and one event page (`event:<id>`) —
+//!   or, with `SB_TOPICS=live`, the whole live list; one more holds `all` to count the feed's
+//!   odds changes per second;
 //! * meanwhile bets are placed over HTTP (`POST /api/sportsbook/bets`, singles of 1 TND on the
 //!   main market of events from the line, half in play, odds policy "accept any") at a fixed
 //!   rate (`SB_RATE`/s, open loop: a slow reply never delays the next request, so the latency
@@ -134,7 +136,15 @@ async fn main() -> anyhow::Result<()> {
         });
     }
 
-    // ---- subscribers on `live`
+    // ---- what each subscriber watches: `SB_TOPICS=screen` (default) a screen of the app: 20
+    // live events in list form (`list:<id>`) and one event page (`event:<id>`); `live`: the
+    // whole live list (every event in play).
+    let pattern = env("SB_TOPICS", "screen");
+    let line: Value = reqwest::get(format!("{base}/api/sportsbook/line?live=true")).await?.json().await?;
+    let live_ids: Arc<Vec<String>> = Arc::new(
+        line["result"]["events"].as_array().into_iter().flatten().filter_map(|e| e["id"].as_str().map(str::to_string)).collect(),
+    );
+    eprintln!("line: {} events in play listed", live_ids.len());
     let delivery = Arc::new(Delivery::default());
     let connected = Arc::new(AtomicUsize::new(0));
     let gate = Arc::new(tokio::sync::Semaphore::new(100));
@@ -142,6 +152,14 @@ async fn main() -> anyhow::Result<()> {
     for i in 0..subscribers {
         let (url, delivery, connected, gate, counting) =
             (format!("{ws_base}/api/sportsbook/ws"), delivery.clone(), connected.clone(), gate.clone(), counting.clone());
+        let topics: Vec<String> = if pattern == "live" || live_ids.is_empty() {
+            vec!["live".into()]
+        } else {
+            let n = live_ids.len();
+            let mut t: Vec<String> = (0..20.min(n)).map(|k| format!("list:{}", live_ids[(i * 20 + k) % n])).collect();
+            t.push(format!("event:{}", live_ids[(i * 7919) % n]));
+            t
+        };
         tokio::spawn(async move {
             let mut socket = {
                 let _permit = gate.acquire().await.unwrap();
@@ -160,7 +178,7 @@ async fn main() -> anyhow::Result<()> {
                     }
                 }
             };
-            if socket.send(Message::Text(json!({"type": "subscribe", "topics": ["live"]}).to_string().into())).await.is_err() {
+            if socket.send(Message::Text(json!({"type": "subscribe", "topics": topics}).to_string().into())).await.is_err() {
                 return;
             }
             connected.fetch_add(1, Ordering::Relaxed);
@@ -298,6 +316,7 @@ async fn main() -> anyhow::Result<()> {
         "replyMsFromDue": { "p50": pct(&mut lat, 0.5), "p90": pct(&mut lat, 0.9), "p99": pct(&mut lat, 0.99), "max": pct(&mut lat, 1.0) },
         "feedOddsChangesPerS": feed_odds_per_s,
         "subscribers": connected.load(Ordering::Relaxed),
+        "subscriberTopics": pattern,
         "framesPerS": delivery.frames.load(Ordering::Relaxed) as f64 / elapsed,
         "messagesPerS": delivery.messages.load(Ordering::Relaxed) as f64 / elapsed,
         "bytesPerS": delivery.bytes.load(Ordering::Relaxed) as f64 / elapsed,

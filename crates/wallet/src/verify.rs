@@ -87,16 +87,19 @@ pub async fn run(db: &Db) -> Result<VerifyReport, LedgerError> {
 async fn reversal_errors(db: &Db) -> Result<Vec<(i64, String)>, LedgerError> {
     let (rollback, tombstone) = (TxType::Rollback.code(), TxType::Tombstone.code());
     let mut out = Vec::new();
-    // Every rollback names an existing bet, win or tombstone.
+    // Every rollback names an existing bet, win or tombstone (casino or partner sportsbook:
+    // the reversible types of `posting::is_reversible`).
     let rows = sqlx::query(
         "SELECT r.id, r.reverses_tx_id, o.tx_type FROM ledger_transactions r \
          LEFT JOIN ledger_transactions o ON o.id = r.reverses_tx_id WHERE r.tx_type = $1 \
-         AND (o.id IS NULL OR o.tx_type NOT IN ($2, $3, $4))",
+         AND (o.id IS NULL OR o.tx_type NOT IN ($2, $3, $4, $5, $6))",
     )
     .bind(rollback)
     .bind(TxType::BetStake.code())
     .bind(TxType::BetWin.code())
     .bind(tombstone)
+    .bind(TxType::PartnerSportStake.code())
+    .bind(TxType::PartnerSportPayout.code())
     .fetch_all(db.reader())
     .await?;
     for r in rows {

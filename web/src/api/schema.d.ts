@@ -1448,6 +1448,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/digitain/front/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Spec §7: the Digitain frame token. Signed in (role 0): a fresh game session token for
+         *     the Digitain wallet's `authenticate`. Guest: `"anonymous"` (not an error).
+         */
+        get: operations["digitain_token"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gr8/frame": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Spec §7: the GR8 frame without a login (guests allowed). */
+        get: operations["gr8_frame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gr8/game_link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Spec §7: the GR8 iframe link with a login JWT (RS256, key at `/gr8/public-key`).
+         *     Signed in only (23 for guests: they use `/gr8/frame`).
+         */
+        get: operations["gr8_game_link"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/paykassma/deposit/init": {
         parameters: {
             query?: never;
@@ -1784,6 +1841,13 @@ export interface components {
              */
             target: number;
         };
+        /** @description `GET /digitain/front/token`. */
+        DigitainToken: {
+            /** @description A Digitain game session token; `"anonymous"` for a guest (the frame opens view-only). */
+            token: string;
+            /** @description The frame's base: the app opens `{url}/{lang}{framePath}?token={token}`. */
+            url: string;
+        };
         DoneReply: {
             done: boolean;
         };
@@ -2042,6 +2106,23 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_DigitainToken: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description `GET /digitain/front/token`. */
+            result?: {
+                /** @description A Digitain game session token; `"anonymous"` for a guest (the frame opens view-only). */
+                token: string;
+                /** @description The frame's base: the app opens `{url}/{lang}{framePath}?token={token}`. */
+                url: string;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_DoneReply: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -2190,6 +2271,36 @@ export interface components {
                 tab: string[];
                 /** @description `low`, `medium`, `high`, or null when unknown. */
                 volatility?: string | null;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Gr8Frame: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description `GET /gr8/frame`. */
+            result?: {
+                /** @description `{iframe}/{lang}/` (view-only, no JWT). */
+                frame: string;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Gr8Link: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description `GET /gr8/game_link`. */
+            result?: {
+                /** @description `{iframe}/{lang}/?jwt={RS256 JWT}`. */
+                game_link: string;
             };
             /**
              * Format: int32
@@ -3233,6 +3344,16 @@ export interface components {
             tab: string[];
             /** @description `low`, `medium`, `high`, or null when unknown. */
             volatility?: string | null;
+        };
+        /** @description `GET /gr8/frame`. */
+        Gr8Frame: {
+            /** @description `{iframe}/{lang}/` (view-only, no JWT). */
+            frame: string;
+        };
+        /** @description `GET /gr8/game_link`. */
+        Gr8Link: {
+            /** @description `{iframe}/{lang}/?jwt={RS256 JWT}`. */
+            game_link: string;
         };
         /** @description Spec §3 payment history entry (source field names). */
         HistoryEntryReply: {
@@ -7157,6 +7278,123 @@ export interface operations {
                 };
             };
             /** @description 26, 63, 67, 64, 65, 66 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    digitain_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DigitainToken"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 60, 61, 62, 71 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    gr8_frame: {
+        parameters: {
+            query?: {
+                /** @description en, ru, he, fr, ar, es, pt (anything else → en). */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Gr8Frame"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 60, 62, 71 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    gr8_game_link: {
+        parameters: {
+            query?: {
+                /** @description en, ru, he, fr, ar, es, pt (anything else → en). */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Gr8Link"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 60, 61, 62, 71 */
             default: {
                 headers: {
                     [name: string]: unknown;

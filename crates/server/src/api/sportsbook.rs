@@ -130,25 +130,27 @@ pub async fn top(State(state): State<AppState>, QueryParams(q): QueryParams<TopQ
 /// Topics a socket may hold at once.
 const MAX_TOPICS: usize = 200;
 
-/// What a socket listens to: `all`, `live` (events in play), `sport:<id>`, `event:<id>`.
+/// What a socket listens to: `all`, `live` (events in play, list form), `sport:<id>` (list
+/// form), `event:<id>` (whole), `list:<id>` (one event in list form: a screen of the list).
 #[derive(Default)]
 struct Topics {
     all: bool,
     live: bool,
     sports: std::collections::HashSet<String>,
     events: std::collections::HashSet<String>,
+    lists: std::collections::HashSet<String>,
 }
 
 impl Topics {
     fn len(&self) -> usize {
-        self.all as usize + self.live as usize + self.sports.len() + self.events.len()
+        self.all as usize + self.live as usize + self.sports.len() + self.events.len() + self.lists.len()
     }
     /// What this socket gets of an update: the whole message on `all` and `event:` topics,
     /// the list form on `live` and `sport:` topics (main market only), or nothing.
     fn pick<'a>(&self, u: &'a betting::Update) -> Option<&'a str> {
         if self.all || self.events.contains(&u.event_id) {
             Some(&u.json)
-        } else if (self.live && u.live) || self.sports.contains(&u.sport_id) {
+        } else if (self.live && u.live) || self.sports.contains(&u.sport_id) || self.lists.contains(&u.event_id) {
             u.list_json.as_deref()
         } else {
             None
@@ -159,6 +161,19 @@ impl Topics {
     fn frame(&self, batch: &betting::UpdateBatch) -> Option<axum::body::Bytes> {
         if self.live && !self.all && self.sports.is_empty() && self.events.is_empty() {
             return batch.live_frame.clone();
+        }
+        if !self.all && !self.live && self.sports.is_empty() {
+            // Per-event topics only: look up their updates, in feed order.
+            let mut picked: Vec<(usize, &str)> = Vec::new();
+            for id in self.events.iter().chain(self.lists.iter().filter(|id| !self.events.contains(*id))) {
+                for &i in batch.by_event.get(id).into_iter().flatten() {
+                    if let Some(text) = self.pick(&batch.updates[i]) {
+                        picked.push((i, text));
+                    }
+                }
+            }
+            picked.sort_unstable_by_key(|p| p.0);
+            return betting::json_array(picked.into_iter().map(|p| p.1));
         }
         betting::json_array(batch.updates.iter().filter_map(|u| self.pick(u)))
     }
@@ -176,6 +191,7 @@ impl Topics {
             _ if topic == "live" => self.live = on,
             Some(("sport", id)) if !id.is_empty() => set(&mut self.sports, id),
             Some(("event", id)) if !id.is_empty() => set(&mut self.events, id),
+            Some(("list", id)) if !id.is_empty() => set(&mut self.lists, id),
             _ => return false,
         }
         true
@@ -184,9 +200,9 @@ impl Topics {
 
 /// Live odds, scores and market status over a WebSocket: one socket per app, topic
 /// subscriptions. The client sends `{"type":"subscribe"|"unsubscribe","topics":["live",
-/// "sport:<id>","event:<id>","all"]}`; the server sends `{"type":"hello"}`, then one frame
+/// "sport:<id>","event:<id>","list:<id>","all"]}`; the server sends `{"type":"hello"}`, then one frame
 /// per feed tick: a JSON array of the feed messages (docs/SPORTSBOOK.md "The feed format") of
-/// the topics held — whole on `event:` and `all`, the list form on `live` and `sport:` (an
+/// the topics held — whole on `event:` and `all`, the list form on `live`, `sport:` and `list:` (an
 /// `odds_change` keeps only the main market) — and `{"type":"resync"}` when the socket fell
 /// behind (refetch the line: the HTTP line is the fallback).
 /// Not a WebSocket request: 40.

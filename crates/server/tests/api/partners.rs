@@ -302,7 +302,7 @@ async fn digitain_wallet_batches() {
         assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start);
 
         // Logged out: stakes stop (3), wins still pay.
-        ok(api.post("/api/user/logout", json!({})).await);
+        ok(api.get("/api/user/logout").await);
         let r = dgs(app, "bet", json!({"providerId": "p", "allOrNone": false, "items": [item("b9", "betAmount", json!(1))]})).await;
         assert_eq!(r["items"][0]["errorCode"], 3);
         let r = dgs(app, "win", json!({"providerId": "p", "allOrNone": false, "items": [item("w9", "winAmount", json!(1))]})).await;
@@ -317,6 +317,7 @@ async fn digitain_wallet_batches() {
 async fn demo_partner_pages_bet_through_the_real_wallet() {
     each_backend_with(with_key, async |app| {
         let (api, user_id, _) = app.player("demo-partner@example.com").await;
+        app.credit(user_id, BalanceKind::Real, 50_000).await;
         let token = ok(api.get("/digitain/front/token").await)["token"].as_str().unwrap().to_string();
         let before = app.minor_balance(user_id, BalanceKind::Real).await;
         let page = app.exec(app.bare_client().req(Method::GET, &format!("/partners/digitain/fr/SportEvent?token={token}"))).await;

@@ -342,6 +342,11 @@ async fn sportsbook_live_updates_follow_the_topics() {
         assert_eq!(next_json(&mut l).await["type"], "hello");
         l.send(Message::Text(json!({"type": "subscribe", "topics": ["live"]}).to_string().into())).await.unwrap();
         assert_eq!(next_json(&mut l).await["type"], "subscribed");
+        // `list:<id>`: one event in list form (a screen of the list).
+        let (mut one, _) = tokio_tungstenite::connect_async(format!("ws://{}/api/sportsbook/ws", app.addr)).await.expect("ws");
+        assert_eq!(next_json(&mut one).await["type"], "hello");
+        one.send(Message::Text(json!({"type": "subscribe", "topics": ["list:w:2"]}).to_string().into())).await.unwrap();
+        assert_eq!(next_json(&mut one).await["type"], "subscribed");
         for id in ["w:1", "w:2"] {
             app.state.betting.apply(msg(json!({"type": "score_change", "timestamp": now_ms(), "event_id": id, "status": "live", "score": {"home": 0, "away": 0}})), now_ms()).await.unwrap();
         }
@@ -361,6 +366,11 @@ async fn sportsbook_live_updates_follow_the_topics() {
             assert_eq!(u["markets"].as_array().map(Vec::len), Some(1), "the main market only: {u}");
             assert_eq!(u["markets"][0]["market"], "1");
         }
+        let f = next_json(&mut one).await;
+        assert_eq!((f[0]["type"].as_str(), f[0]["event_id"].as_str()), (Some("score_change"), Some("w:2")), "{f}");
+        let f = next_json(&mut one).await;
+        assert_eq!(f.as_array().map(Vec::len), Some(1), "only its event: {f}");
+        assert_eq!((f[0]["event_id"].as_str(), f[0]["markets"].as_array().map(Vec::len)), (Some("w:2"), Some(1)), "list form: {f}");
         let f = next_json(&mut s).await;
         assert_eq!((f[0]["type"].as_str(), f[0]["event_id"].as_str()), (Some("score_change"), Some("w:1")), "{f}");
         let f = next_json(&mut s).await;
