@@ -20,6 +20,8 @@ use wallet::{AccountRef, BalanceKind, HouseAccount, Ledger, PostingRequest, TxTy
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    // RUST_LOG=betting=debug shows the settlement's phases.
+    tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::from_default_env()).with_writer(std::io::stderr).init();
     let args: Vec<String> = std::env::args().collect();
     let backend = match args.get(1).map(String::as_str).unwrap_or("sqlite") {
         "postgres" => Backend::Postgres,

@@ -67,6 +67,7 @@ impl Betting {
             }
         }
         let event = s.event_id.clone();
+        let started = std::time::Instant::now();
         self.write(move |conn| {
                 async move {
                     for (market, outcome, json) in rows {
@@ -95,6 +96,7 @@ impl Betting {
                 .boxed()
             })
             .await?;
+        tracing::debug!(event = %s.event_id, ms = started.elapsed().as_millis() as u64, "sportsbook: results stored on the legs");
         self.settle_event(&s.event_id, now).await
     }
 
@@ -143,6 +145,7 @@ impl Betting {
     /// ledger in chunks (`post_many`: one commit each on SQLite), the bets' new states in one
     /// write each chunk; a resettlement (a corrected result) goes one bet at a time.
     pub async fn settle_event(&self, event_id: &str, now: i64) -> Result<(), AppError> {
+        let started = std::time::Instant::now();
         let rows = sqlx::query(
             "SELECT b.id, b.user_id, b.stake, b.funding, b.currency, b.status, b.payout, b.settle_version, l.odds, l.result \
              FROM sb_bets b JOIN sb_bet_legs l ON l.bet_id = b.id \
@@ -186,6 +189,7 @@ impl Betting {
                 legs.push((odds, result));
             }
         }
+        tracing::debug!(event = event_id, bets = bets.len(), ms = started.elapsed().as_millis() as u64, "sportsbook: bets read");
         let mut first = Vec::new();
         for (bet, legs) in bets {
             if bet.status == "open" {
@@ -197,14 +201,19 @@ impl Betting {
                 tracing::error!(bet = bet.id, error = %e, "sportsbook: resettlement failed");
             }
         }
+        let (mut ledger_ms, mut rows_ms) = (0u128, 0u128);
         for chunk in first.chunks(SETTLE_CHUNK) {
-            self.settle_first(chunk, now).await?;
+            let (l, r) = self.settle_first(chunk, now).await?;
+            ledger_ms += l;
+            rows_ms += r;
         }
+        tracing::debug!(event = event_id, settled = first.len(), ledger_ms, rows_ms, ms = started.elapsed().as_millis() as u64, "sportsbook: first settlements");
         Ok(())
     }
 
     /// First settlements of open bets: the payouts in one ledger call, the states in one write.
-    async fn settle_first(&self, bets: &[(BetRow, Settlement)], now: i64) -> Result<(), AppError> {
+    /// Returns the milliseconds spent in the ledger and in the bets' rows.
+    async fn settle_first(&self, bets: &[(BetRow, Settlement)], now: i64) -> Result<(u128, u128), AppError> {
         let house = AccountRef::House(HouseAccount::Sportsbook);
         let mut postings = Vec::new();
         let mut paying = Vec::new();
@@ -232,9 +241,12 @@ impl Betting {
             }
         }
         let mut paid = vec![true; bets.len()];
+        let t0 = std::time::Instant::now();
+        let results = self.ledger.post_many(postings).await;
+        let ledger_ms = t0.elapsed().as_millis();
         for (i, result) in paying
             .into_iter()
-            .zip(self.ledger.post_many(postings).await)
+            .zip(results)
         {
             if let Err(e) = result {
                 tracing::error!(bet = bets[i].0.id, error = %e, "sportsbook: payout failed; retried with the next result");
@@ -252,6 +264,7 @@ impl Betting {
                     .push(bet.id);
             }
         }
+        let t1 = std::time::Instant::now();
         self.write(move |conn| {
                 async move {
                     for ((status, payout), ids) in groups {
@@ -270,7 +283,8 @@ impl Betting {
                 }
                 .boxed()
             })
-            .await
+            .await?;
+        Ok((ledger_ms, t1.elapsed().as_millis()))
     }
 
     /// A bet already settled: settles it again on the results now known (a correction).

@@ -229,6 +229,50 @@ pub fn values(rows: usize, cols: usize, first: usize) -> String {
     out
 }
 
+/// `sql` as the connection's database binds it fastest. SQLite keeps the names of numbered
+/// parameters (`$1`) in a list that sqlx searches once per parameter to bind by name, so a
+/// statement with `n` of them costs O(n²) to bind: a 3,000-parameter multi-row `INSERT` spent
+/// more time there than in SQLite itself (57 % of a 100,000-bet settlement). A statement whose
+/// parameters are exactly `$1, $2, … $n` in text order binds the same values positionally as
+/// plain `?` instead, with no names to search. Anything else, and every statement on
+/// PostgreSQL, is returned unchanged. (No `$` may appear in the statement's literals.)
+pub fn positional<'a>(conn: &sqlx::AnyConnection, sql: &'a str) -> std::borrow::Cow<'a, str> {
+    if conn.backend_name() != "SQLite" {
+        return std::borrow::Cow::Borrowed(sql);
+    }
+    positional_sqlite(sql)
+}
+
+fn positional_sqlite(sql: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = sql.as_bytes();
+    let mut out = String::with_capacity(sql.len());
+    let (mut next, mut i, mut copied) = (1u64, 0usize, 0usize);
+    while i < bytes.len() {
+        if bytes[i] == b'$' {
+            let start = i + 1;
+            let mut end = start;
+            while end < bytes.len() && bytes[end].is_ascii_digit() {
+                end += 1;
+            }
+            if end == start || sql[start..end].parse::<u64>().ok() != Some(next) {
+                return std::borrow::Cow::Borrowed(sql);
+            }
+            out.push_str(&sql[copied..i]);
+            out.push('?');
+            next += 1;
+            copied = end;
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    if next == 1 {
+        return std::borrow::Cow::Borrowed(sql);
+    }
+    out.push_str(&sql[copied..]);
+    std::borrow::Cow::Owned(out)
+}
+
 /// Converts a 0/1 BIGINT flag (the Any driver cannot decode SQLite BOOLEAN).
 pub fn flag(v: i64) -> bool {
     v != 0
@@ -236,6 +280,18 @@ pub fn flag(v: i64) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn sequential_placeholders_become_positional() {
+        assert_eq!(positional_sqlite("INSERT INTO t VALUES ($1, $2), ($3, $4)"), "INSERT INTO t VALUES (?, ?), (?, ?)");
+        assert_eq!(positional_sqlite(&format!("UPDATE t SET a = $1 FROM (VALUES {}) v", values(2, 2, 2))), "UPDATE t SET a = ? FROM (VALUES (?, ?), (?, ?)) v");
+        // Out of order, repeated or absent: unchanged.
+        for sql in ["SELECT $2, $1", "SELECT $1, $1", "SELECT 1", "SELECT $1 WHERE a = $3"] {
+            assert_eq!(positional_sqlite(sql), sql);
+        }
+    }
+
     #[test]
     fn values_numbers_placeholders_row_by_row() {
         assert_eq!(super::values(2, 3, 1), "($1, $2, $3), ($4, $5, $6)");

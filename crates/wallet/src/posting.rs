@@ -431,6 +431,7 @@ async fn insert_entries(conn: &mut AnyConnection, entries: &[Entry], now: i64) -
             "INSERT INTO ledger_entries (id, tx_id, account_id, amount, balance_after, created_at) VALUES {}",
             store::values(part.len(), 6, 1)
         );
+        let sql = store::positional(conn, &sql);
         let mut q = sqlx::query(&sql);
         for (tx_id, account_id, amount, balance_after) in part {
             q = q.bind(next_id()).bind(*tx_id).bind(*account_id).bind(*amount).bind(*balance_after).bind(now);
@@ -543,6 +544,7 @@ async fn apply_set(
          VALUES {} ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
         store::values(step.len(), 9, 1)
     );
+    let sql = store::positional(conn, &sql);
     let mut q = sqlx::query(&sql);
     for (k, &i) in step.iter().enumerate() {
         let (req, hash) = &items[i];
@@ -582,6 +584,7 @@ async fn apply_set(
          RETURNING ledger_accounts.owner_id, ledger_accounts.kind, ledger_accounts.currency, ledger_accounts.id, ledger_accounts.balance",
         store::values(moving.len(), 6, 2)
     );
+    let sql = store::positional(conn, &sql);
     let mut q = sqlx::query(&sql).bind(now);
     let leg = |k: usize| legs[step[k]].expect("only postings with a set leg are in a step");
     for &k in &moving {
@@ -630,6 +633,7 @@ async fn apply_set(
     }
     if !released.is_empty() {
         let sql = format!("DELETE FROM ledger_transactions WHERE id IN {}", store::values(1, released.len(), 1));
+        let sql = store::positional(conn, &sql);
         let mut q = sqlx::query(&sql);
         for id in &released {
             q = q.bind(*id);
