@@ -28,8 +28,8 @@ case "$backend" in
 esac
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
 export CARTHAGE_MODE=demo DATABASE_URL="$url" BIND="127.0.0.1:$port" RUST_LOG=warn JSON_LOGS=false \
-  SPORTSBOOK_FEED=sim SPORTSBOOK_SIM_LIVE="$live" SPORTSBOOK_SIM_SEED=7 ARGON2_MEMORY_KIB=4096 ARGON2_ITERATIONS=1
-echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); $backend; $rate bets/s for $seconds s; $subscribers subscribers; $live live matches"
+  SPORTSBOOK_FEED=sim SPORTSBOOK_SIM_LIVE="$live" SPORTSBOOK_SIM_SEED=7 SPORTSBOOK_SIM_TICK_MS="${SPORTSBOOK_SIM_TICK_MS:-100}" ARGON2_MEMORY_KIB=4096 ARGON2_ITERATIONS=1
+echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); $backend; $rate bets/s for $seconds s; $subscribers subscribers (${SB_TOPICS:-screen}); $live live matches; feed tick ${SPORTSBOOK_SIM_TICK_MS:-100} ms"
 "$bin" migrate > /dev/null
 "$bin" serve > "$work/server.log" 2>&1 &
 pid=$!
@@ -42,7 +42,7 @@ cleanup() {
 trap cleanup EXIT
 for _ in $(seq 1 300); do curl -fs "http://127.0.0.1:$port/healthz" > /dev/null 2>&1 && break; sleep 0.1; done
 cpu0=$(awk '{print $14+$15}' /proc/$pid/stat)
-SB_URL="http://127.0.0.1:$port" SB_RATE=$rate SB_SECONDS=$seconds SB_SUBSCRIBERS=$subscribers "$load"
+SB_URL="http://127.0.0.1:$port" SB_TOPICS="${SB_TOPICS:-screen}" SB_RATE=$rate SB_SECONDS=$seconds SB_SUBSCRIBERS=$subscribers "$load"
 cpu1=$(awk '{print $14+$15}' /proc/$pid/stat)
 echo "# server CPU during the run (setup included): $(( (cpu1 - cpu0) / 100 )) s; RSS $(awk '/VmRSS/{print $2/1024 " MiB"}' /proc/$pid/status)"
 kill "$pid"; wait "$pid" 2> /dev/null || true

@@ -265,7 +265,11 @@ async fn main() -> anyhow::Result<()> {
             // Alternate in play and not started, spread over the events.
             let live: Vec<&Value> = t.iter().filter(|l| l["live"] == (i % 2 == 0)).collect();
             let pool = if live.is_empty() { t.iter().collect() } else { live };
-            pool[(i / 2 * 7919) % pool.len()].clone()
+            // A well-mixed event per request (splitmix64): a player rarely meets one event twice.
+            let mut z = (i as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            pool[((z ^ (z >> 31)) % pool.len() as u64) as usize].clone()
         };
         let (http, tokens, latencies, codes, failures, base) =
             (http.clone(), tokens.clone(), latencies.clone(), codes.clone(), failures.clone(), base.clone());

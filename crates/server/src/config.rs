@@ -255,7 +255,8 @@ pub enum SportsbookFeed {
 
 impl SportsbookFeed {
     /// `SPORTSBOOK_SIM_SEED` (default: random), `SPORTSBOOK_SIM_SPEED` (match clock × real
-    /// time, default 15), `SPORTSBOOK_SIM_LIVE` (matches in play at once, default 24).
+    /// time, default 15), `SPORTSBOOK_SIM_LIVE` (matches in play at once, default 24),
+    /// `SPORTSBOOK_SIM_TICK_MS` (real time between ticks, each one frame of live updates; 100).
     fn simulator(var: &impl Fn(&str) -> Option<String>) -> anyhow::Result<SportsbookFeed> {
         let mut config = sportsbook::sim::SimConfig::default();
         if let Some(speed) = parse_var(var, "SPORTSBOOK_SIM_SPEED")? {
@@ -263,7 +264,10 @@ impl SportsbookFeed {
         }
         config.live_events = parse_var(var, "SPORTSBOOK_SIM_LIVE")?.unwrap_or(24);
         let seed = parse_var(var, "SPORTSBOOK_SIM_SEED")?.unwrap_or_else(|| kernel::ids::next_id() as u64);
-        Ok(SportsbookFeed::Simulator { seed, config, tick_ms: 100 })
+        // One tick is one frame to every live-update subscriber: fewer, fuller frames when
+        // thousands of matches are in play (docs/PERFORMANCE.md "Sportsbook").
+        let tick_ms = parse_var(var, "SPORTSBOOK_SIM_TICK_MS")?.unwrap_or(100u64).clamp(10, 5_000);
+        Ok(SportsbookFeed::Simulator { seed, config, tick_ms })
     }
 }
 
