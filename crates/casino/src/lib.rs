@@ -124,7 +124,7 @@ impl Casino {
 }
 
 /// Percent-encodes everything but unreserved characters (RFC 3986).
-fn urlencode(s: &str) -> String {
+pub fn urlencode(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {

@@ -143,17 +143,7 @@ pub fn frame_base(enabled: Option<bool>, url: &str) -> Result<String, AppError> 
 }
 
 /// Percent-encodes everything but unreserved characters (RFC 3986).
-pub fn urlencode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
+pub use casino::urlencode;
 
 #[cfg(test)]
 mod tests {
