@@ -142,28 +142,29 @@ impl Betting {
             ));
         }
         let hash = input.hash();
-        if let Some(view) = self.replay(who.id, key, &hash).await? {
+        let req = input.request()?;
+        // The replay check and the player's open bets are independent reads: at once.
+        let (replayed, player) = tokio::join!(self.replay(who.id, key, &hash), self.player_state(who));
+        if let Some(view) = replayed? {
             return Ok(view);
         }
-        let req = input.request()?;
-        let player = self.player_state(who).await?;
+        let player = player?;
         let settings = self.settings_for(who.currency);
         let accepted = self
             .with_line(|line| slip::validate(&req, line, &settings, &player, now))
             .map_err(refusal_error)?;
         let bet_id = kernel::ids::next_id();
         let names = self.with_line(|line| leg_names(line, &accepted));
-        let names_for_view = names.clone();
-        let inserted = self
-            .insert_bet(bet_id, who, key, &hash, &accepted, names, now)
-            .await?;
-        if !inserted {
-            // Another request with this key won the race: answer as a retry.
-            return match self.replay(who.id, key, &hash).await? {
-                Some(view) => Ok(view),
-                None => Err(AppError::internal("the bet under this key vanished")),
-            };
-        }
+        let row = BetRow {
+            id: bet_id,
+            user_id: who.id,
+            currency: who.currency.code().to_string(),
+            key: key.to_string(),
+            hash: hash.clone(),
+            bet: accepted.clone(),
+            names: names.clone(),
+            now,
+        };
         let posting = PostingRequest::transfer(
             TxType::SportStake,
             format!("sb:{bet_id}:stake"),
@@ -175,20 +176,40 @@ impl Betting {
         )
         .comment(format!("Sports bet {bet_id}"))
         .metadata(serde_json::json!({ "bet": bet_id, "kind": accepted.kind, "legs": accepted.legs.len() }));
-        match self.ledger.post(posting).await {
-            Ok(_) => {
-                self.set_status(bet_id, "placing", "open").await?;
-                Ok(placed_view(bet_id, who, &accepted, names_for_view, now))
-            }
+        // The bet's rows are written in the stake's transaction (one commit): a bet is open
+        // exactly when its stake moved. A row under this key already (a concurrent request
+        // with the same key won) declines the posting: answered as a retry.
+        let attached = {
+            let row = row.clone();
+            wallet::attached(move |conn| async move { write_bet(conn, &row, "open").await }.boxed())
+        };
+        match self.ledger.post_with(posting, attached).await {
+            Ok(_) => Ok(placed_view(bet_id, who, &accepted, names, now)),
+            Err(wallet::LedgerError::Declined) => self.replayed_or_vanished(who.id, key, &hash).await,
             Err(e) => {
                 let err: AppError = e.into();
-                // Refused for good (funds, limits): the bet is rejected. Anything else leaves
-                // it `placing` for the recovery, which asks the ledger.
-                if err.code != ErrorCode::Internal {
-                    self.set_status(bet_id, "placing", "rejected").await?;
+                if err.code == ErrorCode::Internal {
+                    return Err(err);
                 }
-                Err(err)
+                // Refused for good (funds, limits): the bet is kept as rejected, so a retry
+                // with its key answers the same refusal.
+                let inserted = self
+                    .write(move |conn| async move { write_bet(conn, &row, "rejected").await }.boxed())
+                    .await?;
+                if inserted {
+                    Err(err)
+                } else {
+                    self.replayed_or_vanished(who.id, key, &hash).await
+                }
             }
+        }
+    }
+
+    /// The answer of a request that lost the race for its key to another.
+    async fn replayed_or_vanished(&self, user_id: i64, key: &str, hash: &str) -> Result<BetView, AppError> {
+        match self.replay(user_id, key, hash).await? {
+            Some(view) => Ok(view),
+            None => Err(AppError::internal("the bet under this key vanished")),
         }
     }
 
@@ -263,80 +284,6 @@ impl Betting {
         })
     }
 
-    #[allow(clippy::too_many_arguments)]
-    async fn insert_bet(
-        &self,
-        id: i64,
-        who: &Bettor,
-        key: &str,
-        hash: &str,
-        bet: &AcceptedBet,
-        names: Vec<LegNames>,
-        now: i64,
-    ) -> Result<bool, AppError> {
-        let (user, currency, key, hash, bet) = (
-            who.id,
-            who.currency.code().to_string(),
-            key.to_string(),
-            hash.to_string(),
-            bet.clone(),
-        );
-        self.write(move |conn| {
-                async move {
-                    let inserted = sqlx::query(
-                        "INSERT INTO sb_bets (id, user_id, client_key, request_hash, currency, kind, funding, stake, total_odds, potential_payout, status, created_at) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'placing', $11) ON CONFLICT (user_id, client_key) DO NOTHING",
-                    )
-                    .bind(id)
-                    .bind(user)
-                    .bind(&key)
-                    .bind(&hash)
-                    .bind(&currency)
-                    .bind(match bet.kind {
-                        BetKind::Single => "single",
-                        BetKind::Express => "express",
-                    })
-                    .bind(funding_str(bet.funding))
-                    .bind(bet.stake)
-                    .bind(i64::try_from(bet.total_odds).unwrap_or(i64::MAX))
-                    .bind(bet.potential_payout)
-                    .bind(now)
-                    .execute(&mut *conn)
-                    .await?
-                    .rows_affected()
-                        == 1;
-                    if inserted {
-                        for (i, (leg, n)) in bet.legs.iter().zip(names).enumerate() {
-                            sqlx::query(
-                                "INSERT INTO sb_bet_legs (bet_id, idx, event_id, market_key, outcome_id, odds, requested_odds, live, \
-                                 event_name, market_name, outcome_name, sport_id, tournament_name, start_time) \
-                                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
-                            )
-                            .bind(id)
-                            .bind(i as i64)
-                            .bind(&leg.event_id)
-                            .bind(leg.market.to_string())
-                            .bind(&leg.outcome_id)
-                            .bind(leg.odds.thousandths() as i64)
-                            .bind(leg.requested_odds.thousandths() as i64)
-                            .bind(leg.live as i64)
-                            .bind(&n.event)
-                            .bind(&n.market)
-                            .bind(&n.outcome)
-                            .bind(&n.sport_id)
-                            .bind(&n.tournament)
-                            .bind(n.start_time)
-                            .execute(&mut *conn)
-                            .await?;
-                        }
-                    }
-                    Ok::<_, sqlx::Error>(inserted)
-                }
-                .boxed()
-            })
-            .await
-    }
-
     /// A conditional status change (`from` → `to`); false when the bet was not in `from`.
     pub(crate) async fn set_status(
         &self,
@@ -360,8 +307,9 @@ impl Betting {
         .await
     }
 
-    /// Finishes bets left `placing` for longer than `older_than_ms` (a crash between the
-    /// bet's row and its stake): open when the ledger has the stake, rejected otherwise.
+    /// Finishes bets left `placing` for longer than `older_than_ms` (written by an older
+    /// version, which wrote the row before the stake and crashed between them): open when the
+    /// ledger has the stake, rejected otherwise. Bets are now written with their stake.
     /// Returns how many were finished.
     pub async fn recover(&self, older_than_ms: i64, now: i64) -> Result<usize, AppError> {
         let rows = sqlx::query("SELECT id FROM sb_bets WHERE status = 'placing' AND created_at < $1 ORDER BY created_at LIMIT 500")
@@ -387,6 +335,75 @@ impl Betting {
         }
         Ok(done)
     }
+}
+
+/// A bet's rows as written (with its stake, or rejected).
+#[derive(Clone)]
+struct BetRow {
+    id: i64,
+    user_id: i64,
+    currency: String,
+    key: String,
+    hash: String,
+    bet: AcceptedBet,
+    names: Vec<LegNames>,
+    now: i64,
+}
+
+/// Writes a bet and its legs in `status`; false (nothing written) when the player already has
+/// a bet under this key.
+async fn write_bet(conn: &mut store::sqlx::AnyConnection, row: &BetRow, status: &str) -> Result<bool, sqlx::Error> {
+    let bet = &row.bet;
+    let inserted = sqlx::query(
+        "INSERT INTO sb_bets (id, user_id, client_key, request_hash, currency, kind, funding, stake, total_odds, potential_payout, status, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (user_id, client_key) DO NOTHING",
+    )
+    .bind(row.id)
+    .bind(row.user_id)
+    .bind(&row.key)
+    .bind(&row.hash)
+    .bind(&row.currency)
+    .bind(match bet.kind {
+        BetKind::Single => "single",
+        BetKind::Express => "express",
+    })
+    .bind(funding_str(bet.funding))
+    .bind(bet.stake)
+    .bind(i64::try_from(bet.total_odds).unwrap_or(i64::MAX))
+    .bind(bet.potential_payout)
+    .bind(status)
+    .bind(row.now)
+    .execute(&mut *conn)
+    .await?
+    .rows_affected()
+        == 1;
+    if !inserted {
+        return Ok(false);
+    }
+    for (i, (leg, n)) in bet.legs.iter().zip(&row.names).enumerate() {
+        sqlx::query(
+            "INSERT INTO sb_bet_legs (bet_id, idx, event_id, market_key, outcome_id, odds, requested_odds, live, \
+             event_name, market_name, outcome_name, sport_id, tournament_name, start_time) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+        )
+        .bind(row.id)
+        .bind(i as i64)
+        .bind(&leg.event_id)
+        .bind(leg.market.to_string())
+        .bind(&leg.outcome_id)
+        .bind(leg.odds.thousandths() as i64)
+        .bind(leg.requested_odds.thousandths() as i64)
+        .bind(leg.live as i64)
+        .bind(&n.event)
+        .bind(&n.market)
+        .bind(&n.outcome)
+        .bind(&n.sport_id)
+        .bind(&n.tournament)
+        .bind(n.start_time)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(true)
 }
 
 /// The reply of a bet just placed, from what was written (no read back).

@@ -45,6 +45,10 @@ fn return_kind(funding: Funding) -> BalanceKind {
 /// First settlements per ledger call and write.
 const SETTLE_CHUNK: usize = 1000;
 
+/// First settlements run in this many lanes at once, by player (ledger and rows times in the
+/// debug log are summed over the lanes).
+const SETTLE_LANES: usize = 4;
+
 struct BetRow {
     id: i64,
     user_id: i64,
@@ -201,13 +205,31 @@ impl Betting {
                 tracing::error!(bet = bet.id, error = %e, "sportsbook: resettlement failed");
             }
         }
+        // Lanes by player, run at once: PostgreSQL commits them on separate connections (two
+        // lanes never touch the same player's balance, so they never wait on each other's
+        // locks nor deadlock); SQLite's writer takes what the lanes have queued in one commit.
+        let mut lanes: Vec<Vec<(BetRow, Settlement)>> = (0..SETTLE_LANES).map(|_| Vec::new()).collect();
+        let settled = first.len();
+        for item in first {
+            lanes[item.0.user_id.rem_euclid(SETTLE_LANES as i64) as usize].push(item);
+        }
+        let timings = futures::future::join_all(lanes.iter().map(|lane| async move {
+            let (mut ledger_ms, mut rows_ms) = (0u128, 0u128);
+            for chunk in lane.chunks(SETTLE_CHUNK) {
+                let (l, r) = self.settle_first(chunk, now).await?;
+                ledger_ms += l;
+                rows_ms += r;
+            }
+            Ok::<_, AppError>((ledger_ms, rows_ms))
+        }))
+        .await;
         let (mut ledger_ms, mut rows_ms) = (0u128, 0u128);
-        for chunk in first.chunks(SETTLE_CHUNK) {
-            let (l, r) = self.settle_first(chunk, now).await?;
+        for t in timings {
+            let (l, r) = t?;
             ledger_ms += l;
             rows_ms += r;
         }
-        tracing::debug!(event = event_id, settled = first.len(), ledger_ms, rows_ms, ms = started.elapsed().as_millis() as u64, "sportsbook: first settlements");
+        tracing::debug!(event = event_id, settled, ledger_ms, rows_ms, ms = started.elapsed().as_millis() as u64, "sportsbook: first settlements");
         Ok(())
     }
 

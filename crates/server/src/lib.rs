@@ -9,6 +9,7 @@ pub mod config;
 pub mod metrics;
 pub mod partners;
 pub mod seed;
+pub mod sockets;
 
 use app::AppState;
 use config::Config;

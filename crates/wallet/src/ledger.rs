@@ -1,5 +1,5 @@
 use crate::model::*;
-use crate::posting::{open_accounts_on, run_direct, spawn_batcher, AllItem, Done, Job, Op};
+use crate::posting::{open_accounts_on, run_direct, spawn_batcher, AllItem, Attached, Done, Job, Op};
 use kernel::clock::now_ms;
 use kernel::ids::next_id;
 use kernel::{Currency, Minor};
@@ -87,6 +87,7 @@ fn outcome(result: &Result<Receipt, LedgerError>) -> &'static str {
         Err(LedgerError::IdempotencyConflict) => "conflict",
         Err(LedgerError::Tombstoned) => "tombstoned",
         Err(LedgerError::AmountTooLarge | LedgerError::BalanceLimit) => "limit",
+        Err(LedgerError::Declined) => "declined",
         Err(_) => "error",
     }
 }
@@ -215,6 +216,29 @@ impl Ledger {
         let result = self.post_inner(&req).await;
         self.count(req.tx_type, outcome(&result));
         result
+    }
+
+    /// Posts a transaction and writes the caller's rows that go with it in the same database
+    /// transaction (one commit): a bet's rows with its stake, so a bet exists exactly when
+    /// its stake moved. `then` runs on the posting's connection once the posting applied
+    /// (not on a replay of its key: the first request wrote them); `Ok(false)` from it, or an
+    /// error, undoes both (`Declined`, or the error). Otherwise as [`Self::post`].
+    pub async fn post_with(&self, req: PostingRequest, then: Attached) -> Result<Receipt, LedgerError> {
+        let tx_type = req.tx_type;
+        let result = self.post_with_inner(req, then).await;
+        self.count(tx_type, outcome(&result));
+        result
+    }
+
+    async fn post_with_inner(&self, req: PostingRequest, then: Attached) -> Result<Receipt, LedgerError> {
+        validate(&req, &self.limits)?;
+        let mut house = HashMap::new();
+        self.resolve_house(&req, &mut house).await?;
+        let hash = request_hash(&req);
+        match self.run(Op::PostWith { req, hash, house, then: std::sync::Mutex::new(Some(then)) }).await? {
+            Done::Posted(receipt) => Ok(receipt),
+            _ => Err(LedgerError::Invalid("unexpected outcome".into())),
+        }
     }
 
     /// Posts many transactions in one operation (one commit on SQLite's writer, one

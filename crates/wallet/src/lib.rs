@@ -18,6 +18,7 @@ mod posting;
 mod verify;
 
 pub use ledger::{HistoryEntry, HistoryQuery, Ledger, LedgerStats};
+pub use posting::{attached, Attached};
 pub use model::*;
 pub use verify::VerifyReport;
 

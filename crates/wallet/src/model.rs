@@ -420,6 +420,10 @@ pub enum LedgerError {
     /// A credit would take a player balance above its maximum ([`LedgerLimits`]).
     #[error("the balance would exceed its maximum")]
     BalanceLimit,
+    /// The caller's writes attached to the posting declined it ([`crate::Ledger::post_with`]):
+    /// nothing was written.
+    #[error("the attached writes declined the posting")]
+    Declined,
 }
 
 impl From<LedgerError> for AppError {
@@ -434,6 +438,7 @@ impl From<LedgerError> for AppError {
             LedgerError::NotReversible => AppError::new(ErrorCode::NotReversible),
             LedgerError::AmountTooLarge => AppError::new(ErrorCode::AmountTooLarge),
             LedgerError::BalanceLimit => AppError::new(ErrorCode::BalanceLimit),
+            LedgerError::Declined => AppError::with_detail(ErrorCode::TransactionFailed, "declined"),
         }
     }
 }

@@ -38,6 +38,9 @@ pub(crate) type HouseIds = HashMap<(HouseAccount, Currency), i64>;
 /// What the writer does for a caller.
 pub(crate) enum Op {
     Post { req: PostingRequest, hash: String, house: HouseIds },
+    /// A posting and the caller's writes that belong in its transaction
+    /// ([`crate::Ledger::post_with`]); the work runs once, after the posting applied.
+    PostWith { req: PostingRequest, hash: String, house: HouseIds, then: std::sync::Mutex<Option<Attached>> },
     /// Postings with their request hashes; each succeeds or fails on its own.
     PostMany { items: Vec<(PostingRequest, String)>, house: HouseIds },
     Rollback(RollbackRequest),
@@ -47,6 +50,22 @@ pub(crate) enum Op {
     PostAll { items: Vec<AllItem>, house: HouseIds, failed: std::sync::Arc<std::sync::atomic::AtomicUsize> },
     /// Stops the SQLite writer task (tests of `/healthz`, and nothing else).
     Halt,
+}
+
+/// Writes of the caller that belong in a posting's database transaction (a bet's rows with
+/// its stake): they run on the posting's connection after the posting applied, so both are
+/// durable in the same commit or neither is. `Ok(false)` declines: the posting and the work's
+/// writes are undone ([`LedgerError::Declined`]). The work must not wait on another write
+/// (on SQLite it runs on the one writer connection).
+pub type Attached = Box<dyn for<'c> FnOnce(&'c mut AnyConnection) -> futures::future::BoxFuture<'c, Result<bool, sqlx::Error>> + Send>;
+
+/// Boxes a closure as [`Attached`] (a closure passed straight to `Box::new` does not infer
+/// the higher-ranked lifetime).
+pub fn attached<F>(work: F) -> Attached
+where
+    F: for<'c> FnOnce(&'c mut AnyConnection) -> futures::future::BoxFuture<'c, Result<bool, sqlx::Error>> + Send + 'static,
+{
+    Box::new(work)
 }
 
 pub(crate) enum Done {
@@ -77,6 +96,22 @@ pub(crate) const TOMBSTONE_HASH: &str = "tombstone";
 async fn run_op(conn: &mut AnyConnection, op: &Op, limits: &LedgerLimits) -> Result<Done, LedgerError> {
     match op {
         Op::Post { req, hash, house } => apply(conn, req, hash, house, limits).await.map(Done::Posted),
+        Op::PostWith { req, hash, house, then } => {
+            let receipt = apply(conn, req, hash, house, limits).await?;
+            if receipt.replayed {
+                // Written with the first request; nothing more to write.
+                return Ok(Done::Posted(receipt));
+            }
+            let work = then.lock().unwrap_or_else(|p| p.into_inner()).take();
+            let Some(work) = work else {
+                return Err(LedgerError::Invalid("the attached writes already ran".into()));
+            };
+            if work(conn).await? {
+                Ok(Done::Posted(receipt))
+            } else {
+                Err(LedgerError::Declined)
+            }
+        }
         Op::PostMany { items, house } => {
             apply_many(conn, items, house, limits).await.map(Done::PostedMany).map_err(LedgerError::from)
         }

@@ -617,3 +617,56 @@ async fn limits_and_zero_records() {
     })
     .await;
 }
+
+/// `post_with`: the caller's rows are written in the posting's transaction — kept with it,
+/// undone with it (declined, failed, refused), never written again on a replay.
+#[tokio::test]
+async fn attached_writes_share_the_postings_fate() {
+    with_each_backend(|db| async move {
+        use futures::FutureExt;
+        let ledger = Ledger::new(db.clone());
+        ledger.open_accounts(3, TND).await.unwrap();
+        ledger.post(credit(3, 1_000, "c3")).await.unwrap();
+        // A row of ours, written on the posting's connection; `keep` decides.
+        let row = |id: i64, keep: bool| {
+            wallet::attached(move |conn| {
+                async move {
+                    store::sqlx::query("INSERT INTO audit_log (id, actor, action, subject, details, created_at) VALUES ($1, 'test', 'attached', 'x', '{}', 0)")
+                        .bind(id)
+                        .execute(&mut *conn)
+                        .await?;
+                    Ok(keep)
+                }
+                .boxed()
+            })
+        };
+        let rows = |id: i64| {
+            let db = db.clone();
+            async move {
+                store::sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM audit_log WHERE id = $1").bind(id).fetch_one(db.reader()).await.unwrap()
+            }
+        };
+        let balance = || ledger.balance(3, BalanceKind::Real, TND);
+
+        let r = ledger.post_with(debit(3, 300, "w1"), row(1, true)).await.unwrap();
+        assert_eq!(r.balance_after(3, BalanceKind::Real), Some(700));
+        assert_eq!(rows(1).await, 1);
+        // Declined: neither the posting nor the row; the key is free again.
+        assert!(matches!(ledger.post_with(debit(3, 100, "w2"), row(2, false)).await, Err(LedgerError::Declined)));
+        assert_eq!((balance().await.unwrap(), rows(2).await), (700, 0));
+        // The work fails (the row's id is taken): the posting is undone with it.
+        assert!(matches!(ledger.post_with(debit(3, 100, "w2"), row(1, true)).await, Err(LedgerError::Store(_))));
+        assert_eq!(balance().await.unwrap(), 700);
+        // Refused for funds: the work never runs.
+        assert!(matches!(ledger.post_with(debit(3, 10_000, "w3"), row(3, true)).await, Err(LedgerError::Insufficient(_))));
+        assert_eq!(rows(3).await, 0);
+        // A replay answers the first receipt and writes nothing more.
+        let again = ledger.post_with(debit(3, 300, "w1"), row(4, true)).await.unwrap();
+        assert!(again.replayed);
+        assert_eq!((balance().await.unwrap(), rows(4).await), (700, 0));
+        ledger.post(debit(3, 100, "w2")).await.unwrap();
+        assert_eq!(balance().await.unwrap(), 600);
+        assert_consistent(&ledger).await;
+    })
+    .await;
+}

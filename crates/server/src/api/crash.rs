@@ -64,9 +64,6 @@ async fn stats(State(state): State<AppState>) -> ApiResult<games::crash::EngineS
     ok(state.crash.stats())
 }
 
-/// Read buffer of a crash WebSocket (see `ws`).
-const READ_BUFFER: usize = 4_096;
-
 #[derive(Debug, Deserialize)]
 struct WsQuery {
     token: Option<String>,
@@ -92,7 +89,7 @@ async fn ws(
         // socket is polled for reading each time a message goes out: with the default
         // 128 KiB that was 30 % of the server's CPU at 10,000 players (docs/CRASH.md).
         // Client frames are tiny; the buffer still grows for a larger one.
-        .read_buffer_size(READ_BUFFER)
+        .read_buffer_size(crate::sockets::READ_BUFFER)
         .on_upgrade(move |socket| play(state, socket, token))
 }
 

@@ -209,7 +209,7 @@ impl Topics {
 async fn ws(State(state): State<AppState>, upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>) -> axum::response::Response {
     use axum::response::IntoResponse;
     match upgrade {
-        Ok(u) => u.max_message_size(64 * 1024).on_upgrade(move |socket| live(state, socket)).into_response(),
+        Ok(u) => u.max_message_size(64 * 1024).read_buffer_size(crate::sockets::READ_BUFFER).on_upgrade(move |socket| async move { crate::sockets::spawn(live(state, socket)) }).into_response(),
         Err(_) => ApiError(AppError::with_detail(ErrorCode::BadRequest, "this endpoint takes a WebSocket upgrade")).into_response(),
     }
 }
