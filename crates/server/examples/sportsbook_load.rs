@@ -144,10 +144,14 @@ async fn main() -> anyhow::Result<()> {
     // live events in list form (`list:<id>`) and one event page (`event:<id>`); `live`: the
     // whole live list (every event in play).
     let pattern = env("SB_TOPICS", "screen");
+    // The line lists at most 300 events per reply: asked sport by sport.
     let line: Value = reqwest::get(format!("{base}/api/sportsbook/line?live=true")).await?.json().await?;
-    let live_ids: Arc<Vec<String>> = Arc::new(
-        line["result"]["events"].as_array().into_iter().flatten().filter_map(|e| e["id"].as_str().map(str::to_string)).collect(),
-    );
+    let mut ids: Vec<String> = Vec::new();
+    for sport in line["result"]["sports"].as_array().into_iter().flatten().filter_map(|s| s["id"].as_str()) {
+        let per_sport: Value = reqwest::get(format!("{base}/api/sportsbook/line?live=true&sport={sport}")).await?.json().await?;
+        ids.extend(per_sport["result"]["events"].as_array().into_iter().flatten().filter_map(|e| e["id"].as_str().map(str::to_string)));
+    }
+    let live_ids: Arc<Vec<String>> = Arc::new(ids);
     eprintln!("line: {} events in play listed", live_ids.len());
     let delivery = Arc::new(Delivery::default());
     let connected = Arc::new(AtomicUsize::new(0));
