@@ -170,7 +170,7 @@ pub async fn handle(state: &AppState, method: &str, body: &[u8]) -> String {
                     "authenticate" => authenticate(state, &b, false).await,
                     "getBalance" | "getbalance" => authenticate(state, &b, true).await,
                     "refreshtoken" | "refreshToken" => refresh(state, &b).await,
-                    "bet" | "win" | "refund" | "amend" => batch(state, method, &b).await,
+                    "bet" | "win" | "betwin" | "refund" | "amend" => batch(state, method, &b).await,
                     _ => reply(state, GENERAL_ERROR),
                 },
             }
@@ -258,7 +258,8 @@ async fn refresh(state: &AppState, b: &Map<String, Value>) -> Reply {
 /// One item resolved into a wallet operation (or its refusal code).
 struct Resolved {
     session: GameSession,
-    op: WalletOp,
+    /// One operation; two for a `betwin` (its bet, then its win: together or not at all).
+    ops: Vec<WalletOp>,
     tx_id: String,
     /// A refund whose own txId we already hold (a retry: 1, not 8).
     seen: bool,
@@ -269,7 +270,7 @@ async fn resolve(state: &AppState, method: &str, item: &Map<String, Value>) -> R
     let session = match (text(item.get("token")), text(item.get("playerId"))) {
         (Some(t), _) if !t.is_empty() => session_of(state, Some(t)).await?,
         // Wins and refunds may come without a token: the player's latest session.
-        (_, Some(p)) if method != "bet" => {
+        (_, Some(p)) if method != "bet" && method != "betwin" => {
             let id: i64 = p.parse().map_err(|_| PLAYER_MISMATCH)?;
             state.casino.sessions().latest(id, super::DIGITAIN).await.map_err(|_| GENERAL_ERROR)?.ok_or(PLAYER_MISMATCH)?
         }
@@ -301,12 +302,19 @@ async fn resolve(state: &AppState, method: &str, item: &Map<String, Value>) -> R
         currency: session.currency.code().into(),
     };
     let key = casino::wallet::ledger_key(super::DIGITAIN, &tx_id);
-    let op = match method {
-        "bet" => WalletOp::Bet(call(money("betAmount")?)),
-        "win" => WalletOp::Win(call(money("winAmount")?)),
+    let ops = match method {
+        "bet" => vec![WalletOp::Bet(call(money("betAmount")?))],
+        "win" => vec![WalletOp::Win(call(money("winAmount")?))],
+        // A bet settled at once (an instant game, a cash-out): the stake under `txId`, the
+        // return under `txId` + ":win" (a zero win is recorded too), in one transaction.
+        "betwin" => {
+            let mut win = call(money("winAmount")?);
+            win.transaction_id = format!("{tx_id}:win");
+            vec![WalletOp::Bet(call(money("betAmount")?)), WalletOp::Win(win)]
+        }
         "refund" => {
             let original = text(item.get("originalTxId")).filter(|t| !t.is_empty()).ok_or(MISSING_PARAMETER)?;
-            WalletOp::Rollback(RollbackCall { session_token: String::new(), transaction_id: tx_id.clone(), reference_transaction_id: original, round_id: round.clone(), game_id: game.clone() })
+            vec![WalletOp::Rollback(RollbackCall { session_token: String::new(), transaction_id: tx_id.clone(), reference_transaction_id: original, round_id: round.clone(), game_id: game.clone() })]
         }
         _ => {
             let win = text(item.get("winTxId")).filter(|t| !t.is_empty()).ok_or(MISSING_PARAMETER)?;
@@ -316,14 +324,14 @@ async fn resolve(state: &AppState, method: &str, item: &Map<String, Value>) -> R
             }
             let op_type = item.get("operationType").and_then(Value::as_i64);
             match op_type {
-                Some(37) => WalletOp::Win(call(money("amendAmount")?)),
-                Some(38) => WalletOp::Bet(call(money("amendAmount")?)),
+                Some(37) => vec![WalletOp::Win(call(money("amendAmount")?))],
+                Some(38) => vec![WalletOp::Bet(call(money("amendAmount")?))],
                 _ => return Err(BAD_OPERATION_TYPE),
             }
         }
     };
     let seen = method == "refund" && state.ledger.lookup(&key).await.map_err(|_| GENERAL_ERROR)?.is_some();
-    Ok(Resolved { session, op, tx_id, seen })
+    Ok(Resolved { session, ops, tx_id, seen })
 }
 
 fn item_reply(item: &Map<String, Value>, code: i64, r: Option<&WalletReply>, session: Option<&GameSession>) -> ItemReply {
@@ -342,7 +350,7 @@ fn item_reply(item: &Map<String, Value>, code: i64, r: Option<&WalletReply>, ses
 
 /// The code of a done operation: a second refund of a bet under a new txId is 8.
 fn done_code(res: &Resolved, r: &WalletReply) -> i64 {
-    if matches!(res.op, WalletOp::Rollback(_)) && r.replayed && !res.seen {
+    if matches!(res.ops[..], [WalletOp::Rollback(_)]) && r.replayed && !res.seen {
         ALREADY_EXISTS
     } else {
         SUCCESS
@@ -365,14 +373,24 @@ async fn batch(state: &AppState, method: &str, b: &Map<String, Value>) -> Reply 
                 Err(code) => return refused_all(state, &items, i, code),
             }
         }
-        let ops = resolved.iter().map(|r| (r.session.clone(), r.op.clone())).collect();
+        // Every item's operations in one all-or-none call; `owner[k]` is operation k's item.
+        let mut ops = Vec::new();
+        let mut owner = Vec::new();
+        for (i, r) in resolved.iter().enumerate() {
+            for op in &r.ops {
+                ops.push((r.session.clone(), op.clone()));
+                owner.push(i);
+            }
+        }
         match wallet.all_or_none(super::DIGITAIN, ops).await {
             Ok(replies) => {
-                for ((item, res), rep) in items.iter().zip(&resolved).zip(&replies) {
-                    out.push(item_reply(item, done_code(res, rep), Some(rep), Some(&res.session)));
+                for (i, (item, res)) in items.iter().zip(&resolved).enumerate() {
+                    // An item answers with its last operation (a betwin: the balance after the win).
+                    let Some(k) = owner.iter().rposition(|&o| o == i) else { continue };
+                    out.push(item_reply(item, done_code(res, &replies[k]), Some(&replies[k]), Some(&res.session)));
                 }
             }
-            Err((i, e)) => return refused_all(state, &items, i, code_of(&e)),
+            Err((k, e)) => return refused_all(state, &items, owner.get(k).copied().unwrap_or(0), code_of(&e)),
         }
         let mut r = reply(state, SUCCESS);
         r.items = Some(out);
@@ -387,10 +405,17 @@ async fn batch(state: &AppState, method: &str, b: &Map<String, Value>) -> Reply 
             }
         };
         let s = &res.session;
-        let done = match &res.op {
-            WalletOp::Bet(c) => wallet.bet_with(super::DIGITAIN, s.clone(), c).await,
-            WalletOp::Win(c) => wallet.win_with(super::DIGITAIN, s, c).await,
-            WalletOp::Rollback(c) => wallet.rollback_with(super::DIGITAIN, s, c).await,
+        let done = match &res.ops[..] {
+            [WalletOp::Bet(c)] => wallet.bet_with(super::DIGITAIN, s.clone(), c).await,
+            [WalletOp::Win(c)] => wallet.win_with(super::DIGITAIN, s, c).await,
+            [WalletOp::Rollback(c)] => wallet.rollback_with(super::DIGITAIN, s, c).await,
+            ops => {
+                let pairs = ops.iter().map(|op| (s.clone(), op.clone())).collect();
+                match wallet.all_or_none(super::DIGITAIN, pairs).await {
+                    Ok(mut replies) => replies.pop().ok_or_else(|| AppError::internal("no reply")),
+                    Err((_, e)) => Err(e),
+                }
+            }
         };
         let _ = &res.tx_id;
         out.push(match done {

@@ -313,6 +313,55 @@ async fn digitain_wallet_batches() {
     .await;
 }
 
+/// Digitain `betwin`: the stake and the return in one transaction — both or neither, once.
+#[tokio::test]
+async fn digitain_betwin_moves_stake_and_return_together() {
+    each_backend_with(with_key, async |app| {
+        let (api, user_id, _) = app.player("dg-betwin@example.com").await;
+        let before = app.minor_balance(user_id, BalanceKind::Real).await;
+        app.credit(user_id, BalanceKind::Real, 5_000).await;
+        let start = before + 5_000;
+        let token = ok(api.get("/digitain/front/token").await)["token"].as_str().unwrap().to_string();
+        let pid = user_id.to_string();
+        let item = |tx: &str, bet: Value, win: Value| {
+            json!({"txId": tx, "betAmount": bet, "winAmount": win, "token": token, "playerId": pid, "roundId": tx, "currencyId": "TND", "info": tx})
+        };
+        // 2 staked, 3.5 returned: +1.5; the reply's balance is after the win.
+        let r = dgs(app, "betwin", json!({"providerId": "p", "allOrNone": false, "items": [item("bw1", json!(2), json!("3.5"))]})).await;
+        assert_eq!(r["items"][0]["errorCode"], 1, "{r}");
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start + 1_500);
+        assert_eq!(r["items"][0]["balance"], serde_json::from_str::<Value>(&format!("{}.{:03}", (start + 1_500) / 1000, (start + 1_500) % 1000)).unwrap());
+        // A retry: 1, nothing moves; the same txId with another win: 8, nothing moves.
+        let r = dgs(app, "betwin", json!({"providerId": "p", "allOrNone": false, "items": [item("bw1", json!(2), json!("3.5"))]})).await;
+        assert_eq!(r["items"][0]["errorCode"], 1);
+        let r = dgs(app, "betwin", json!({"providerId": "p", "allOrNone": false, "items": [item("bw1", json!(2), json!(9))]})).await;
+        assert_eq!(r["items"][0]["errorCode"], 8);
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start + 1_500);
+        // A stake above the balance: 6, and its win is not paid either.
+        let r = dgs(app, "betwin", json!({"providerId": "p", "allOrNone": false, "items": [item("bw2", json!(1000), json!(2000))]})).await;
+        assert_eq!(r["items"][0]["errorCode"], 6);
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start + 1_500);
+        assert_eq!(app.count("ledger_transactions WHERE idempotency_key LIKE 'prov:digitain:bw2%'").await, 0);
+        // All or none across items: the second's stake fails → the first's bet and win stay out.
+        let r = dgs(app, "betwin", json!({"providerId": "p", "allOrNone": true, "items": [item("bw3", json!(1), json!(0)), item("bw4", json!(1000), json!(0))]})).await;
+        assert_eq!(r["errorCode"], 6);
+        let codes: Vec<i64> = r["items"].as_array().unwrap().iter().map(|i| i["errorCode"].as_i64().unwrap()).collect();
+        assert_eq!(codes, vec![999, 6]);
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start + 1_500);
+        // Both fine: a lost betwin (win 0) and a won one.
+        let r = dgs(app, "betwin", json!({"providerId": "p", "allOrNone": true, "items": [item("bw3", json!(1), json!(0)), item("bw4", json!(1), json!(2))]})).await;
+        assert_eq!(r["errorCode"], 1, "{r}");
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start + 1_500);
+        // A betwin needs the player's live session, as a bet does.
+        let mut no_token = item("bw5", json!(1), json!(1));
+        no_token.as_object_mut().unwrap().remove("token");
+        let r = dgs(app, "betwin", json!({"providerId": "p", "allOrNone": false, "items": [no_token]})).await;
+        assert_eq!(r["items"][0]["errorCode"], 17);
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn demo_partner_pages_bet_through_the_real_wallet() {
     each_backend_with(with_key, async |app| {
