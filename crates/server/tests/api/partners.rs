@@ -224,14 +224,20 @@ async fn gr8_wallet_moves_money_exactly_once() {
     .await;
 }
 
+/// A signed-in player credited with `credit` (minor units) and their Digitain token:
+/// `(client, user id, balance now, token)`.
+async fn digitain_player(app: &TestApp, email: &str, credit: i64) -> (Api, i64, i64, String) {
+    let (api, user_id, _) = app.player(email).await;
+    let before = app.minor_balance(user_id, BalanceKind::Real).await;
+    app.credit(user_id, BalanceKind::Real, credit).await;
+    let token = ok(api.get("/digitain/front/token").await)["token"].as_str().unwrap().to_string();
+    (api, user_id, before + credit, token)
+}
+
 #[tokio::test]
 async fn digitain_wallet_batches() {
     each_backend_with(with_key, async |app| {
-        let (api, user_id, _) = app.player("dg-wallet@example.com").await;
-        let before = app.minor_balance(user_id, BalanceKind::Real).await;
-        app.credit(user_id, BalanceKind::Real, 10_000).await;
-        let start = before + 10_000;
-        let token = ok(api.get("/digitain/front/token").await)["token"].as_str().unwrap().to_string();
+        let (api, user_id, start, token) = digitain_player(app, "dg-wallet@example.com", 10_000).await;
         let pid = user_id.to_string();
         let item = |tx: &str, field: &str, amount: Value| {
             json!({"txId": tx, field: amount, "token": token, "playerId": pid, "roundId": "r1", "gameId": "sb", "currencyId": "TND",
@@ -317,11 +323,7 @@ async fn digitain_wallet_batches() {
 #[tokio::test]
 async fn digitain_betwin_moves_stake_and_return_together() {
     each_backend_with(with_key, async |app| {
-        let (api, user_id, _) = app.player("dg-betwin@example.com").await;
-        let before = app.minor_balance(user_id, BalanceKind::Real).await;
-        app.credit(user_id, BalanceKind::Real, 5_000).await;
-        let start = before + 5_000;
-        let token = ok(api.get("/digitain/front/token").await)["token"].as_str().unwrap().to_string();
+        let (_api, user_id, start, token) = digitain_player(app, "dg-betwin@example.com", 5_000).await;
         let pid = user_id.to_string();
         let item = |tx: &str, bet: Value, win: Value| {
             json!({"txId": tx, "betAmount": bet, "winAmount": win, "token": token, "playerId": pid, "roundId": tx, "currencyId": "TND", "info": tx})
