@@ -140,5 +140,43 @@ export function tests(h) {
     },
   });
 
-  return [scenario('en', 1), scenario('ar', 3)];
+  const liveOdds = {
+    name: 'betting: a guest sees live odds and scores move on the line, pushed for the rows shown (list topics)',
+    /** @param {{ context: import('playwright-core').BrowserContext, note: (l: string) => void }} t */
+    async run({ context, note }) {
+      const page = await context.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      /** @type {string[]} */
+      const sent = [];
+      let frames = 0;
+      page.on('websocket', (ws) => {
+        if (!ws.url().includes('/api/sportsbook/ws')) return;
+        ws.on('framesent', (f) => sent.push(String(f.payload)));
+        ws.on('framereceived', (f) => {
+          if (String(f.payload).startsWith('[')) frames += 1;
+        });
+      });
+      await page.goto('/betting');
+      const liveEvents = page.locator('[data-testid="event"][data-live="true"]');
+      await liveEvents.first().waitFor({ timeout: 20_000 });
+      const snapshot = () => page.evaluate(() => [...document.querySelectorAll('[data-testid="event"][data-live="true"]')].map((e) => e.textContent).join('|'));
+      // Subscribed to the rows shown, each as a list topic (not to every match in play).
+      for (let i = 0; i < 50 && !sent.some((m) => m.includes('list:')); i += 1) await page.waitForTimeout(100);
+      const subscribe = sent.find((m) => m.includes('"subscribe"') && m.includes('list:'));
+      h.assert(!!subscribe, `the app subscribes to list topics; sent: ${sent.join(' ')}`);
+      h.assert(!sent.some((m) => m.includes('"live"')), 'the app does not take the whole live topic for a few rows');
+      const rows = await liveEvents.count();
+      const topics = JSON.parse(subscribe ?? '{}').topics ?? [];
+      h.assert(topics.length >= rows, `${topics.length} topics for ${rows} live rows`);
+      // Odds or scores change on the page with no reload (the simulator moves them every few seconds).
+      const first = await snapshot();
+      await page.waitForFunction((before) => [...document.querySelectorAll('[data-testid="event"][data-live="true"]')].map((e) => e.textContent).join('|') !== before, first, { timeout: 30_000 });
+      note(`${rows} live rows, ${topics.length} topics, ${frames} frames received before the first change on screen`);
+      h.assert(errors.length === 0, `page errors: ${errors.join('; ')}`);
+      await page.close();
+    },
+  };
+
+  return [scenario('en', 1), scenario('ar', 3), liveOdds];
 }

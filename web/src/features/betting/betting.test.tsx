@@ -8,7 +8,7 @@ import fr from '../../locales/fr/betting.json';
 import ar from '../../locales/ar/betting.json';
 import { formatOdds, oddsFromWire, parseStake, potentialPayout, stakeForRequest, stakeLimits, stakePresets, totalOdds } from './odds';
 import { changesOf, initialSlip, slipSlice, slipActions, type Selection, type SlipState } from './slipSlice';
-import { applyMessage, applyToEvent } from './live';
+import { applyMessage, applyToEvent, cachedRowKey, liveTopics, MAX_LIST_TOPICS, topicChanges } from './live';
 import type { SbEvent } from './api';
 import { api } from '../../api/api';
 
@@ -275,6 +275,45 @@ describe('a suspended selection', () => {
     await waitFor(() => expect(screen.queryByTestId('leg-suspended')).toBeNull());
     expect(screen.queryByTestId('leg-suspended')).toBeNull();
     expect((screen.getByTestId('place-bet') as HTMLButtonElement).disabled).toBe(false);
+  });
+});
+
+describe('live topics', () => {
+  it('are the rows shown (list form) and the open event, or `live` when the rows are many', () => {
+    expect(liveTopics(['e2', 'e1', 'e2'])).toEqual(['list:e1', 'list:e2']);
+    expect(liveTopics(['sim:1'], 'sim:9')).toEqual(['list:sim:1', 'event:sim:9']);
+    expect(liveTopics([], 'e1')).toEqual(['event:e1']);
+    const many = Array.from({ length: MAX_LIST_TOPICS + 1 }, (_, i) => `e${i}`);
+    expect(liveTopics(many, 'e1')).toEqual(['live', 'event:e1']);
+    expect(liveTopics(many.slice(1))).toHaveLength(MAX_LIST_TOPICS);
+  });
+  it('change by what is added and what is dropped only', () => {
+    expect(topicChanges([], ['list:a', 'event:x'])).toEqual({ subscribe: ['list:a', 'event:x'], unsubscribe: [] });
+    expect(topicChanges(['list:a', 'list:b', 'event:x'], ['list:b', 'list:c'])).toEqual({ subscribe: ['list:c'], unsubscribe: ['list:a', 'event:x'] });
+    expect(topicChanges(['list:a'], ['live'])).toEqual({ subscribe: ['live'], unsubscribe: ['list:a'] });
+    expect(topicChanges(['live'], ['live'])).toEqual({ subscribe: [], unsubscribe: [] });
+  });
+  it('follow the events of the cached line', async () => {
+    mockApi({ '/api/sportsbook/line': ok(line), '/api/site/settings': ok({}) });
+    const { store } = renderApp(<BettingPage />, { state: signedIn });
+    await screen.findAllByTestId('odds');
+    const ids = line.events.map((e) => e.id).sort();
+    expect(cachedRowKey(store.getState()).split('\n')).toEqual(ids);
+    expect(liveTopics(cachedRowKey(store.getState()).split('\n'))).toEqual(ids.map((id) => `list:${id}`));
+  });
+});
+
+describe('sport names', () => {
+  afterEach(async () => {
+    await i18n.changeLanguage('en');
+  });
+  it('are shown in the app language from the sport kind', async () => {
+    mockApi({ '/api/sportsbook/line': ok(line), '/api/site/settings': ok({}) });
+    i18n.addResourceBundle('ar', 'betting', ar, true, true);
+    await i18n.changeLanguage('ar');
+    renderApp(<BettingPage />, { state: signedIn });
+    expect(await screen.findByText('كرة القدم')).toBeTruthy();
+    expect(screen.queryByText('Football')).toBeNull();
   });
 });
 

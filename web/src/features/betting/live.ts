@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { useAppDispatch } from '../../app/store';
+import { useEffect, useRef, useState } from 'react';
+import { useAppDispatch, useAppSelector } from '../../app/store';
 import { bettingApi, type LineArgs, type SbEvent, type Line } from './api';
 import { formatOdds } from './odds';
 
@@ -83,9 +83,41 @@ export function applyMessage(dispatch: AnyDispatch, getState: () => unknown, msg
   applyMessages(dispatch, getState, [msg]);
 }
 
+/** Most list topics a socket holds before it takes `live` instead (the server allows 200). */
+export const MAX_LIST_TOPICS = 150;
+
 /**
- * One WebSocket to /api/sportsbook/ws for the betting pages: subscribes to `live` (and
- * `event:<id>` on an event page), applies the messages to the cache, refetches on `resync` and
+ * The topics for what the app shows: each cached line row as `list:<id>` (its main market, score
+ * and status: all a row shows), or `live` when there are more rows than MAX_LIST_TOPICS; and the
+ * open event whole (`event:<id>`). A sport page of 20 rows then receives those 20 rows' changes,
+ * not every match in play.
+ */
+export function liveTopics(rowIds: readonly string[], eventId?: string): string[] {
+  const unique = [...new Set(rowIds)].sort();
+  const rows = unique.length > MAX_LIST_TOPICS ? ['live'] : unique.map((id) => `list:${id}`);
+  return eventId ? [...rows, `event:${eventId}`] : rows;
+}
+
+/** What to send to go from the topics held to the topics wanted. */
+export function topicChanges(held: readonly string[], wanted: readonly string[]) {
+  const h = new Set(held);
+  const w = new Set(wanted);
+  return { subscribe: wanted.filter((t) => !h.has(t)), unsubscribe: held.filter((t) => !w.has(t)) };
+}
+
+/** The ids of the events of every cached line query, sorted, one per line (a stable value for React). */
+export function cachedRowKey(state: unknown): string {
+  const s = state as Parameters<typeof bettingApi.util.selectCachedArgsForQuery>[0];
+  const ids = new Set<string>();
+  for (const args of bettingApi.util.selectCachedArgsForQuery(s, 'line') as LineArgs[]) {
+    for (const e of bettingApi.endpoints.line.select(args)(s as never).data?.events ?? []) ids.add(e.id);
+  }
+  return [...ids].sort().join('\n');
+}
+
+/**
+ * One WebSocket to /api/sportsbook/ws for the betting pages: subscribes to the rows the app holds
+ * (`liveTopics`: `list:<id>` each, or `live` when there are many) and `event:<id>` on an event page, applies the messages to the cache, refetches on `resync` and
  * after a reconnect, and reconnects with back-off (1 s doubling to 30 s). Returns whether the
  * socket is up: while it is not, the pages poll the line every 30 s.
  */
@@ -93,6 +125,9 @@ export function useLiveUpdates(eventId: string | undefined): boolean {
   const dispatch = useAppDispatch();
   const [socket, setSocket] = useState<WebSocket | null>(null);
   const [up, setUp] = useState(false);
+  const rowKey = useAppSelector(cachedRowKey);
+  /** The topics the current socket holds. */
+  const held = useRef<string[]>([]);
 
   useEffect(() => {
     if (typeof WebSocket === 'undefined') return;
@@ -110,6 +145,7 @@ export function useLiveUpdates(eventId: string | undefined): boolean {
         delay = 1000;
         opened += 1;
         if (opened > 1) refetch(); // missed messages while down
+        held.current = [];
         setUp(true);
         setSocket(ws);
       };
@@ -143,17 +179,15 @@ export function useLiveUpdates(eventId: string | undefined): boolean {
     };
   }, [dispatch]);
 
-  // Topics follow the page: `live` always, the event's own while it is open.
+  // Topics follow what is shown: the cached rows and the open event.
   useEffect(() => {
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
-    const topics = ['live', ...(eventId ? [`event:${eventId}`] : [])];
-    socket.send(JSON.stringify({ type: 'subscribe', topics }));
-    return () => {
-      if (eventId && socket.readyState === WebSocket.OPEN) {
-        socket.send(JSON.stringify({ type: 'unsubscribe', topics: [`event:${eventId}`] }));
-      }
-    };
-  }, [socket, eventId]);
+    const wanted = liveTopics(rowKey ? rowKey.split('\n') : [], eventId);
+    const { subscribe, unsubscribe } = topicChanges(held.current, wanted);
+    if (unsubscribe.length > 0) socket.send(JSON.stringify({ type: 'unsubscribe', topics: unsubscribe }));
+    if (subscribe.length > 0) socket.send(JSON.stringify({ type: 'subscribe', topics: subscribe }));
+    held.current = wanted;
+  }, [socket, eventId, rowKey]);
 
   return up;
 }
