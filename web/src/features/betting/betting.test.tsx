@@ -8,6 +8,7 @@ import fr from '../../locales/fr/betting.json';
 import ar from '../../locales/ar/betting.json';
 import { formatOdds, oddsFromWire, parseStake, potentialPayout, stakeForRequest, stakeLimits, stakePresets, totalOdds } from './odds';
 import { changesOf, initialSlip, slipSlice, slipActions, type Selection, type SlipState } from './slipSlice';
+import { clockLabel } from './clock';
 import { applyMessage, applyToEvent, cachedRowKey, liveTopics, MAX_LIST_TOPICS, topicChanges } from './live';
 import type { SbEvent } from './api';
 import { api } from '../../api/api';
@@ -314,6 +315,28 @@ describe('sport names', () => {
     renderApp(<BettingPage />, { state: signedIn });
     expect(await screen.findByText('كرة القدم')).toBeTruthy();
     expect(screen.queryByText('Football')).toBeNull();
+  });
+});
+
+describe('the live clock', () => {
+  afterEach(async () => {
+    await i18n.changeLanguage('en');
+  });
+  it("names the feed's periods in the app language and keeps the minutes", async () => {
+    i18n.addResourceBundle('ar', 'betting', ar, true, true);
+    i18n.addResourceBundle('fr', 'betting', fr, true, true);
+    await i18n.changeLanguage('fr');
+    const t = i18n.getFixedT('fr', 'betting');
+    expect(clockLabel('2nd half 57:01', t)).toBe('2e mi-temps 57:01');
+    expect(clockLabel('Game 3', t)).toBe('Manche 3');
+    expect(clockLabel('OT1 02:00', t)).toBe('Prolongation 1 02:00');
+    const ta = i18n.getFixedT('ar', 'betting');
+    expect(clockLabel('1st half 12:30', ta)).toBe('الشوط الأول 12:30');
+    expect(clockLabel('Set 2', ta)).toBe('المجموعة 2');
+    expect(clockLabel('Half-time 45:00', ta)).toBe('استراحة بين الشوطين 45:00');
+    // A period the app does not know is shown as the feed sent it.
+    expect(clockLabel('Penalties', ta)).toBe('Penalties');
+    expect(clockLabel('Settled', ta)).toBe('Settled');
   });
 });
 

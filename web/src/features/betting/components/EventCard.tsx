@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { SbEvent } from '../api';
 import { OddsButton } from './OddsButton';
+import { clockLabel } from '../clock';
 import css from '../Betting.module.css';
 
 /** Main-market short labels (1 X 2) when the market is a three-way result. */
@@ -13,7 +14,7 @@ export function StartOrClock({ event }: { event: SbEvent }) {
     return (
       <span className={css.clock}>
         <span className={css.liveDot} aria-hidden="true" />
-        <bdi>{event.clock || t('live')}</bdi>
+        <bdi>{event.clock ? clockLabel(event.clock, t) : t('live')}</bdi>
       </span>
     );
   }
