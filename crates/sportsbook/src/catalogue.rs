@@ -394,6 +394,75 @@ pub fn outcome_name(key: &MarketKey, outcome_id: &str, home: &str, away: &str) -
     }
 }
 
+/// The catalogue's templates in French and Arabic (English is the template itself): market
+/// names, and the outcome names that are words (competitors' names are proper nouns and stay).
+const TRANSLATIONS: &[(&str, &str, &str)] = &[
+    ("1x2", "1X2 (résultat du match)", "نتيجة المباراة 1X2"),
+    ("Handicap {hcp}", "Handicap {hcp}", "هانديكاب {hcp}"),
+    ("Total", "Total", "المجموع"),
+    ("Both teams to score", "Les deux équipes marquent", "كلا الفريقين يسجل"),
+    ("Correct score", "Score exact", "النتيجة الصحيحة"),
+    ("Winner", "Vainqueur", "الفائز"),
+    ("Set handicap {hcp}", "Handicap de sets {hcp}", "هانديكاب المجموعات {hcp}"),
+    ("Winner (incl. overtime)", "Vainqueur (prolongation incluse)", "الفائز (مع الوقت الإضافي)"),
+    ("Handicap {hcp} (incl. overtime)", "Handicap {hcp} (prolongation incluse)", "هانديكاب {hcp} (مع الوقت الإضافي)"),
+    ("Total (incl. overtime)", "Total (prolongation incluse)", "المجموع (مع الوقت الإضافي)"),
+    ("draw", "match nul", "تعادل"),
+    ("over {total}", "plus de {total}", "أكثر من {total}"),
+    ("under {total}", "moins de {total}", "أقل من {total}"),
+    ("yes", "oui", "نعم"),
+    ("no", "non", "لا"),
+    ("other", "autre score", "نتيجة أخرى"),
+];
+
+/// A catalogue template in `lang` (`fr`, `ar`; anything else, or a template without a
+/// translation, is the English template).
+fn translate(template: &'static str, lang: &str) -> &'static str {
+    TRANSLATIONS
+        .iter()
+        .find(|t| t.0 == template)
+        .map(|t| match lang {
+            "fr" => t.1,
+            "ar" => t.2,
+            _ => t.0,
+        })
+        .unwrap_or(template)
+}
+
+/// A catalogue market's name in `lang` (`en`, `fr`, `ar`); `None` for a market type we do not
+/// know (the feed's own name is shown).
+pub fn market_name_in(key: &MarketKey, lang: &str) -> Option<String> {
+    let t = market_type(key.type_id())?;
+    Some(capitalise(&render(translate(t.name, lang), key, "", "")))
+}
+
+/// A catalogue outcome's name in `lang` when it is a word (draw, over 2.5, yes, a score);
+/// `None` for an outcome named after a competitor (a proper noun: the stored name stands) or
+/// one we do not know.
+pub fn outcome_name_in(key: &MarketKey, outcome_id: &str, lang: &str) -> Option<String> {
+    let o = market_type(key.type_id())?.outcomes.iter().find(|o| o.id == outcome_id)?;
+    if o.name.contains("{$competitor") {
+        return None;
+    }
+    Some(capitalise(&render(translate(o.name, lang), key, "", "")))
+}
+
+/// A sport's name in `lang` (`fr`, `ar`; English otherwise).
+pub fn sport_name_in(kind: SportKind, lang: &str) -> &'static str {
+    let (en, fr, ar) = match kind {
+        SportKind::Football => ("Football", "Football", "كرة القدم"),
+        SportKind::Basketball => ("Basketball", "Basket-ball", "كرة السلة"),
+        SportKind::IceHockey => ("Ice hockey", "Hockey sur glace", "هوكي الجليد"),
+        SportKind::Tennis => ("Tennis", "Tennis", "التنس"),
+        SportKind::TableTennis => ("Table tennis", "Tennis de table", "تنس الطاولة"),
+    };
+    match lang {
+        "fr" => fr,
+        "ar" => ar,
+        _ => en,
+    }
+}
+
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
@@ -412,6 +481,31 @@ mod tests {
     }
     fn res(k: &str, h: u32, a: u32) -> Vec<R> {
         results(&key(k), h, a).unwrap().into_iter().map(|(_, r)| r).collect()
+    }
+
+    #[test]
+    fn names_in_french_and_arabic() {
+        assert_eq!(market_name_in(&key("18|total=2.5"), "fr").as_deref(), Some("Total"));
+        assert_eq!(market_name_in(&key("16|hcp=-1"), "ar").as_deref(), Some("هانديكاب -1"));
+        assert_eq!(market_name_in(&key("1"), "en").as_deref(), Some("1x2"));
+        assert_eq!(outcome_name_in(&key("18|total=2.5"), "12", "fr").as_deref(), Some("Plus de 2.5"));
+        assert_eq!(outcome_name_in(&key("18|total=2.5"), "13", "ar").as_deref(), Some("أقل من 2.5"));
+        assert_eq!(outcome_name_in(&key("1"), "2", "ar").as_deref(), Some("تعادل"));
+        assert_eq!(outcome_name_in(&key("29"), "74", "en").as_deref(), Some("Yes"));
+        assert_eq!(outcome_name_in(&key("45"), "2:1", "ar").as_deref(), Some("2:1"));
+        // Competitors' names are not ours to translate; unknown markets keep the feed's name.
+        assert_eq!(outcome_name_in(&key("1"), "1", "fr"), None);
+        assert_eq!(outcome_name_in(&key("16|hcp=-1"), "1714", "ar"), None);
+        assert_eq!(market_name_in(&key("777|x=1"), "fr"), None);
+        // Every template of the catalogue has its translations.
+        for t in MARKET_TYPES {
+            assert!(TRANSLATIONS.iter().any(|x| x.0 == t.name), "{}", t.name);
+            for o in t.outcomes.iter().filter(|o| !o.name.contains('{') || o.name.contains("{total}")) {
+                if !o.name.contains(':') {
+                    assert!(TRANSLATIONS.iter().any(|x| x.0 == o.name), "{}", o.name);
+                }
+            }
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use super::cashier::amount_of;
 use super::desk::client_key;
 use super::envelope::{ok, ApiError, ApiResult, Envelope, ErrorEnvelope};
-use super::extract::{JsonBody, PathParam, QueryParams, RawBody, Session};
+use super::extract::{JsonBody, PathParam, QueryParams, RawBody, ReplyLang, Session};
 use crate::app::AppState;
 use accounts::Role;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
@@ -416,30 +416,68 @@ fn snake<T: Serialize>(v: &T) -> String {
     serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
 }
 
-fn market_reply(m: &Market) -> MarketReply {
+/// Names in the reply's language (`Accept-Language`): the catalogue's markets, worded outcomes
+/// and sports are translated; competitors, tournaments and what the catalogue does not know are
+/// shown as the feed names them.
+struct Names(&'static str);
+
+impl Names {
+    fn market(&self, key: &sportsbook::MarketKey, stored: &str) -> String {
+        if self.0 == "en" {
+            return stored.to_string();
+        }
+        sportsbook::catalogue::market_name_in(key, self.0).unwrap_or_else(|| stored.to_string())
+    }
+    fn outcome(&self, key: &sportsbook::MarketKey, id: &str, stored: &str) -> String {
+        if self.0 == "en" {
+            return stored.to_string();
+        }
+        sportsbook::catalogue::outcome_name_in(key, id, self.0).unwrap_or_else(|| stored.to_string())
+    }
+    fn sport(&self, s: &sportsbook::model::Sport) -> String {
+        match s.kind {
+            Some(kind) if self.0 != "en" => sportsbook::catalogue::sport_name_in(kind, self.0).to_string(),
+            _ => s.name.clone(),
+        }
+    }
+    /// A stored bet leg's market and outcome names.
+    fn leg(&self, leg: &mut BetLegReply) {
+        if let Ok(key) = sportsbook::MarketKey::parse(&leg.market) {
+            leg.market_name = self.market(&key, &leg.market_name);
+            leg.outcome_name = self.outcome(&key, &leg.outcome_id, &leg.outcome_name);
+        }
+    }
+}
+
+fn market_reply(m: &Market, names: &Names) -> MarketReply {
     MarketReply {
         key: m.key.to_string(),
-        name: m.name.clone(),
+        name: names.market(&m.key, &m.name),
         status: snake(&m.status),
         outcomes: m
             .outcomes
             .iter()
-            .map(|o| OutcomeReply { id: o.id.clone(), name: o.name.clone(), odds: odds_number(o.odds.thousandths() as i64), active: o.active })
+            .map(|o| OutcomeReply {
+                id: o.id.clone(),
+                name: names.outcome(&m.key, &o.id, &o.name),
+                odds: odds_number(o.odds.thousandths() as i64),
+                active: o.active,
+            })
             .collect(),
     }
 }
 
-fn event_reply(line: &Line, e: &Event, all_markets: bool) -> EventReply {
+fn event_reply(line: &Line, e: &Event, all_markets: bool, names: &Names) -> EventReply {
     let sport = line.sports.get(&e.sport_id);
     let markets: Vec<MarketReply> = if all_markets {
-        e.markets.values().map(market_reply).collect()
+        e.markets.values().map(|m| market_reply(m, names)).collect()
     } else {
-        e.main_market().map(market_reply).into_iter().collect()
+        e.main_market().map(|m| market_reply(m, names)).into_iter().collect()
     };
     EventReply {
         id: e.id.clone(),
         sport_id: e.sport_id.clone(),
-        sport: sport.map(|s| s.name.clone()).unwrap_or_default(),
+        sport: sport.map(|s| names.sport(s)).unwrap_or_default(),
         category: line.categories.get(&e.category_id).map(|c| c.name.clone()).unwrap_or_default(),
         tournament: line.tournaments.get(&e.tournament_id).map(|t| t.name.clone()).unwrap_or_default(),
         kind: match e.kind {
@@ -497,6 +535,13 @@ pub struct BetReply {
     pub legs: Vec<BetLegReply>,
     /// True when this answers an earlier request with the same Idempotency-Key.
     pub replayed: bool,
+}
+
+/// A bet as the player sees it, its legs' names in the reply's language.
+fn bet_reply(bet: BetView, names: &Names) -> BetReply {
+    let mut reply = BetReply::from(bet);
+    reply.legs.iter_mut().for_each(|l| names.leg(l));
+    reply
 }
 
 impl From<BetView> for BetReply {
@@ -612,7 +657,8 @@ pub struct BetsListQuery {
 /// The line: the sports, then the events not over (with their main market), soonest first.
 #[utoipa::path(get, path = "/api/sportsbook/line", tag = "sportsbook", params(LineQuery),
     responses((status = 200, body = Envelope<LineReply>), (status = "default", description = "40 malformed query", body = ErrorEnvelope)))]
-pub async fn line(State(state): State<AppState>, QueryParams(q): QueryParams<LineQuery>) -> ApiResult<LineReply> {
+pub async fn line(State(state): State<AppState>, ReplyLang(lang): ReplyLang, QueryParams(q): QueryParams<LineQuery>) -> ApiResult<LineReply> {
+    let names = Names(lang);
     let reply = state.betting.with_line(|line| {
         let offered: Vec<&Event> = line.events.values().filter(|e| !e.status.is_over()).collect();
         let sports = line
@@ -620,7 +666,7 @@ pub async fn line(State(state): State<AppState>, QueryParams(q): QueryParams<Lin
             .values()
             .map(|s| SportReply {
                 id: s.id.clone(),
-                name: s.name.clone(),
+                name: names.sport(s),
                 kind: s.kind.map(|k| snake(&k)),
                 events: offered.iter().filter(|e| e.sport_id == s.id).count(),
                 live: offered.iter().filter(|e| e.sport_id == s.id && e.status == sportsbook::model::EventStatus::Live).count(),
@@ -633,7 +679,7 @@ pub async fn line(State(state): State<AppState>, QueryParams(q): QueryParams<Lin
             .filter(|e| q.live.is_none_or(|live| live == (e.status == sportsbook::model::EventStatus::Live)))
             .collect();
         events.sort_by(|a, b| (a.start_time, &a.id).cmp(&(b.start_time, &b.id)));
-        LineReply { sports, events: events.into_iter().take(300).map(|e| event_reply(line, e, false)).collect() }
+        LineReply { sports, events: events.into_iter().take(300).map(|e| event_reply(line, e, false, &names)).collect() }
     });
     ok(reply)
 }
@@ -641,10 +687,10 @@ pub async fn line(State(state): State<AppState>, QueryParams(q): QueryParams<Lin
 /// One event with every market.
 #[utoipa::path(get, path = "/api/sportsbook/event/{id}", tag = "sportsbook", params(("id" = String, Path, description = "The event's id")),
     responses((status = 200, body = Envelope<EventReply>), (status = "default", description = "43 no such event", body = ErrorEnvelope)))]
-pub async fn event(State(state): State<AppState>, PathParam(id): PathParam<String>) -> ApiResult<EventReply> {
+pub async fn event(State(state): State<AppState>, ReplyLang(lang): ReplyLang, PathParam(id): PathParam<String>) -> ApiResult<EventReply> {
     state
         .betting
-        .with_line(|line| line.event(&id).map(|e| event_reply(line, e, true)))
+        .with_line(|line| line.event(&id).map(|e| event_reply(line, e, true, &Names(lang))))
         .map(ok)
         .unwrap_or_else(|| Err(AppError::new(ErrorCode::NotFound).into()))
 }
@@ -655,7 +701,7 @@ pub async fn event(State(state): State<AppState>, PathParam(id): PathParam<Strin
     params(("Idempotency-Key" = String, Header, description = "A retry with the same key answers the same bet")),
     responses((status = 200, body = Envelope<BetReply>),
               (status = "default", description = "23, 26 key reused, 40 malformed or no key, 47 invalid stake or key, 501/506/507 balance, 600–617 and 1489 (docs/SPORTSBOOK.md; 604 lists the changed legs)", body = ErrorEnvelope)))]
-pub async fn place(State(state): State<AppState>, session: Session, parts: Parts, JsonBody(req): JsonBody<PlaceBetRequest>) -> ApiResult<BetReply> {
+pub async fn place(State(state): State<AppState>, session: Session, ReplyLang(lang): ReplyLang, parts: Parts, JsonBody(req): JsonBody<PlaceBetRequest>) -> ApiResult<BetReply> {
     let user = &session.user;
     let key = client_key(&parts)?;
     let stake = amount_of(&req.stake, user.currency)?;
@@ -685,13 +731,13 @@ pub async fn place(State(state): State<AppState>, session: Session, parts: Parts
     };
     let who = Bettor { id: user.id, currency: user.currency, allowed };
     let bet = state.betting.place(&who, &input, &key, now).await?;
-    ok(bet.into())
+    ok(bet_reply(bet, &Names(lang)))
 }
 
 /// The player's bets, newest first: open (default), settled or all.
 #[utoipa::path(get, path = "/api/sportsbook/bets", tag = "sportsbook", params(BetsListQuery),
     responses((status = 200, body = Envelope<Vec<BetReply>>), (status = "default", description = "23, 40 malformed query, 47 unknown status", body = ErrorEnvelope)))]
-pub async fn bets(State(state): State<AppState>, session: Session, QueryParams(q): QueryParams<BetsListQuery>) -> ApiResult<Vec<BetReply>> {
+pub async fn bets(State(state): State<AppState>, session: Session, ReplyLang(lang): ReplyLang, QueryParams(q): QueryParams<BetsListQuery>) -> ApiResult<Vec<BetReply>> {
     let which = match q.status.as_deref().unwrap_or("open") {
         "open" => BetsQuery::Open,
         "settled" => BetsQuery::Settled,
@@ -699,5 +745,6 @@ pub async fn bets(State(state): State<AppState>, session: Session, QueryParams(q
         _ => return Err(ApiError(AppError::with_detail(ErrorCode::InvalidField, "status: open, settled or all"))),
     };
     let list = state.betting.bets(session.user.id, which, q.limit.unwrap_or(20), q.offset.unwrap_or(0)).await?;
-    ok(list.into_iter().map(BetReply::from).collect())
+    let names = Names(lang);
+    ok(list.into_iter().map(|b| bet_reply(b, &names)).collect())
 }

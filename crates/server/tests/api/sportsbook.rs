@@ -446,3 +446,45 @@ async fn sportsbook_feed_pushed_by_an_adapter() {
     )
     .await;
 }
+
+/// Names follow `Accept-Language`: the catalogue's markets, worded outcomes and sports in
+/// French and Arabic; competitors stay as the feed names them; a bet's legs too.
+#[tokio::test]
+async fn sportsbook_names_in_the_reply_language() {
+    each_backend(async |app| {
+        add_match(app, "n:1", "live", 3_600_000).await;
+        let (api, id, _) = app.player("names@example.tn").await;
+        app.credit(id, BalanceKind::Real, 10 * TND).await;
+        let get = |lang: &'static str, path: &'static str| {
+            let api = &api;
+            async move { ok(api.exec(api.req(Method::GET, path).header("accept-language", lang)).await.pair()) }
+        };
+        let ev = get("fr-FR,fr;q=0.9", "/api/sportsbook/event/n:1").await;
+        assert_eq!(ev["sport"], "Football");
+        let total = ev["markets"].as_array().unwrap().iter().find(|m| m["key"] == "18|total=2.5").unwrap().clone();
+        assert_eq!(total["outcomes"][0]["name"], "Plus de 2.5");
+        let ev = get("ar", "/api/sportsbook/event/n:1").await;
+        assert_eq!(ev["sport"], "كرة القدم");
+        let main = ev["markets"].as_array().unwrap().iter().find(|m| m["key"] == "1").unwrap().clone();
+        assert_eq!(main["name"], "نتيجة المباراة 1X2");
+        let names: Vec<&str> = main["outcomes"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
+        assert_eq!(names, vec!["Home n:1", "تعادل", "Away n:1"]);
+        let line = get("ar", "/api/sportsbook/line?live=true").await;
+        assert_eq!(line["sports"][0]["name"], "كرة القدم");
+        // English (and any language we do not have) is the feed's text.
+        let ev = get("de", "/api/sportsbook/event/n:1").await;
+        assert_eq!(ev["sport"], "Soccer");
+        // A bet's legs: stored once, named in the language of each reply.
+        let placed = api
+            .exec(api.req(Method::POST, BETS).header("Idempotency-Key", "n1").header("accept-language", "ar").json(&single("n:1", "2", 3.4, 1.0)))
+            .await
+            .pair();
+        let placed = ok(placed);
+        assert_eq!((placed["legs"][0]["market_name"].as_str(), placed["legs"][0]["outcome_name"].as_str()), (Some("نتيجة المباراة 1X2"), Some("تعادل")));
+        let mine = get("fr", "/api/sportsbook/bets?status=open").await;
+        assert_eq!((mine[0]["legs"][0]["market_name"].as_str(), mine[0]["legs"][0]["outcome_name"].as_str()), (Some("1X2 (résultat du match)"), Some("Match nul")));
+        let mine = get("en", "/api/sportsbook/bets?status=open").await;
+        assert_eq!(mine[0]["legs"][0]["outcome_name"], "Draw");
+    })
+    .await;
+}

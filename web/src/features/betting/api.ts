@@ -1,4 +1,7 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { api } from '../../api/api';
+import { useAppDispatch } from '../../app/store';
 import type { ReplyOf, RequestBody } from '../../api/types';
 
 export type Line = ReplyOf<'/api/sportsbook/line', 'get'>;
@@ -50,3 +53,17 @@ export const newIdempotencyKey = (): string =>
   typeof crypto !== 'undefined' && 'randomUUID' in crypto
     ? crypto.randomUUID()
     : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+
+/**
+ * Names of the line and of bets come in the app's language (the server reads Accept-Language):
+ * a language change refetches them.
+ */
+export function useNamesFollowLanguage() {
+  const dispatch = useAppDispatch();
+  const { i18n } = useTranslation();
+  useEffect(() => {
+    const refetch = () => dispatch(bettingApi.util.invalidateTags(['SbLine', 'SbBets']));
+    i18n.on('languageChanged', refetch);
+    return () => i18n.off('languageChanged', refetch);
+  }, [dispatch, i18n]);
+}

@@ -19,6 +19,7 @@ function BalanceProbe() {
   return null;
 }
 import BettingPage from './routes/BettingPage';
+import MyBetsPage from './routes/MyBetsPage';
 import { BetSlip } from './components/BetSlip';
 
 beforeAll(() => {
@@ -304,17 +305,21 @@ describe('live topics', () => {
   });
 });
 
-describe('sport names', () => {
+describe('names in the app language', () => {
   afterEach(async () => {
     await i18n.changeLanguage('en');
   });
-  it('are shown in the app language from the sport kind', async () => {
-    mockApi({ '/api/sportsbook/line': ok(line), '/api/site/settings': ok({}) });
-    i18n.addResourceBundle('ar', 'betting', ar, true, true);
-    await i18n.changeLanguage('ar');
-    renderApp(<BettingPage />, { state: signedIn });
-    expect(await screen.findByText('كرة القدم')).toBeTruthy();
-    expect(screen.queryByText('Football')).toBeNull();
+  it('are asked again in the new language when the player changes it', async () => {
+    const fetchMock = mockApi({ '/api/sportsbook/bets': ok([]), '/api/site/settings': ok({}) });
+    renderApp(<MyBetsPage />, { state: signedIn });
+    const betCalls = () => fetchMock.mock.calls.filter(([u]) => String(u).startsWith('/api/sportsbook/bets'));
+    await waitFor(() => expect(betCalls().length).toBeGreaterThan(0));
+    const before = betCalls().length;
+    await act(async () => {
+      await i18n.changeLanguage('fr');
+    });
+    // Refetched (the request carries the new <html lang> as Accept-Language: api/envelope.ts).
+    await waitFor(() => expect(betCalls().length).toBeGreaterThan(before));
   });
 });
 

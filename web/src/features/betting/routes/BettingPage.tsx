@@ -58,7 +58,7 @@ export default function BettingPage() {
         </button>
         {sports.map((s) => (
           <button key={s.id} type="button" className={css.sportTab} aria-pressed={sport === s.id} onClick={() => setSport(s.id)}>
-            <bdi>{s.kind ? t(`sports.${s.kind}`, { defaultValue: s.name }) : s.name}</bdi> <span className={css.badge}>{live ? s.live : s.events - s.live}</span>
+            <bdi>{s.name}</bdi> <span className={css.badge}>{live ? s.live : s.events - s.live}</span>
           </button>
         ))}
       </nav>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Money } from '../../../components/Money';
 import { Spinner } from '../../../components/Spinner';
-import { bettingApi, type Bet, type BetsStatus } from '../api';
+import { bettingApi, useNamesFollowLanguage, type Bet, type BetsStatus } from '../api';
 import { formatOdds, toThousandths } from '../odds';
 import css from '../Betting.module.css';
 
@@ -12,6 +12,7 @@ const STATUS_CLASS: Record<string, string | undefined> = { won: css.won, half_wo
 export default function MyBetsPage() {
   const { t } = useTranslation('betting');
   const [status, setStatus] = useState<BetsStatus>('open');
+  useNamesFollowLanguage();
   const { data, isLoading } = bettingApi.useMyBetsQuery(status, { refetchOnMountOrArgChange: true });
   return (
     <div className={css.page}>
