@@ -440,52 +440,8 @@ impl ProviderWallet {
 
     /// [`Self::rollback`] for a session the caller already resolved (in-process games, recovery).
     pub async fn rollback_with(&self, provider: &str, s: &GameSession, call: &RollbackCall) -> Result<WalletReply, AppError> {
-        let s = s.clone();
-        if s.provider != provider {
-            return Err(AppError::new(ErrorCode::GameSessionInvalid));
-        }
-        check_id("transactionId", &call.transaction_id)?;
-        check_id("referenceTransactionId", &call.reference_transaction_id)?;
-        if call.transaction_id == call.reference_transaction_id {
-            return Err(AppError::with_detail(ErrorCode::BadRequest, "a rollback needs its own transactionId"));
-        }
-        let original_key = ledger_key(provider, &call.reference_transaction_id);
-        if let Some(found) = self.ledger.lookup(&original_key).await? {
-            if !found.tombstone && found.user_id != Some(s.user_id) {
-                return Err(AppError::new(ErrorCode::TransactionMismatch));
-            }
-        }
-        let outcome = self
-            .ledger
-            .rollback(RollbackRequest {
-                original_key,
-                rollback_key: ledger_key(provider, &call.transaction_id),
-                user_id: Some(s.user_id),
-                comment: format!("{} rollback: {provider} {}", Booking::of(provider).label, call.reference_transaction_id),
-                metadata: serde_json::json!({
-                    "provider": provider, "kind": "rollback", "transactionId": call.transaction_id,
-                    "referenceTransactionId": call.reference_transaction_id, "roundId": call.round_id,
-                    "gameId": call.game_id, "sessionId": s.id,
-                }),
-            })
-            .await
-            .map_err(AppError::from)?;
-        match outcome {
-            RollbackOutcome::Reversed(receipt) | RollbackOutcome::AlreadyReversed(receipt) => {
-                let mut reply = Self::reply(&s, &call.transaction_id, &receipt);
-                if receipt.balance_after(s.user_id, BalanceKind::Real).is_none() {
-                    reply.balance = self.real_balance(&s).await?;
-                }
-                Ok(reply)
-            }
-            RollbackOutcome::Tombstoned => Ok(WalletReply {
-                balance: self.real_balance(&s).await?,
-                currency: s.currency.code().into(),
-                player_id: s.user_id,
-                transaction_id: Some(call.transaction_id.clone()),
-                ledger_tx_id: None,
-                replayed: false,
-            }),
-        }
+        let request = self.rollback_request(provider, s, call).await?;
+        let outcome = self.ledger.rollback(request).await.map_err(AppError::from)?;
+        self.rollback_reply(s, &call.transaction_id, outcome).await
     }
 }

@@ -260,13 +260,13 @@ struct Resolved {
     session: GameSession,
     /// One operation; two for a `betwin` (its bet, then its win: together or not at all).
     ops: Vec<WalletOp>,
-    tx_id: String,
     /// A refund whose own txId we already hold (a retry: 1, not 8).
     seen: bool,
 }
 
 async fn resolve(state: &AppState, method: &str, item: &Map<String, Value>) -> Result<Resolved, i64> {
-    let tx_id = text(item.get("txId")).filter(|t| !t.is_empty() && t.len() <= 100).ok_or(MISSING_PARAMETER)?;
+    // At most 96 characters: a betwin's return and a refund's second reversal add ":win".
+    let tx_id = text(item.get("txId")).filter(|t| !t.is_empty() && t.len() <= 96).ok_or(MISSING_PARAMETER)?;
     let session = match (text(item.get("token")), text(item.get("playerId"))) {
         (Some(t), _) if !t.is_empty() => session_of(state, Some(t)).await?,
         // Wins and refunds may come without a token: the player's latest session.
@@ -313,8 +313,15 @@ async fn resolve(state: &AppState, method: &str, item: &Map<String, Value>) -> R
             vec![WalletOp::Bet(call(money("betAmount")?)), WalletOp::Win(win)]
         }
         "refund" => {
-            let original = text(item.get("originalTxId")).filter(|t| !t.is_empty()).ok_or(MISSING_PARAMETER)?;
-            vec![WalletOp::Rollback(RollbackCall { session_token: String::new(), transaction_id: tx_id.clone(), reference_transaction_id: original, round_id: round.clone(), game_id: game.clone() })]
+            let original = text(item.get("originalTxId")).filter(|t| !t.is_empty() && t.len() <= 96).ok_or(MISSING_PARAMETER)?;
+            let rollback = |tx: String, of: String| {
+                WalletOp::Rollback(RollbackCall { session_token: String::new(), transaction_id: tx, reference_transaction_id: of, round_id: round.clone(), game_id: game.clone() })
+            };
+            // The bet, and with it a betwin's return (`:win`), in one transaction: a refunded
+            // betwin takes its return back, even when the refund overtakes the betwin (both
+            // are then tombstoned and the late betwin refused). For a plain bet the second
+            // reversal only leaves a tombstone under a key nothing else uses.
+            vec![rollback(tx_id.clone(), original.clone()), rollback(format!("{tx_id}:win"), format!("{original}:win"))]
         }
         _ => {
             let win = text(item.get("winTxId")).filter(|t| !t.is_empty()).ok_or(MISSING_PARAMETER)?;
@@ -331,7 +338,7 @@ async fn resolve(state: &AppState, method: &str, item: &Map<String, Value>) -> R
         }
     };
     let seen = method == "refund" && state.ledger.lookup(&key).await.map_err(|_| GENERAL_ERROR)?.is_some();
-    Ok(Resolved { session, ops, tx_id, seen })
+    Ok(Resolved { session, ops, seen })
 }
 
 fn item_reply(item: &Map<String, Value>, code: i64, r: Option<&WalletReply>, session: Option<&GameSession>) -> ItemReply {
@@ -348,13 +355,15 @@ fn item_reply(item: &Map<String, Value>, code: i64, r: Option<&WalletReply>, ses
     }
 }
 
-/// The code of a done operation: a second refund of a bet under a new txId is 8.
-fn done_code(res: &Resolved, r: &WalletReply) -> i64 {
-    if matches!(res.ops[..], [WalletOp::Rollback(_)]) && r.replayed && !res.seen {
-        ALREADY_EXISTS
-    } else {
-        SUCCESS
-    }
+/// An item done, from its operations' replies in order: the code from the first (a second
+/// refund of a bet under a new txId is 8), the balance and `externalTxId` from the last (a
+/// betwin's return).
+fn done_reply(item: &Map<String, Value>, res: &Resolved, replies: &[WalletReply]) -> ItemReply {
+    let (Some(first), Some(last)) = (replies.first(), replies.last()) else {
+        return item_reply(item, GENERAL_ERROR, None, None);
+    };
+    let refund_again = matches!(res.ops.first(), Some(WalletOp::Rollback(_))) && first.replayed && !res.seen;
+    item_reply(item, if refund_again { ALREADY_EXISTS } else { SUCCESS }, Some(last), Some(&res.session))
 }
 
 async fn batch(state: &AppState, method: &str, b: &Map<String, Value>) -> Reply {
@@ -384,10 +393,10 @@ async fn batch(state: &AppState, method: &str, b: &Map<String, Value>) -> Reply 
         }
         match wallet.all_or_none(super::DIGITAIN, ops).await {
             Ok(replies) => {
-                for (i, (item, res)) in items.iter().zip(&resolved).enumerate() {
-                    // An item answers with its last operation (a betwin: the balance after the win).
-                    let Some(k) = owner.iter().rposition(|&o| o == i) else { continue };
-                    out.push(item_reply(item, done_code(res, &replies[k]), Some(&replies[k]), Some(&res.session)));
+                let mut at = 0;
+                for (item, res) in items.iter().zip(&resolved) {
+                    out.push(done_reply(item, res, &replies[at..at + res.ops.len()]));
+                    at += res.ops.len();
                 }
             }
             Err((k, e)) => return refused_all(state, &items, owner.get(k).copied().unwrap_or(0), code_of(&e)),
@@ -406,20 +415,13 @@ async fn batch(state: &AppState, method: &str, b: &Map<String, Value>) -> Reply 
         };
         let s = &res.session;
         let done = match &res.ops[..] {
-            [WalletOp::Bet(c)] => wallet.bet_with(super::DIGITAIN, s.clone(), c).await,
-            [WalletOp::Win(c)] => wallet.win_with(super::DIGITAIN, s, c).await,
-            [WalletOp::Rollback(c)] => wallet.rollback_with(super::DIGITAIN, s, c).await,
-            ops => {
-                let pairs = ops.iter().map(|op| (s.clone(), op.clone())).collect();
-                match wallet.all_or_none(super::DIGITAIN, pairs).await {
-                    Ok(mut replies) => replies.pop().ok_or_else(|| AppError::internal("no reply")),
-                    Err((_, e)) => Err(e),
-                }
-            }
+            [WalletOp::Bet(c)] => wallet.bet_with(super::DIGITAIN, s.clone(), c).await.map(|r| vec![r]),
+            [WalletOp::Win(c)] => wallet.win_with(super::DIGITAIN, s, c).await.map(|r| vec![r]),
+            // A betwin or a refund: its operations together or not at all.
+            ops => wallet.all_or_none(super::DIGITAIN, ops.iter().map(|op| (s.clone(), op.clone())).collect()).await.map_err(|(_, e)| e),
         };
-        let _ = &res.tx_id;
         out.push(match done {
-            Ok(rep) => item_reply(item, done_code(&res, &rep), Some(&rep), Some(s)),
+            Ok(replies) => done_reply(item, &res, &replies),
             Err(e) => item_reply(item, code_of(&e), None, None),
         });
     }

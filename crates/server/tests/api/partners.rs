@@ -359,6 +359,28 @@ async fn digitain_betwin_moves_stake_and_return_together() {
         no_token.as_object_mut().unwrap().remove("token");
         let r = dgs(app, "betwin", json!({"providerId": "p", "allOrNone": false, "items": [no_token]})).await;
         assert_eq!(r["items"][0]["errorCode"], 17);
+
+        // 20 deliveries of one betwin at once: the stake and the return move once.
+        let now = app.minor_balance(user_id, BalanceKind::Real).await;
+        let batch = json!({"providerId": "p", "allOrNone": false, "items": [item("bw6", json!(1), json!("2.5"))]});
+        let replies = futures::future::join_all((0..20).map(|_| dgs(app, "betwin", batch.clone()))).await;
+        assert!(replies.iter().all(|r| r["items"][0]["errorCode"] == 1), "{replies:?}");
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, now + 1_500);
+        // A refund of a betwin takes back its return with its stake: −1.5 in all, once; again
+        // under its txId: 1, under another: 8, nothing moves.
+        let refund = |tx: &str, of: &str| json!({"txId": tx, "originalTxId": of, "token": token, "playerId": pid, "roundId": of});
+        let r = dgs(app, "refund", json!({"providerId": "p", "allOrNone": false, "items": [refund("rf6", "bw6")]})).await;
+        assert_eq!(r["items"][0]["errorCode"], 1, "{r}");
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, now);
+        let r = dgs(app, "refund", json!({"providerId": "p", "allOrNone": false, "items": [refund("rf6", "bw6"), refund("rf7", "bw6")]})).await;
+        assert_eq!((r["items"][0]["errorCode"].as_i64(), r["items"][1]["errorCode"].as_i64()), (Some(1), Some(8)));
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, now);
+        // A refund that overtakes its betwin: the late betwin is refused whole (8).
+        let r = dgs(app, "refund", json!({"providerId": "p", "allOrNone": false, "items": [refund("rf8", "bw8")]})).await;
+        assert_eq!(r["items"][0]["errorCode"], 1);
+        let r = dgs(app, "betwin", json!({"providerId": "p", "allOrNone": false, "items": [item("bw8", json!(1), json!(5))]})).await;
+        assert_eq!(r["items"][0]["errorCode"], 8);
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, now);
         app.assert_ledger_consistent().await;
     })
     .await;
