@@ -154,17 +154,6 @@ impl Betting {
             .with_line(|line| slip::validate(&req, line, &settings, &player, now))
             .map_err(refusal_error)?;
         let bet_id = kernel::ids::next_id();
-        let names = self.with_line(|line| leg_names(line, &accepted));
-        let row = BetRow {
-            id: bet_id,
-            user_id: who.id,
-            currency: who.currency.code().to_string(),
-            key: key.to_string(),
-            hash: hash.clone(),
-            bet: accepted.clone(),
-            names: names.clone(),
-            now,
-        };
         let posting = PostingRequest::transfer(
             TxType::SportStake,
             format!("sb:{bet_id}:stake"),
@@ -176,6 +165,17 @@ impl Betting {
         )
         .comment(format!("Sports bet {bet_id}"))
         .metadata(serde_json::json!({ "bet": bet_id, "kind": accepted.kind, "legs": accepted.legs.len() }));
+        let names = self.with_line(|line| leg_names(line, &accepted));
+        let row = std::sync::Arc::new(BetRow {
+            id: bet_id,
+            user_id: who.id,
+            currency: who.currency.code().to_string(),
+            key: key.to_string(),
+            hash: hash.clone(),
+            bet: accepted,
+            names,
+            now,
+        });
         // The bet's rows are written in the stake's transaction (one commit): a bet is open
         // exactly when its stake moved. A row under this key already (a concurrent request
         // with the same key won) declines the posting: answered as a retry.
@@ -184,7 +184,7 @@ impl Betting {
             wallet::attached(move |conn| async move { write_bet(conn, &row, "open").await }.boxed())
         };
         match self.ledger.post_with(posting, attached).await {
-            Ok(_) => Ok(placed_view(bet_id, who, &accepted, names, now)),
+            Ok(_) => Ok(placed_view(&row, who.currency)),
             Err(wallet::LedgerError::Declined) => self.replayed_or_vanished(who.id, key, &hash).await,
             Err(e) => {
                 let err: AppError = e.into();
@@ -338,7 +338,6 @@ impl Betting {
 }
 
 /// A bet's rows as written (with its stake, or rejected).
-#[derive(Clone)]
 struct BetRow {
     id: i64,
     user_id: i64,
@@ -363,10 +362,7 @@ async fn write_bet(conn: &mut store::sqlx::AnyConnection, row: &BetRow, status: 
     .bind(&row.key)
     .bind(&row.hash)
     .bind(&row.currency)
-    .bind(match bet.kind {
-        BetKind::Single => "single",
-        BetKind::Express => "express",
-    })
+    .bind(kind_str(bet.kind))
     .bind(funding_str(bet.funding))
     .bind(bet.stake)
     .bind(i64::try_from(bet.total_odds).unwrap_or(i64::MAX))
@@ -407,49 +403,47 @@ async fn write_bet(conn: &mut store::sqlx::AnyConnection, row: &BetRow, status: 
 }
 
 /// The reply of a bet just placed, from what was written (no read back).
-fn placed_view(
-    id: i64,
-    who: &Bettor,
-    bet: &AcceptedBet,
-    names: Vec<LegNames>,
-    now: i64,
-) -> BetView {
+fn placed_view(row: &BetRow, currency: Currency) -> BetView {
+    let bet = &row.bet;
     BetView {
-        id,
-        kind: match bet.kind {
-            BetKind::Single => "single",
-            BetKind::Express => "express",
-        }
-        .to_string(),
+        id: row.id,
+        kind: kind_str(bet.kind).to_string(),
         funding: funding_str(bet.funding).to_string(),
-        currency: who.currency,
+        currency,
         stake: bet.stake,
         total_odds: i64::try_from(bet.total_odds).unwrap_or(i64::MAX),
         potential_payout: bet.potential_payout,
         status: "open".to_string(),
         payout: 0,
-        created_at: now,
+        created_at: row.now,
         settled_at: None,
         legs: bet
             .legs
             .iter()
-            .zip(names)
+            .zip(&row.names)
             .map(|(l, n)| crate::BetLegView {
                 event_id: l.event_id.clone(),
                 market: l.market.to_string(),
                 outcome_id: l.outcome_id.clone(),
                 odds: l.odds.thousandths() as i64,
                 live: l.live,
-                event_name: n.event,
-                market_name: n.market,
-                outcome_name: n.outcome,
-                sport_id: n.sport_id,
-                tournament_name: n.tournament,
+                event_name: n.event.clone(),
+                market_name: n.market.clone(),
+                outcome_name: n.outcome.clone(),
+                sport_id: n.sport_id.clone(),
+                tournament_name: n.tournament.clone(),
                 start_time: n.start_time,
                 result: None,
             })
             .collect(),
         replayed: false,
+    }
+}
+
+fn kind_str(kind: BetKind) -> &'static str {
+    match kind {
+        BetKind::Single => "single",
+        BetKind::Express => "express",
     }
 }
 

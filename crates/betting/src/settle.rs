@@ -45,8 +45,7 @@ fn return_kind(funding: Funding) -> BalanceKind {
 /// First settlements per ledger call and write.
 const SETTLE_CHUNK: usize = 1000;
 
-/// First settlements run in this many lanes at once, by player (ledger and rows times in the
-/// debug log are summed over the lanes).
+/// First settlements run in this many lanes at once, by player.
 const SETTLE_LANES: usize = 4;
 
 struct BetRow {
@@ -213,29 +212,20 @@ impl Betting {
         for item in first {
             lanes[item.0.user_id.rem_euclid(SETTLE_LANES as i64) as usize].push(item);
         }
-        let timings = futures::future::join_all(lanes.iter().map(|lane| async move {
-            let (mut ledger_ms, mut rows_ms) = (0u128, 0u128);
+        let lanes_done = futures::future::join_all(lanes.iter().map(|lane| async move {
             for chunk in lane.chunks(SETTLE_CHUNK) {
-                let (l, r) = self.settle_first(chunk, now).await?;
-                ledger_ms += l;
-                rows_ms += r;
+                self.settle_first(chunk, now).await?;
             }
-            Ok::<_, AppError>((ledger_ms, rows_ms))
+            Ok::<_, AppError>(())
         }))
         .await;
-        let (mut ledger_ms, mut rows_ms) = (0u128, 0u128);
-        for t in timings {
-            let (l, r) = t?;
-            ledger_ms += l;
-            rows_ms += r;
-        }
-        tracing::debug!(event = event_id, settled, ledger_ms, rows_ms, ms = started.elapsed().as_millis() as u64, "sportsbook: first settlements");
+        lanes_done.into_iter().collect::<Result<(), AppError>>()?;
+        tracing::debug!(event = event_id, settled, ms = started.elapsed().as_millis() as u64, "sportsbook: first settlements");
         Ok(())
     }
 
     /// First settlements of open bets: the payouts in one ledger call, the states in one write.
-    /// Returns the milliseconds spent in the ledger and in the bets' rows.
-    async fn settle_first(&self, bets: &[(BetRow, Settlement)], now: i64) -> Result<(u128, u128), AppError> {
+    async fn settle_first(&self, bets: &[(BetRow, Settlement)], now: i64) -> Result<(), AppError> {
         let house = AccountRef::House(HouseAccount::Sportsbook);
         let mut postings = Vec::new();
         let mut paying = Vec::new();
@@ -263,13 +253,7 @@ impl Betting {
             }
         }
         let mut paid = vec![true; bets.len()];
-        let t0 = std::time::Instant::now();
-        let results = self.ledger.post_many(postings).await;
-        let ledger_ms = t0.elapsed().as_millis();
-        for (i, result) in paying
-            .into_iter()
-            .zip(results)
-        {
+        for (i, result) in paying.into_iter().zip(self.ledger.post_many(postings).await) {
             if let Err(e) = result {
                 tracing::error!(bet = bets[i].0.id, error = %e, "sportsbook: payout failed; retried with the next result");
                 paid[i] = false;
@@ -286,7 +270,6 @@ impl Betting {
                     .push(bet.id);
             }
         }
-        let t1 = std::time::Instant::now();
         self.write(move |conn| {
                 async move {
                     for ((status, payout), ids) in groups {
@@ -305,8 +288,7 @@ impl Betting {
                 }
                 .boxed()
             })
-            .await?;
-        Ok((ledger_ms, t1.elapsed().as_millis()))
+            .await
     }
 
     /// A bet already settled: settles it again on the results now known (a correction).

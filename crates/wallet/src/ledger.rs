@@ -208,14 +208,7 @@ impl Ledger {
 
     /// Posts a balanced transaction atomically and idempotently.
     pub async fn post(&self, req: PostingRequest) -> Result<Receipt, LedgerError> {
-        if let Err(e) = validate(&req, &self.limits) {
-            let refused = Err(e);
-            self.count(req.tx_type, outcome(&refused));
-            return refused;
-        }
-        let result = self.post_inner(&req).await;
-        self.count(req.tx_type, outcome(&result));
-        result
+        self.post_counted(req, None).await
     }
 
     /// Posts a transaction and writes the caller's rows that go with it in the same database
@@ -224,18 +217,25 @@ impl Ledger {
     /// (not on a replay of its key: the first request wrote them); `Ok(false)` from it, or an
     /// error, undoes both (`Declined`, or the error). Otherwise as [`Self::post`].
     pub async fn post_with(&self, req: PostingRequest, then: Attached) -> Result<Receipt, LedgerError> {
+        self.post_counted(req, Some(then)).await
+    }
+
+    async fn post_counted(&self, req: PostingRequest, then: Option<Attached>) -> Result<Receipt, LedgerError> {
         let tx_type = req.tx_type;
-        let result = self.post_with_inner(req, then).await;
+        let result = self.post_inner(req, then).await;
         self.count(tx_type, outcome(&result));
         result
     }
 
-    async fn post_with_inner(&self, req: PostingRequest, then: Attached) -> Result<Receipt, LedgerError> {
+    async fn post_inner(&self, req: PostingRequest, then: Option<Attached>) -> Result<Receipt, LedgerError> {
         validate(&req, &self.limits)?;
+        // House account ids are resolved before the transaction (cached after first use)
+        // so the posting itself is: INSERT transaction, one conditional UPDATE per player
+        // leg, one multi-row INSERT of entries (and the attached work, if any).
         let mut house = HashMap::new();
         self.resolve_house(&req, &mut house).await?;
         let hash = request_hash(&req);
-        match self.run(Op::PostWith { req, hash, house, then: std::sync::Mutex::new(Some(then)) }).await? {
+        match self.run(Op::Post { req, hash, house, then: std::sync::Mutex::new(then) }).await? {
             Done::Posted(receipt) => Ok(receipt),
             _ => Err(LedgerError::Invalid("unexpected outcome".into())),
         }
@@ -298,19 +298,6 @@ impl Ledger {
             }
         }
         Ok(())
-    }
-
-    async fn post_inner(&self, req: &PostingRequest) -> Result<Receipt, LedgerError> {
-        // House account ids are resolved before the transaction (cached after first use)
-        // so the posting itself is: INSERT transaction, one conditional UPDATE per player
-        // leg, one multi-row INSERT of entries.
-        let mut house = HashMap::new();
-        self.resolve_house(req, &mut house).await?;
-        let hash = request_hash(req);
-        match self.run(Op::Post { req: req.clone(), hash, house }).await? {
-            Done::Posted(receipt) => Ok(receipt),
-            _ => Err(LedgerError::Invalid("unexpected outcome".into())),
-        }
     }
 
     /// Runs an operation on the group-commit writer (SQLite) or in its own transaction.

@@ -37,10 +37,9 @@ pub(crate) type HouseIds = HashMap<(HouseAccount, Currency), i64>;
 
 /// What the writer does for a caller.
 pub(crate) enum Op {
-    Post { req: PostingRequest, hash: String, house: HouseIds },
-    /// A posting and the caller's writes that belong in its transaction
+    /// A posting, and the caller's writes that belong in its transaction, if any
     /// ([`crate::Ledger::post_with`]); the work runs once, after the posting applied.
-    PostWith { req: PostingRequest, hash: String, house: HouseIds, then: std::sync::Mutex<Option<Attached>> },
+    Post { req: PostingRequest, hash: String, house: HouseIds, then: std::sync::Mutex<Option<Attached>> },
     /// Postings with their request hashes; each succeeds or fails on its own.
     PostMany { items: Vec<(PostingRequest, String)>, house: HouseIds },
     Rollback(RollbackRequest),
@@ -95,21 +94,19 @@ pub(crate) const TOMBSTONE_HASH: &str = "tombstone";
 
 async fn run_op(conn: &mut AnyConnection, op: &Op, limits: &LedgerLimits) -> Result<Done, LedgerError> {
     match op {
-        Op::Post { req, hash, house } => apply(conn, req, hash, house, limits).await.map(Done::Posted),
-        Op::PostWith { req, hash, house, then } => {
+        Op::Post { req, hash, house, then } => {
             let receipt = apply(conn, req, hash, house, limits).await?;
-            if receipt.replayed {
-                // Written with the first request; nothing more to write.
-                return Ok(Done::Posted(receipt));
-            }
+            // Nothing more on a replay: the first request wrote the attached rows.
             let work = then.lock().unwrap_or_else(|p| p.into_inner()).take();
-            let Some(work) = work else {
-                return Err(LedgerError::Invalid("the attached writes already ran".into()));
-            };
-            if work(conn).await? {
-                Ok(Done::Posted(receipt))
-            } else {
-                Err(LedgerError::Declined)
+            match work {
+                Some(work) if !receipt.replayed => {
+                    if work(conn).await? {
+                        Ok(Done::Posted(receipt))
+                    } else {
+                        Err(LedgerError::Declined)
+                    }
+                }
+                _ => Ok(Done::Posted(receipt)),
             }
         }
         Op::PostMany { items, house } => {

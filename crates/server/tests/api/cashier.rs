@@ -308,17 +308,17 @@ async fn desk_cash_deposit_obeys_responsible_gambling() {
         let (api, pid, _) = app.player("rg-desk@example.com").await;
         let start = app.minor_balance(pid, BalanceKind::Real).await;
         ok(api.put("/api/user/responsible-gambling/deposit-limits", json!({"day": 40})).await);
-        let dep = |key: &str, amount: f64| desk.exec(with_key(&desk, Method::POST, "/api/desk/deposit", key, json!({ "player_id": pid, "amount": amount })));
-        let first = ok(dep("rg-1", 40.0).await.pair());
-        let again = ok(dep("rg-1", 40.0).await.pair());
+        let dep = |key: &str, amount: &str| desk.exec(with_key(&desk, Method::POST, "/api/desk/deposit", key, json!({ "player_id": pid, "amount": decimal(amount) })));
+        let first = ok(dep("rg-1", "40.0").await.pair());
+        let again = ok(dep("rg-1", "40.0").await.pair());
         assert_eq!((again["replayed"].clone(), again["tx_id"].clone()), (json!(true), first["tx_id"].clone()));
-        let refused = fail(dep("rg-2", 0.5).await.pair(), 200, 120);
+        let refused = fail(dep("rg-2", "0.5").await.pair(), 200, 120);
         assert_eq!((refused["period"].as_str(), refused["remaining"].as_f64()), (Some("day"), Some(0.0)), "{refused}");
         assert_eq!(app.minor_balance(pid, BalanceKind::Real).await, start + 40 * TND);
         // A cool-off refuses any deposit, at the desk too.
         ok(api.put("/api/user/responsible-gambling/deposit-limits", json!({"day": null})).await);
         ok(api.post("/api/user/responsible-gambling/cool-off", json!({"period": "24h"})).await);
-        fail(dep("rg-3", 1.0).await.pair(), 200, 122);
+        fail(dep("rg-3", "1.0").await.pair(), 200, 122);
         assert_eq!(app.minor_balance(pid, BalanceKind::Real).await, start + 40 * TND);
         app.assert_ledger_consistent().await;
     })

@@ -405,6 +405,12 @@ impl Api {
 
 /// Asserts a success envelope (HTTP 200, `status` 0, no error message); returns `result`.
 #[track_caller]
+/// An amount or odds as the app sends them: a JSON number written from its decimal text
+/// (test code never holds money in a float).
+pub fn decimal(text: &str) -> Value {
+    serde_json::from_str(text).expect("a decimal number")
+}
+
 pub fn ok(reply: (u16, Value)) -> Value {
     let (http, body) = reply;
     assert_eq!((http, body["status"].as_i64()), (200, Some(0)), "expected HTTP 200 status 0, got HTTP {http}: {body}");

@@ -73,12 +73,12 @@ async fn settle(app: &TestApp, id: &str, results: &[(&str, &str, &str)]) {
         .unwrap();
 }
 
-fn leg(event: &str, market: &str, outcome: &str, odds: f64) -> Value {
-    json!({"event_id": event, "market": market, "outcome_id": outcome, "odds": odds})
+fn leg(event: &str, market: &str, outcome: &str, odds: &str) -> Value {
+    json!({"event_id": event, "market": market, "outcome_id": outcome, "odds": decimal(odds)})
 }
 
-fn single(event: &str, outcome: &str, odds: f64, stake: f64) -> Value {
-    json!({"kind": "single", "stake": stake, "legs": [leg(event, "1", outcome, odds)]})
+fn single(event: &str, outcome: &str, odds: &str, stake: &str) -> Value {
+    json!({"kind": "single", "stake": decimal(stake), "legs": [leg(event, "1", outcome, odds)]})
 }
 
 async fn place(api: &Api, key: &str, body: Value) -> (u16, Value) {
@@ -109,14 +109,14 @@ async fn sportsbook_line_place_replay_settle_and_resettle() {
         fail(api.get("/api/sportsbook/event/nope").await, 404, 43);
 
         // A single at 2.10 for 10 TND, replayed; the key with another stake is 26.
-        let s = ok(place(&api, "k-1", single("t:1", "1", 2.1, 10.0)).await);
+        let s = ok(place(&api, "k-1", single("t:1", "1", "2.1", "10.0")).await);
         assert_eq!((s["status"].as_str(), s["replayed"].as_bool(), s["potential_payout"].as_f64()), (Some("open"), Some(false), Some(21.0)));
-        let again = ok(place(&api, "k-1", single("t:1", "1", 2.1, 10.0)).await);
+        let again = ok(place(&api, "k-1", single("t:1", "1", "2.1", "10.0")).await);
         assert_eq!((again["id"].clone(), again["replayed"].as_bool()), (s["id"].clone(), Some(true)));
-        fail(place(&api, "k-1", single("t:1", "1", 2.1, 11.0)).await, 409, 26);
+        fail(place(&api, "k-1", single("t:1", "1", "2.1", "11.0")).await, 409, 26);
         // A 3-leg express: 2.10 × 1.85 × 3.50 = 13.5975 → 5 TND pays 67.987.
         let express = json!({"kind": "express", "stake": 5, "legs": [
-            leg("t:2", "1", "1", 2.1), leg("t:3", "18|total=2.5", "13", 1.85), leg("t:4", "1", "3", 3.5)]});
+            leg("t:2", "1", "1", "2.1"), leg("t:3", "18|total=2.5", "13", "1.85"), leg("t:4", "1", "3", "3.5")]});
         let x = ok(place(&api, "k-2", express).await);
         assert_eq!((x["total_odds"].as_f64(), x["potential_payout"].as_f64()), (Some(13.597), Some(67.987)));
         assert_eq!(real(app, id).await, start - 15 * TND);
@@ -176,10 +176,10 @@ async fn sportsbook_refusals_change_nothing() {
 
         // 604: the odds moved; the refusal lists the leg with the odds now offered.
         set_odds(app, "r:1", "1", &[("1", 2000), ("2", 3400), ("3", 3500)]).await;
-        let changed = fail(place(&api, "a", single("r:1", "1", 2.1, 5.0)).await, 200, 604);
+        let changed = fail(place(&api, "a", single("r:1", "1", "2.1", "5.0")).await, 200, 604);
         assert_eq!(changed["changes"][0]["current"], 2000, "{changed}");
         // accept_higher refuses a drop too; accept_any takes 2.00.
-        let mut b = single("r:1", "1", 2.1, 5.0);
+        let mut b = single("r:1", "1", "2.1", "5.0");
         b["odds_policy"] = json!("accept_higher");
         fail(place(&api, "b", b.clone()).await, 200, 604);
         b["odds_policy"] = json!("accept_any");
@@ -190,31 +190,31 @@ async fn sportsbook_refusals_change_nothing() {
         // The reality check's net result of play counts sports bets.
         assert_eq!(ok(api.get("/api/user/responsible-gambling/session").await)["net"].as_f64(), Some(-5.0));
 
-        fail(place(&api, "d", single("r:2", "1", 2.1, 5.0)).await, 200, 603);
-        fail(place(&api, "e", json!({"kind": "express", "stake": 5, "legs": [leg("r:1", "1", "1", 2.0), leg("r:1", "18|total=2.5", "12", 1.95)]})).await, 200, 608);
-        fail(place(&api, "f", json!({"kind": "express", "stake": 5, "legs": [leg("r:1", "1", "1", 2.0)]})).await, 200, 609);
-        fail(place(&api, "g", single("r:3", "1", 2.1, 0.1)).await, 200, 610);
-        fail(place(&api, "h", single("r:3", "1", 2.1, 6000.0)).await, 200, 606);
+        fail(place(&api, "d", single("r:2", "1", "2.1", "5.0")).await, 200, 603);
+        fail(place(&api, "e", json!({"kind": "express", "stake": 5, "legs": [leg("r:1", "1", "1", "2.0"), leg("r:1", "18|total=2.5", "12", "1.95")]})).await, 200, 608);
+        fail(place(&api, "f", json!({"kind": "express", "stake": 5, "legs": [leg("r:1", "1", "1", "2.0")]})).await, 200, 609);
+        fail(place(&api, "g", single("r:3", "1", "2.1", "0.1")).await, 200, 610);
+        fail(place(&api, "h", single("r:3", "1", "2.1", "6000.0")).await, 200, 606);
         // The limits are the site settings' (`limits.bets`): an operator raising the minimum
         // to 10 TND refuses a 5 TND bet that passed before.
         let mut site = app.state.content.settings().await.unwrap();
         site["limits"]["bets"]["min"] = json!(10);
         app.state.betting.use_site_settings(&site);
-        fail(place(&api, "h2", single("r:3", "1", 2.1, 5.0)).await, 200, 610);
+        fail(place(&api, "h2", single("r:3", "1", "2.1", "5.0")).await, 200, 610);
         site["limits"]["bets"]["min"] = json!(0.5);
         app.state.betting.use_site_settings(&site);
-        fail(place(&api, "i", single("r:3", "9", 2.1, 5.0)).await, 200, 601);
-        fail(place(&api, "j", single("r:3", "1", 2.1, 60.0)).await, 200, 501);
+        fail(place(&api, "i", single("r:3", "9", "2.1", "5.0")).await, 200, 601);
+        fail(place(&api, "j", single("r:3", "1", "2.1", "60.0")).await, 200, 501);
         app.state.betting.apply(msg(json!({"type": "bet_stop", "timestamp": now_ms(), "event_id": "r:3"})), now_ms()).await.unwrap();
-        fail(place(&api, "k", single("r:3", "1", 2.1, 5.0)).await, 200, 607);
-        let mut free = single("r:1", "1", 2.0, 5.0);
+        fail(place(&api, "k", single("r:3", "1", "2.1", "5.0")).await, 200, 607);
+        let mut free = single("r:1", "1", "2.0", "5.0");
         free["funding"] = json!("free_bet");
         fail(place(&api, "l", free).await, 200, 1489);
         // Malformed: no key, a bad stake, a bad kind.
-        fail(api.post(BETS, single("r:1", "1", 2.0, 5.0)).await, 400, 40);
-        fail(place(&api, "m", single("r:1", "1", 2.0, -1.0)).await, 200, 47);
+        fail(api.post(BETS, single("r:1", "1", "2.0", "5.0")).await, 400, 40);
+        fail(place(&api, "m", single("r:1", "1", "2.0", "-1.0")).await, 200, 47);
         fail(place(&api, "n", json!({"kind": "system", "stake": 5, "legs": []})).await, 400, 40);
-        fail(app.client().exec(app.client().req(Method::POST, BETS).header("Idempotency-Key", "x").json(&single("r:1", "1", 2.0, 5.0))).await.pair(), 401, 23);
+        fail(app.client().exec(app.client().req(Method::POST, BETS).header("Idempotency-Key", "x").json(&single("r:1", "1", "2.0", "5.0"))).await.pair(), 401, 23);
 
         assert_eq!(real(app, id).await, after_any, "no refusal moved money");
         let tx_after = app.scalar(&format!("SELECT COUNT(*) FROM ledger_transactions WHERE user_id = {id}")).await;
@@ -231,7 +231,7 @@ async fn sportsbook_100_placements_with_one_key_post_once() {
         let (api, id, _) = app.player("eager@example.tn").await;
         app.credit(id, BalanceKind::Real, 100 * TND).await;
         let start = real(app, id).await;
-        let body = single("c:1", "2", 3.4, 10.0);
+        let body = single("c:1", "2", "3.4", "10.0");
         let replies = join_all((0..100).map(|_| place(&api, "same", body.clone()))).await;
         let ids: std::collections::BTreeSet<String> = replies.into_iter().map(|r| ok(r)["id"].to_string()).collect();
         assert_eq!(ids.len(), 1, "one bet: {ids:?}");
@@ -261,7 +261,7 @@ async fn sportsbook_200_bets_against_a_balance_for_50_accept_50() {
         settings.max_open_bets_per_event = 1000;
         app.state.betting.set_settings(settings);
         let keys: Vec<String> = (0..200).map(|i| format!("k{i}")).collect();
-        let replies = join_all(keys.iter().map(|k| place(&api, k, single("p:1", "1", 2.1, 1.0)))).await;
+        let replies = join_all(keys.iter().map(|k| place(&api, k, single("p:1", "1", "2.1", "1.0")))).await;
         let accepted = replies.iter().filter(|(h, b)| *h == 200 && b["status"] == 0).count();
         let refused = replies.iter().filter(|(h, b)| *h == 200 && b["status"] == 501).count();
         assert_eq!((accepted, refused), (50, 150));
@@ -282,7 +282,7 @@ async fn sportsbook_legs_the_feed_lost_are_void() {
         let (api, id, _) = app.player("orphan@example.tn").await;
         app.credit(id, BalanceKind::Real, 10 * TND).await;
         let start = real(app, id).await;
-        let bet = ok(place(&api, "o", single("o:1", "1", 2.1, 4.0)).await);
+        let bet = ok(place(&api, "o", single("o:1", "1", "2.1", "4.0")).await);
         assert_eq!(real(app, id).await, start - 4 * TND);
         // Still in the line: nothing happens.
         assert_eq!(app.state.betting.void_orphans(30 * 60_000, now_ms()).await.unwrap(), 0);
@@ -434,7 +434,7 @@ async fn sportsbook_feed_pushed_by_an_adapter() {
             let (api, id, _) = app.player("pushed@example.tn").await;
             app.credit(id, BalanceKind::Real, 20 * TND).await;
             let before = real(app, id).await;
-            ok(place(&api, "p1", single("push:1", "1", 2.1, 10.0)).await);
+            ok(place(&api, "p1", single("push:1", "1", "2.1", "10.0")).await);
             let result = json!([{"type": "bet_settlement", "timestamp": now_ms(), "event_id": "push:1", "markets": [
                 {"market": "1", "outcomes": [{"id": "1", "win": true}, {"id": "2", "win": false}, {"id": "3", "win": false}]}]}])
             .to_string();
@@ -476,7 +476,7 @@ async fn sportsbook_names_in_the_reply_language() {
         assert_eq!(ev["sport"], "Soccer");
         // A bet's legs: stored once, named in the language of each reply.
         let placed = api
-            .exec(api.req(Method::POST, BETS).header("Idempotency-Key", "n1").header("accept-language", "ar").json(&single("n:1", "2", 3.4, 1.0)))
+            .exec(api.req(Method::POST, BETS).header("Idempotency-Key", "n1").header("accept-language", "ar").json(&single("n:1", "2", "3.4", "1.0")))
             .await
             .pair();
         let placed = ok(placed);
