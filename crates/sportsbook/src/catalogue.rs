@@ -396,16 +396,18 @@ pub fn outcome_name(key: &MarketKey, outcome_id: &str, home: &str, away: &str) -
 
 /// The catalogue's templates in French and Arabic (English is the template itself): market
 /// names, and the outcome names that are words (competitors' names are proper nouns and stay).
+/// In Arabic a signed line is isolated left-to-right (U+2066 … U+2069): without it the bidi
+/// algorithm shows "-0.25" as "0.25-" after an Arabic word.
 const TRANSLATIONS: &[(&str, &str, &str)] = &[
-    ("1x2", "1X2 (résultat du match)", "نتيجة المباراة 1X2"),
-    ("Handicap {hcp}", "Handicap {hcp}", "هانديكاب {hcp}"),
+    ("1x2", "Résultat 1X2", "نتيجة المباراة 1X2"),
+    ("Handicap {hcp}", "Handicap {hcp}", "هانديكاب \u{2066}{hcp}\u{2069}"),
     ("Total", "Total", "المجموع"),
     ("Both teams to score", "Les deux équipes marquent", "كلا الفريقين يسجل"),
     ("Correct score", "Score exact", "النتيجة الصحيحة"),
     ("Winner", "Vainqueur", "الفائز"),
-    ("Set handicap {hcp}", "Handicap de sets {hcp}", "هانديكاب المجموعات {hcp}"),
+    ("Set handicap {hcp}", "Handicap de sets {hcp}", "هانديكاب المجموعات \u{2066}{hcp}\u{2069}"),
     ("Winner (incl. overtime)", "Vainqueur (prolongation incluse)", "الفائز (مع الوقت الإضافي)"),
-    ("Handicap {hcp} (incl. overtime)", "Handicap {hcp} (prolongation incluse)", "هانديكاب {hcp} (مع الوقت الإضافي)"),
+    ("Handicap {hcp} (incl. overtime)", "Handicap {hcp} (prolongation incluse)", "هانديكاب \u{2066}{hcp}\u{2069} (مع الوقت الإضافي)"),
     ("Total (incl. overtime)", "Total (prolongation incluse)", "المجموع (مع الوقت الإضافي)"),
     ("draw", "match nul", "تعادل"),
     ("over {total}", "plus de {total}", "أكثر من {total}"),
@@ -486,7 +488,7 @@ mod tests {
     #[test]
     fn names_in_french_and_arabic() {
         assert_eq!(market_name_in(&key("18|total=2.5"), "fr").as_deref(), Some("Total"));
-        assert_eq!(market_name_in(&key("16|hcp=-1"), "ar").as_deref(), Some("هانديكاب -1"));
+        assert_eq!(market_name_in(&key("16|hcp=-1"), "ar").as_deref(), Some("هانديكاب \u{2066}-1\u{2069}"));
         assert_eq!(market_name_in(&key("1"), "en").as_deref(), Some("1x2"));
         assert_eq!(outcome_name_in(&key("18|total=2.5"), "12", "fr").as_deref(), Some("Plus de 2.5"));
         assert_eq!(outcome_name_in(&key("18|total=2.5"), "13", "ar").as_deref(), Some("أقل من 2.5"));

@@ -482,7 +482,7 @@ async fn sportsbook_names_in_the_reply_language() {
         let placed = ok(placed);
         assert_eq!((placed["legs"][0]["market_name"].as_str(), placed["legs"][0]["outcome_name"].as_str()), (Some("نتيجة المباراة 1X2"), Some("تعادل")));
         let mine = get("fr", "/api/sportsbook/bets?status=open").await;
-        assert_eq!((mine[0]["legs"][0]["market_name"].as_str(), mine[0]["legs"][0]["outcome_name"].as_str()), (Some("1X2 (résultat du match)"), Some("Match nul")));
+        assert_eq!((mine[0]["legs"][0]["market_name"].as_str(), mine[0]["legs"][0]["outcome_name"].as_str()), (Some("Résultat 1X2"), Some("Match nul")));
         let mine = get("en", "/api/sportsbook/bets?status=open").await;
         assert_eq!(mine[0]["legs"][0]["outcome_name"], "Draw");
     })
