@@ -488,3 +488,25 @@ async fn sportsbook_names_in_the_reply_language() {
     })
     .await;
 }
+
+/// A cancelled event refunds each stake once, however often (and however concurrently) the
+/// cancellation is delivered.
+#[tokio::test]
+async fn sportsbook_cancel_delivered_20_times_refunds_once() {
+    each_backend(async |app| {
+        add_match(app, "x:1", "live", 3_600_000).await;
+        let (api, id, _) = app.player("cancelled@example.tn").await;
+        app.credit(id, BalanceKind::Real, 10 * TND).await;
+        let start = real(app, id).await;
+        ok(place(&api, "x1", single("x:1", "1", "2.1", "4")).await);
+        assert_eq!(real(app, id).await, start - 4 * TND);
+        let cancel = || msg(json!({"type": "bet_cancel", "timestamp": now_ms(), "event_id": "x:1"}));
+        let done = join_all((0..20).map(|_| app.state.betting.apply(cancel(), now_ms()))).await;
+        assert!(done.iter().all(|r| r.is_ok()));
+        assert_eq!(real(app, id).await, start);
+        // The stake and its one refund.
+        assert_eq!(app.count(&format!("ledger_transactions WHERE idempotency_key LIKE 'sb:%' AND user_id = {id}")).await, 2);
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}
