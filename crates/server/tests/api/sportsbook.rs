@@ -85,6 +85,14 @@ async fn place(api: &Api, key: &str, body: Value) -> (u16, Value) {
     api.exec(api.req(Method::POST, BETS).header("Idempotency-Key", key).json(&body)).await.pair()
 }
 
+/// A signed-in player credited with `credit` (minor units): `(client, user id, balance now)`.
+async fn funded(app: &TestApp, email: &str, credit: i64) -> (Api, i64, i64) {
+    let (api, id, _) = app.player(email).await;
+    app.credit(id, BalanceKind::Real, credit).await;
+    let now = real(app, id).await;
+    (api, id, now)
+}
+
 async fn real(app: &TestApp, id: i64) -> i64 {
     app.minor_balance(id, BalanceKind::Real).await
 }
@@ -95,9 +103,7 @@ async fn sportsbook_line_place_replay_settle_and_resettle() {
         for m in ["t:1", "t:2", "t:3", "t:4"] {
             add_match(app, m, "live", 3_600_000).await;
         }
-        let (api, id, _) = app.player("punter@example.tn").await;
-        app.credit(id, BalanceKind::Real, 100 * TND).await;
-        let start = real(app, id).await;
+        let (api, id, start) = funded(app, "punter@example.tn", 100 * TND).await;
 
         // The line and one event.
         let line = ok(api.get("/api/sportsbook/line").await);
@@ -169,9 +175,7 @@ async fn sportsbook_refusals_change_nothing() {
         add_match(app, "r:1", "live", 3_600_000).await;
         add_match(app, "r:2", "pre_match", -60_000).await;
         add_match(app, "r:3", "live", 3_600_000).await;
-        let (api, id, _) = app.player("careful@example.tn").await;
-        app.credit(id, BalanceKind::Real, 50 * TND).await;
-        let start = real(app, id).await;
+        let (api, id, start) = funded(app, "careful@example.tn", 50 * TND).await;
         let tx_before = app.scalar(&format!("SELECT COUNT(*) FROM ledger_transactions WHERE user_id = {id}")).await;
 
         // 604: the odds moved; the refusal lists the leg with the odds now offered.
@@ -228,9 +232,7 @@ async fn sportsbook_refusals_change_nothing() {
 async fn sportsbook_100_placements_with_one_key_post_once() {
     each_backend(async |app| {
         add_match(app, "c:1", "live", 3_600_000).await;
-        let (api, id, _) = app.player("eager@example.tn").await;
-        app.credit(id, BalanceKind::Real, 100 * TND).await;
-        let start = real(app, id).await;
+        let (api, id, start) = funded(app, "eager@example.tn", 100 * TND).await;
         let body = single("c:1", "2", "3.4", "10.0");
         let replies = join_all((0..100).map(|_| place(&api, "same", body.clone()))).await;
         let ids: std::collections::BTreeSet<String> = replies.into_iter().map(|r| ok(r)["id"].to_string()).collect();
@@ -279,9 +281,7 @@ async fn sportsbook_200_bets_against_a_balance_for_50_accept_50() {
 async fn sportsbook_legs_the_feed_lost_are_void() {
     each_backend(async |app| {
         add_match(app, "o:1", "live", -2 * 3_600_000).await;
-        let (api, id, _) = app.player("orphan@example.tn").await;
-        app.credit(id, BalanceKind::Real, 10 * TND).await;
-        let start = real(app, id).await;
+        let (api, id, start) = funded(app, "orphan@example.tn", 10 * TND).await;
         let bet = ok(place(&api, "o", single("o:1", "1", "2.1", "4.0")).await);
         assert_eq!(real(app, id).await, start - 4 * TND);
         // Still in the line: nothing happens.
@@ -431,9 +431,7 @@ async fn sportsbook_feed_pushed_by_an_adapter() {
             let refused: Vec<u64> = r["refused"].as_array().unwrap().iter().map(|x| x["index"].as_u64().unwrap()).collect();
             assert_eq!(refused, vec![2, 3], "{r}");
 
-            let (api, id, _) = app.player("pushed@example.tn").await;
-            app.credit(id, BalanceKind::Real, 20 * TND).await;
-            let before = real(app, id).await;
+            let (api, id, before) = funded(app, "pushed@example.tn", 20 * TND).await;
             ok(place(&api, "p1", single("push:1", "1", "2.1", "10.0")).await);
             let result = json!([{"type": "bet_settlement", "timestamp": now_ms(), "event_id": "push:1", "markets": [
                 {"market": "1", "outcomes": [{"id": "1", "win": true}, {"id": "2", "win": false}, {"id": "3", "win": false}]}]}])
@@ -453,8 +451,7 @@ async fn sportsbook_feed_pushed_by_an_adapter() {
 async fn sportsbook_names_in_the_reply_language() {
     each_backend(async |app| {
         add_match(app, "n:1", "live", 3_600_000).await;
-        let (api, id, _) = app.player("names@example.tn").await;
-        app.credit(id, BalanceKind::Real, 10 * TND).await;
+        let (api, _, _) = funded(app, "names@example.tn", 10 * TND).await;
         let get = |lang: &'static str, path: &'static str| {
             let api = &api;
             async move { ok(api.exec(api.req(Method::GET, path).header("accept-language", lang)).await.pair()) }
@@ -495,9 +492,7 @@ async fn sportsbook_names_in_the_reply_language() {
 async fn sportsbook_cancel_delivered_20_times_refunds_once() {
     each_backend(async |app| {
         add_match(app, "x:1", "live", 3_600_000).await;
-        let (api, id, _) = app.player("cancelled@example.tn").await;
-        app.credit(id, BalanceKind::Real, 10 * TND).await;
-        let start = real(app, id).await;
+        let (api, id, start) = funded(app, "cancelled@example.tn", 10 * TND).await;
         ok(place(&api, "x1", single("x:1", "1", "2.1", "4")).await);
         assert_eq!(real(app, id).await, start - 4 * TND);
         let cancel = || msg(json!({"type": "bet_cancel", "timestamp": now_ms(), "event_id": "x:1"}));
