@@ -339,8 +339,9 @@ export function tests(h) {
           assert(balance === start - bet + win, `balance ${balance} ≠ ${start} − ${bet} + ${win}`);
           assert(round && Array.isArray(round.window) && round.window.length === 5, 'spin reply lacks a 5-reel window');
           assert(typeof seed?.serverSeedHash === 'string' && seed.serverSeedHash.length === 64, 'spin reply lacks the seed');
-          // The spin button comes back when the presentation (and any free spins) ended.
-          await page.waitForFunction(() => document.querySelector('[data-testid="slot-game"]')?.getAttribute('data-spin') === 'idle', undefined, { timeout: 20000 });
+          // The spin button comes back when the presentation (and any free spins) ended. Ten free
+          // spins play for about 16 s unloaded (slots.mjs measures it): more on a busy CI machine.
+          await page.waitForFunction(() => document.querySelector('[data-testid="slot-game"]')?.getAttribute('data-spin') === 'idle', undefined, { timeout: round.feature ? 60000 : 20000 });
           await page.waitForFunction((want) => {
             const t = document.querySelector('[data-testid="studio-balance"] bdi')?.textContent ?? '';
             return Number(t.replace(/[^\d]/g, '')) === want;
