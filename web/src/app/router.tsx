@@ -1,6 +1,7 @@
 import { lazy } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { AppShell } from './layout/AppShell';
+import { RootError, RouteError } from './layout/RouteError';
 import { SpinnerOverlay } from '../components/Spinner';
 
 type Loader = () => Promise<{ default: React.ComponentType }>;
@@ -21,7 +22,7 @@ const casino = page(() => import('../features/casino/routes/CasinoRoutes'));
 // The partner sportsbooks in frames (features/partners/routes/PartnersRoutes.tsx), loaded on a visit.
 const partners = page(() => import('../features/partners/routes/PartnersRoutes'));
 
-export const routes: RouteObject[] = [
+const tree: RouteObject[] = [
   {
     path: '/',
     element: <AppShell />,
@@ -100,6 +101,20 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/**
+ * Every route gets an error screen (layout/RouteError.tsx): a failing route shows it in its
+ * parent's outlet, inside the shell and in the player's language; the root's draws the shell
+ * itself. Never React Router's developer page ("Unexpected Application Error!").
+ */
+function withErrorScreens(list: RouteObject[], root: boolean): RouteObject[] {
+  return list.map((route) => {
+    const withChildren = route.children ? { ...route, children: withErrorScreens(route.children, false) } : route;
+    return { errorElement: root ? <RootError /> : <RouteError />, ...withChildren } as RouteObject;
+  });
+}
+
+export const routes: RouteObject[] = withErrorScreens(tree, true);
 
 export const createRouter = () =>
   createBrowserRouter(routes, {
