@@ -7,7 +7,7 @@ import frCommon from '../locales/fr/common.json';
 import { mockApi } from '../test/render';
 import { isChunkLoadError, page, RELOAD_WINDOW_MS } from './chunkReload';
 import { i18n } from './i18n';
-import { routes } from './router';
+import { routerOptions, routes } from './router';
 import { makeStore } from './store';
 
 // The contacts page stands for any lazy route: its chunk is gone (a deploy replaced it) or its
@@ -20,14 +20,19 @@ vi.mock('../features/content/routes/ContactsPage', () => ({
   },
 }));
 
+// The promotions page's module itself cannot be imported (its lazy() rejects on the first load).
+vi.mock('../features/content/routes/PromotionsPage', () => {
+  throw new TypeError('Failed to fetch dynamically imported module: http://127.0.0.1/assets/PromotionsPage-Q2.js');
+});
+
 const chunkError = () => new TypeError('Failed to fetch dynamically imported module: http://127.0.0.1/assets/ContactsPage-Dx1.js');
 
 function renderAt(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const router = createMemoryRouter(routes, { ...routerOptions, initialEntries: [path] });
   const store = makeStore();
   return render(
     <Provider store={store}>
-      <RouterProvider router={router} />
+      <RouterProvider router={router} future={{ v7_startTransition: true }} />
     </Provider>,
   );
 }
@@ -107,6 +112,16 @@ describe('route errors', () => {
     expect(screen.getByRole('button', { name: button })).toBeTruthy();
     expect(screen.getByRole('banner')).toBeTruthy();
     expect(screen.queryByText(/Unexpected Application Error/)).toBeNull();
+    expect(reload).not.toHaveBeenCalled();
+  });
+
+  it('a route whose module cannot be imported on the first load shows the error screen, not a spinner forever', async () => {
+    const reload = vi.spyOn(page, 'reload').mockImplementation(() => {});
+    sessionStorage.setItem('carthage.chunkReload', JSON.stringify({ path: '/promotions', at: Date.now() }));
+    renderAt('/promotions');
+    const alert = await screen.findByRole('alert', {}, { timeout: 3000 });
+    expect(alert.dataset.kind).toBe('update');
+    expect(screen.getByRole('banner')).toBeTruthy();
     expect(reload).not.toHaveBeenCalled();
   });
 

@@ -110,19 +110,42 @@ const tree: RouteObject[] = [
 function withErrorScreens(list: RouteObject[], root: boolean): RouteObject[] {
   return list.map((route) => {
     const withChildren = route.children ? { ...route, children: withErrorScreens(route.children, false) } : route;
-    return { errorElement: root ? <RootError /> : <RouteError />, ...withChildren } as RouteObject;
+    const lazy = route.lazy;
+    const safe = lazy ? { lazy: renderLazyFailure(lazy) } : {};
+    return { errorElement: root ? <RootError /> : <RouteError />, ...withChildren, ...safe } as RouteObject;
   });
+}
+
+/**
+ * A route's module that failed to load becomes a component that throws the failure: the error
+ * screen then shows in the route's place. (React Router 6 leaves a route whose `lazy` rejected
+ * during the first load on the hydrate fallback for good: the spinner, forever.)
+ */
+function renderLazyFailure(load: NonNullable<RouteObject['lazy']>): NonNullable<RouteObject['lazy']> {
+  return async () => {
+    try {
+      return await load();
+    } catch (error) {
+      return {
+        Component: () => {
+          throw error;
+        },
+      };
+    }
+  };
 }
 
 export const routes: RouteObject[] = withErrorScreens(tree, true);
 
-export const createRouter = () =>
-  createBrowserRouter(routes, {
-    future: {
-      v7_relativeSplatPath: true,
-      v7_fetcherPersist: true,
-      v7_normalizeFormMethod: true,
-      v7_partialHydration: true,
-      v7_skipActionErrorRevalidation: true,
-    },
-  });
+/** The router's options (tests build a memory router with the same). */
+export const routerOptions = {
+  future: {
+    v7_relativeSplatPath: true,
+    v7_fetcherPersist: true,
+    v7_normalizeFormMethod: true,
+    v7_partialHydration: true,
+    v7_skipActionErrorRevalidation: true,
+  },
+} as const;
+
+export const createRouter = () => createBrowserRouter(routes, routerOptions);

@@ -60,11 +60,11 @@ export function RouteError() {
 
 /** Renders `children`, or `fallback` when they throw (a shell part that broke with the rest). */
 class Guard extends Component<{ children: ReactNode; fallback: ReactNode }, { failed: boolean }> {
-  state = { failed: false };
+  override state = { failed: false };
   static getDerivedStateFromError() {
     return { failed: true };
   }
-  render() {
+  override render() {
     return this.state.failed ? this.props.fallback : this.props.children;
   }
 }
