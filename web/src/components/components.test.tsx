@@ -232,7 +232,7 @@ describe('money', () => {
     expect(formatMoney(500, 'TND')).toBe('500.000 TND');
     expect(formatMoney(12.345, 'TND')).toBe('12.345 TND');
     expect(formatMoney(700, 'PYG')).toBe('700 PYG');
-    expect(formatMoney(1.5, 'USDT')).toBe('1.50 USDT');
+    expect(formatMoney(1.5, 'USDT')).toBe('1.500000 USDT');
     expect(formatMoney(3, 'FUN')).toBe('3.00 RUB');
     expect(formatMoney(1234.5, 'TND', 'fr')).toMatch(/^1\s234,500 TND$/);
     expect(formatMoney(-15, 'TND', 'ar')).toMatch(/15\.000 TND/);
