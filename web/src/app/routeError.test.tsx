@@ -64,14 +64,14 @@ describe('route errors', () => {
     failure.error = chunkError();
     const reload = vi.spyOn(page, 'reload').mockImplementation(() => {});
     const first = renderAt('/contacts');
-    await waitFor(() => expect(screen.getByTestId('route-error').dataset.kind).toBe('reloading'));
+    await waitFor(() => expect(screen.getByTestId('route-error').dataset.kind).toBe('reloading'), { timeout: 8000 });
     expect(reload).toHaveBeenCalledTimes(1);
     first.unmount();
 
     // The reloaded page (same tab: same sessionStorage) fails again: no second reload.
     failure.error = chunkError();
     renderAt('/contacts');
-    const screenEl = await screen.findByRole('alert');
+    const screenEl = await screen.findByRole('alert', {}, { timeout: 8000 });
     expect(screenEl.dataset.kind).toBe('update');
     expect(reload).toHaveBeenCalledTimes(1);
     expect(screen.getByRole('heading', { name: 'This page could not load' })).toBeTruthy();
@@ -90,12 +90,12 @@ describe('route errors', () => {
     const now = Date.now();
     const clock = vi.spyOn(page, 'now').mockReturnValue(now);
     const first = renderAt('/contacts');
-    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1), { timeout: 8000 });
     first.unmount();
     clock.mockReturnValue(now + RELOAD_WINDOW_MS + 1);
     failure.error = chunkError();
     renderAt('/contacts');
-    await waitFor(() => expect(reload).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(reload).toHaveBeenCalledTimes(2), { timeout: 8000 });
   });
 
   it.each([
@@ -108,7 +108,7 @@ describe('route errors', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const reload = vi.spyOn(page, 'reload').mockImplementation(() => {});
     renderAt('/contacts');
-    expect(await screen.findByRole('heading', { name: title })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: title }, { timeout: 8000 })).toBeTruthy();
     expect(screen.getByRole('button', { name: button })).toBeTruthy();
     expect(screen.getByRole('banner')).toBeTruthy();
     expect(screen.queryByText(/Unexpected Application Error/)).toBeNull();
@@ -119,7 +119,7 @@ describe('route errors', () => {
     const reload = vi.spyOn(page, 'reload').mockImplementation(() => {});
     sessionStorage.setItem('carthage.chunkReload', JSON.stringify({ path: '/promotions', at: Date.now() }));
     renderAt('/promotions');
-    const alert = await screen.findByRole('alert', {}, { timeout: 3000 });
+    const alert = await screen.findByRole('alert', {}, { timeout: 8000 });
     expect(alert.dataset.kind).toBe('update');
     expect(screen.getByRole('banner')).toBeTruthy();
     expect(reload).not.toHaveBeenCalled();
@@ -127,6 +127,6 @@ describe('route errors', () => {
 
   it('a route that loads renders normally', async () => {
     renderAt('/contacts');
-    expect(await screen.findByRole('heading', { name: 'Contacts page' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Contacts page' }, { timeout: 8000 })).toBeTruthy();
   });
 });

@@ -41,6 +41,33 @@ describe('Toasts', () => {
     expect(onDelete).toHaveBeenCalledWith('t1');
   });
 
+  it('shows the newest notice alone; the older one shows after it (over the header, never over the page title)', () => {
+    vi.useFakeTimers();
+    const items = [toast({ id: 'old', text: 'logoutSuccess' }), toast({ id: 'new', text: 'successAuth' })];
+    const { rerender } = render(<Toasts items={items} onDelete={() => {}} />);
+    expect(screen.getAllByTestId('toast')).toHaveLength(1);
+    expect(screen.getByTestId('toast').textContent).toContain('You are signed in. Good luck!');
+    rerender(<Toasts items={items.slice(0, 1)} onDelete={() => {}} />);
+    expect(screen.getByTestId('toast').textContent).toContain('You are signed out.');
+  });
+
+  it('closes at a tap on it, not at a drag that goes back', () => {
+    vi.useFakeTimers();
+    const onDelete = vi.fn();
+    render(<Toasts items={[toast({ needClose: false })]} onDelete={onDelete} />);
+    const el = screen.getByTestId('toast');
+    fireEvent.pointerDown(el, { clientX: 10 });
+    fireEvent.pointerMove(el, { clientX: 60 });
+    fireEvent.pointerMove(el, { clientX: 12 });
+    fireEvent.pointerUp(el, { clientX: 12 });
+    act(() => vi.advanceTimersByTime(500));
+    expect(onDelete).not.toHaveBeenCalled();
+    fireEvent.pointerDown(el, { clientX: 10 });
+    fireEvent.pointerUp(el, { clientX: 12 });
+    act(() => vi.advanceTimersByTime(150));
+    expect(onDelete).toHaveBeenCalledWith('t1');
+  });
+
   it('falls back through error keys to "Request execution failed."', () => {
     render(<Toasts items={[toast({ type: 'error', text: ['errors:99999', 'errors:default'] })]} onDelete={() => {}} />);
     expect(screen.getByRole('alert').textContent).toContain('Request execution failed.');
