@@ -49,7 +49,7 @@ afterEach(async () => {
   await i18n.changeLanguage('en');
 });
 
-describe('route errors', () => {
+describe('route errors', { timeout: 20_000 }, () => {
   it('recognises chunk-load failures of every browser', () => {
     expect(isChunkLoadError(chunkError())).toBe(true);
     expect(isChunkLoadError(new TypeError('Importing a module script failed.'))).toBe(true);
