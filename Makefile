@@ -34,7 +34,7 @@ test-rust:
 	$(CARGO) test --workspace
 
 # Web: generated API types up to date, unit tests. (The first-load budget of /home, 150 KiB of
-# compressed JavaScript as Chromium transfers it, needs a server: a browser test of test-e2e,
+# JavaScript as Chromium transfers it, response headers included, needs a server: a browser test of test-e2e,
 # web/e2e/load.mjs; by hand: cd web && npm run size -- http://127.0.0.1:8080.)
 test-web: web-build
 	cd web && npm run check:api && npm test

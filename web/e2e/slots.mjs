@@ -490,5 +490,65 @@ export function tests(h) {
         assertNoPageErrors(errors);
       },
     },
+    {
+      name: 'slots pace: a Spin tap in the moment after the reels stop is refused with a visible reason, never silently (en, fr, ar at 390 and 320 px)',
+      async run({ context, signal, note }) {
+        const page = await context.newPage();
+        const errors = collectErrors(page);
+        const hints = {
+          en: 'The result is showing: tap again to spin',
+          fr: 'Le résultat s’affiche : touchez à nouveau pour lancer',
+          ar: 'تُعرض النتيجة: اضغط مرة أخرى للدوران',
+        };
+        let requests = 0;
+        page.on('request', (r) => {
+          if (r.url().endsWith('/api/studio/slots/spin')) requests += 1;
+        });
+        for (const [lang, game] of /** @type {const} */ ([['en', 'neon-fruits'], ['fr', 'desert-gold'], ['ar', 'atlantis-pearls']])) {
+          const { url } = await launch(context, signal, game, lang);
+          await open(page, url);
+          for (const width of [390, 320]) {
+            await page.setViewportSize({ width, height: width === 320 ? 640 : 844 });
+            const spin = page.getByTestId('slot-spin');
+            await page.waitForFunction(() => document.querySelector('[data-testid="slot-spin"]')?.getAttribute('data-guard') === 'false');
+            const before = await rounds(page);
+            const asked = requests;
+            await spin.click();
+            // The reels stop: "Stop" becomes "Spin", and a tap right then is inside the guard.
+            await page.waitForFunction(
+              (want) => {
+                const game = document.querySelector('[data-testid="slot-game"]');
+                const button = document.querySelector('[data-testid="slot-spin"]');
+                return Number(game?.getAttribute('data-rounds')) >= want && game?.getAttribute('data-spin') === 'idle' && button?.getAttribute('data-meaning') === 'spin';
+              },
+              before + 1,
+              { timeout: 60_000, polling: 'raf' },
+            );
+            const guarded = await spin.getAttribute('data-guard');
+            await spin.click({ force: true });
+            if (guarded !== 'true') {
+              note(`${lang} ${width}: the guard had already passed when the tap landed (machine load): tap not sampled`);
+              continue;
+            }
+            const hint = page.getByTestId('slot-guard-hint');
+            await hint.waitFor({ timeout: 2000 });
+            const text = (await hint.textContent())?.trim();
+            assert(text === hints[lang], `${lang} ${width}: the hint says "${text}"`);
+            assert((await spin.getAttribute('data-refused')) === 'true', `${lang} ${width}: the button does not show the refusal`);
+            const box = await hint.boundingBox();
+            assert(box && box.x >= 0 && box.x + box.width <= width, `${lang} ${width}: the hint is outside the screen ${JSON.stringify(box)}`);
+            await page.screenshot({ path: new URL(`../screenshots/slots-refused-tap-${lang}-${width}.png`, import.meta.url).pathname });
+            // The refused tap started nothing.
+            await page.waitForTimeout(GUARD_MS + 200);
+            assert(requests === asked + 1, `${lang} ${width}: the refused tap sent a spin (${requests - asked} requests)`);
+            assert((await rounds(page)) === before + 1, `${lang} ${width}: a round was played from the refused tap`);
+            // The hint goes by itself.
+            await hint.waitFor({ state: 'detached', timeout: 3000 });
+            note(`${lang} ${width}: tap refused in the guard → "${text}", no spin`);
+          }
+        }
+        assertNoPageErrors(errors);
+      },
+    },
   ];
 }

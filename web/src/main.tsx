@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
+import { listenForPreloadErrors } from './app/chunkReload';
 import { initI18n } from './app/i18n';
 import { Providers } from './app/providers';
 import { createRouter } from './app/router';
@@ -12,6 +13,8 @@ import './styles.css';
 const container = document.getElementById('root');
 if (!container) throw new Error('Carthage: #root element is missing from index.html');
 
+// A chunk a deploy replaced reloads the app once (app/chunkReload.ts, layout/RouteError.tsx).
+listenForPreloadErrors();
 initI18n();
 const store = makeStore();
 // A reload of a signed-in page shows the remembered player at once (never the guest header).

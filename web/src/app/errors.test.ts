@@ -50,9 +50,9 @@ describe('error catalogue', () => {
     expect(errorText({ code: 650 }).key[0]).toBe('errors:bet');
     expect(errorText({ code: 2212 }).key[0]).toBe('errors:promocode');
     expect(errorText({ code: 2201 }).key[0]).toBe('errors:2201');
-    expect(errorText({ code: 6252, data: 125.5 })).toEqual({
+    expect(errorText({ code: 6252, data: 125.5 }, 'default', { currency: 'TND' })).toEqual({
       key: ['errors:6252', 'errors:default', 'errors:default'],
-      params: { value: '125.5' },
+      params: { value: '\u2066125.500 TND\u2069' },
     });
     expect(errorText({ code: 6252, data: { x: 1 } }).key[0]).toBe('errors:6252-1');
     expect(errorText({ code: 77777 }).key[0]).toBe('errors:default');

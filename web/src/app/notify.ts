@@ -1,13 +1,15 @@
 import { addNotification, clearFormErrors, type NewNotification } from './notificationsSlice';
 import { errorText } from './errors';
 import type { ApiError } from '../api/types';
-import { useAppDispatch } from './store';
+import { useAppDispatch, type RootState } from './store';
 import { useMemo } from 'react';
+import { useStore } from 'react-redux';
 import { i18n } from './i18n';
 
 /** Toast helpers bound to the store: success/info by i18n key, errors by API code. */
 export function useNotify() {
   const dispatch = useAppDispatch();
+  const store = useStore<RootState>();
   return useMemo(
     () => ({
       success: (text: string, params?: Record<string, string>) =>
@@ -23,7 +25,9 @@ export function useNotify() {
        */
       error: (error: ApiError | undefined, fallback?: string, form?: string) => {
         void i18n.loadNamespaces('errors');
-        const { key, params } = errorText(error, fallback);
+        // Amounts in the message are shown in the player's currency unless the refusal names one.
+        const { auth } = store.getState();
+        const { key, params } = errorText(error, fallback, { currency: auth.balance?.currency ?? auth.user?.currency });
         const n: NewNotification = { text: key, type: 'error' };
         if (params) n.params = params;
         if (form) {
@@ -39,6 +43,6 @@ export function useNotify() {
       },
       clearForm: (form: string) => dispatch(clearFormErrors(form)),
     }),
-    [dispatch],
+    [dispatch, store],
   );
 }

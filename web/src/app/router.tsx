@@ -1,6 +1,7 @@
 import { lazy } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { AppShell } from './layout/AppShell';
+import { RootError, RouteError } from './layout/RouteError';
 import { SpinnerOverlay } from '../components/Spinner';
 
 type Loader = () => Promise<{ default: React.ComponentType }>;
@@ -21,7 +22,7 @@ const casino = page(() => import('../features/casino/routes/CasinoRoutes'));
 // The partner sportsbooks in frames (features/partners/routes/PartnersRoutes.tsx), loaded on a visit.
 const partners = page(() => import('../features/partners/routes/PartnersRoutes'));
 
-export const routes: RouteObject[] = [
+const tree: RouteObject[] = [
   {
     path: '/',
     element: <AppShell />,
@@ -101,13 +102,50 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const createRouter = () =>
-  createBrowserRouter(routes, {
-    future: {
-      v7_relativeSplatPath: true,
-      v7_fetcherPersist: true,
-      v7_normalizeFormMethod: true,
-      v7_partialHydration: true,
-      v7_skipActionErrorRevalidation: true,
-    },
+/**
+ * Every route gets an error screen (layout/RouteError.tsx): a failing route shows it in its
+ * parent's outlet, inside the shell and in the player's language; the root's draws the shell
+ * itself. Never React Router's developer page ("Unexpected Application Error!").
+ */
+function withErrorScreens(list: RouteObject[], root: boolean): RouteObject[] {
+  return list.map((route) => {
+    const withChildren = route.children ? { ...route, children: withErrorScreens(route.children, false) } : route;
+    const lazy = route.lazy;
+    const safe = lazy ? { lazy: renderLazyFailure(lazy) } : {};
+    return { errorElement: root ? <RootError /> : <RouteError />, ...withChildren, ...safe } as RouteObject;
   });
+}
+
+/**
+ * A route's module that failed to load becomes a component that throws the failure: the error
+ * screen then shows in the route's place. (React Router 6 leaves a route whose `lazy` rejected
+ * during the first load on the hydrate fallback for good: the spinner, forever.)
+ */
+function renderLazyFailure(load: NonNullable<RouteObject['lazy']>): NonNullable<RouteObject['lazy']> {
+  return async () => {
+    try {
+      return await load();
+    } catch (error) {
+      return {
+        Component: () => {
+          throw error;
+        },
+      };
+    }
+  };
+}
+
+export const routes: RouteObject[] = withErrorScreens(tree, true);
+
+/** The router's options (tests build a memory router with the same). */
+export const routerOptions = {
+  future: {
+    v7_relativeSplatPath: true,
+    v7_fetcherPersist: true,
+    v7_normalizeFormMethod: true,
+    v7_partialHydration: true,
+    v7_skipActionErrorRevalidation: true,
+  },
+} as const;
+
+export const createRouter = () => createBrowserRouter(routes, routerOptions);

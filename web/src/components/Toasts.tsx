@@ -12,6 +12,8 @@ export interface ToastItem {
 }
 
 export const TOAST_SWIPE_PX = 120;
+/** A pointer that moved less than this between down and up is a tap: it closes the notice. */
+export const TOAST_TAP_PX = 10;
 export const TOAST_FADE_MS = 100;
 
 function Toast({ item, onDelete }: { item: ToastItem; onDelete: (id: string) => void }) {
@@ -34,15 +36,25 @@ function Toast({ item, onDelete }: { item: ToastItem; onDelete: (id: string) => 
     return () => clearTimeout(timer);
   }, [item.needClose, item.timeToCloseMs]);
 
+  const moved = useRef(0);
   const onPointerDown = (e: PointerEvent) => {
     start.current = e.clientX;
+    moved.current = 0;
   };
   const onPointerMove = (e: PointerEvent) => {
-    if (start.current !== null) setDx(e.clientX - start.current);
+    if (start.current === null) return;
+    const d = e.clientX - start.current;
+    moved.current = Math.max(moved.current, Math.abs(d));
+    setDx(d);
   };
   const onPointerUp = () => {
-    if (Math.abs(dx) > TOAST_SWIPE_PX) setHiding(true);
+    // A swipe past TOAST_SWIPE_PX, or a tap (no real move): the notice has been seen.
+    if (start.current !== null && (Math.abs(dx) > TOAST_SWIPE_PX || moved.current < TOAST_TAP_PX)) setHiding(true);
     else setDx(0);
+    start.current = null;
+  };
+  const onPointerCancel = () => {
+    setDx(0);
     start.current = null;
   };
 
@@ -58,7 +70,7 @@ function Toast({ item, onDelete }: { item: ToastItem; onDelete: (id: string) => 
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
       onPointerUp={onPointerUp}
-      onPointerCancel={onPointerUp}
+      onPointerCancel={onPointerCancel}
     >
       <span className={css.toastIcon} aria-hidden="true">
         {item.type === 'error' ? '!' : item.type === 'success' ? '✓' : 'i'}
@@ -71,12 +83,16 @@ function Toast({ item, onDelete }: { item: ToastItem; onDelete: (id: string) => 
   );
 }
 
+/**
+ * The notices, over the header (issue 18): the page's title, just below the header, stays
+ * readable. One shows at a time, the newest (the answer to what the player just did); older ones
+ * wait their turn and show after it, each for its own time.
+ */
 export function Toasts({ items, onDelete }: { items: ToastItem[]; onDelete: (id: string) => void }) {
+  const newest = items[items.length - 1];
   return (
-    <div className={css.toasts} aria-live="polite">
-      {items.map((item) => (
-        <Toast key={item.id} item={item} onDelete={onDelete} />
-      ))}
+    <div className={css.toasts} aria-live="polite" data-waiting={items.length - 1}>
+      {newest && <Toast key={newest.id} item={newest} onDelete={onDelete} />}
     </div>
   );
 }

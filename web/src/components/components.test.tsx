@@ -41,6 +41,33 @@ describe('Toasts', () => {
     expect(onDelete).toHaveBeenCalledWith('t1');
   });
 
+  it('shows the newest notice alone; the older one shows after it (over the header, never over the page title)', () => {
+    vi.useFakeTimers();
+    const items = [toast({ id: 'old', text: 'logoutSuccess' }), toast({ id: 'new', text: 'successAuth' })];
+    const { rerender } = render(<Toasts items={items} onDelete={() => {}} />);
+    expect(screen.getAllByTestId('toast')).toHaveLength(1);
+    expect(screen.getByTestId('toast').textContent).toContain('You are signed in. Good luck!');
+    rerender(<Toasts items={items.slice(0, 1)} onDelete={() => {}} />);
+    expect(screen.getByTestId('toast').textContent).toContain('You are signed out.');
+  });
+
+  it('closes at a tap on it, not at a drag that goes back', () => {
+    vi.useFakeTimers();
+    const onDelete = vi.fn();
+    render(<Toasts items={[toast({ needClose: false })]} onDelete={onDelete} />);
+    const el = screen.getByTestId('toast');
+    fireEvent.pointerDown(el, { clientX: 10 });
+    fireEvent.pointerMove(el, { clientX: 60 });
+    fireEvent.pointerMove(el, { clientX: 12 });
+    fireEvent.pointerUp(el, { clientX: 12 });
+    act(() => vi.advanceTimersByTime(500));
+    expect(onDelete).not.toHaveBeenCalled();
+    fireEvent.pointerDown(el, { clientX: 10 });
+    fireEvent.pointerUp(el, { clientX: 12 });
+    act(() => vi.advanceTimersByTime(150));
+    expect(onDelete).toHaveBeenCalledWith('t1');
+  });
+
   it('falls back through error keys to "Request execution failed."', () => {
     render(<Toasts items={[toast({ type: 'error', text: ['errors:99999', 'errors:default'] })]} onDelete={() => {}} />);
     expect(screen.getByRole('alert').textContent).toContain('Request execution failed.');
@@ -232,7 +259,7 @@ describe('money', () => {
     expect(formatMoney(500, 'TND')).toBe('500.000 TND');
     expect(formatMoney(12.345, 'TND')).toBe('12.345 TND');
     expect(formatMoney(700, 'PYG')).toBe('700 PYG');
-    expect(formatMoney(1.5, 'USDT')).toBe('1.50 USDT');
+    expect(formatMoney(1.5, 'USDT')).toBe('1.500000 USDT');
     expect(formatMoney(3, 'FUN')).toBe('3.00 RUB');
     expect(formatMoney(1234.5, 'TND', 'fr')).toMatch(/^1\s234,500 TND$/);
     expect(formatMoney(-15, 'TND', 'ar')).toMatch(/15\.000 TND/);

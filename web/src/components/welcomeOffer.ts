@@ -1,5 +1,5 @@
 import type { Settings } from '../api/types';
-import { currencyDecimals, displayCurrency } from './money';
+import { formatMoney } from './money';
 
 /** The promotions page's welcome section: the welcome slide links to `/promotions#welcome`. */
 export const WELCOME_ANCHOR = 'welcome';
@@ -16,8 +16,7 @@ export function welcomeOffer(settings: Settings | undefined): { amount: number; 
   return { amount, currency: settings?.defaultCurrency ?? 'TND' };
 }
 
-/** The offer's amount as advertised: "25 TND", "12.5 TND" (fr "12,5 TND"); Latin digits. */
+/** The offer's amount in the app's one money format: "25.000 TND" (fr "12,500 TND"); Latin digits. */
 export function formatOffer(offer: { amount: number; currency: string }, locale: string): string {
-  const number = new Intl.NumberFormat(`${locale}-u-nu-latn`, { maximumFractionDigits: currencyDecimals(offer.currency) }).format(offer.amount);
-  return `${number} ${displayCurrency(offer.currency)}`;
+  return formatMoney(offer.amount, offer.currency, locale);
 }

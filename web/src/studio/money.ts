@@ -1,15 +1,9 @@
 /**
  * Money of the studio: integer minor units with the currency's exponent (TND: 3, 1500 = 1.500 TND).
- * Never floats: formatting and parsing work on digit strings and BigInt.
+ * Never floats: formatting and parsing work on digit strings and BigInt. The number format is the
+ * app's one (components/money.ts), so a game shows an amount exactly as the app around it does.
  */
-
-function separators(locale: string) {
-  const parts = new Intl.NumberFormat(`${locale}-u-nu-latn`).formatToParts(1234.5);
-  return {
-    group: parts.find((p) => p.type === 'group')?.value ?? ',',
-    decimal: parts.find((p) => p.type === 'decimal')?.value ?? '.',
-  };
-}
+import { formatMinor, separators } from '../components/money';
 
 /** `minor` as a plain decimal string in major units, e.g. (1500, 3) → "1.500", (-5, 2) → "-0.05". */
 export function minorToDecimal(minor: number | bigint, exponent: number): string {
@@ -21,15 +15,8 @@ export function minorToDecimal(minor: number | bigint, exponent: number): string
   return `${neg ? '-' : ''}${int}${frac}`;
 }
 
-/** Localised amount without the currency, grouped: (1234500, 3, 'fr') → "1 234,500". */
-export function formatMinor(minor: number | bigint, exponent: number, locale = 'en'): string {
-  const { group, decimal } = separators(locale);
-  const plain = minorToDecimal(minor, exponent);
-  const neg = plain.startsWith('-');
-  const [int = '0', frac] = (neg ? plain.slice(1) : plain).split('.');
-  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, group);
-  return `${neg ? '-' : ''}${grouped}${frac !== undefined ? decimal + frac : ''}`;
-}
+/** Localised amount without the currency, grouped: (1234500, 3, 'fr') → "1 234,500" (components/money.ts). */
+export { formatMinor };
 
 export function formatMoney(minor: number | bigint, exponent: number, currency: string, locale = 'en'): string {
   return `${formatMinor(minor, exponent, locale)} ${currency}`;

@@ -63,7 +63,10 @@ describe('helpers', () => {
   it('says until when a break lasts and how much a limit leaves', () => {
     expect(errorText({ code: 122, data: { until: '2030-01-02T10:00:00.000Z' } })).toMatchObject({ key: ['errors:122-until', 'errors:122', 'errors:default', 'errors:default'] });
     expect(errorText({ code: 121, data: { until: null, permanent: true } }).key[0]).toBe('errors:121');
-    expect(errorText({ code: 120, data: { period: 'day', limit: 50, used: 45, remaining: 5 } })).toMatchObject({ params: { remaining: '5' } });
+    // The amount with its currency and decimals (issue 18), in the player's currency.
+    expect(errorText({ code: 120, data: { period: 'day', limit: 50, used: 45, remaining: 5 } }, 'default', { currency: 'TND' })).toMatchObject({
+      params: { remaining: '\u20665.000 TND\u2069' },
+    });
   });
 });
 

@@ -295,7 +295,12 @@ function Machine({ info }: { info: SlotInfo }) {
   const meaning = autoLeft !== null ? 'autoStop' : state !== 'idle' ? 'stop' : 'spin';
   const guard = useActionGuard(meaning);
   const onMainButton = () => {
-    if (guard.isGuarded()) return;
+    // A tap in the moment after the button changed meaning (the reels just stopped: "Stop" became
+    // "Spin") is refused — it may have been meant for the old meaning — and says so.
+    if (guard.isGuarded()) {
+      guard.refuse();
+      return;
+    }
     if (autoRun.current) {
       endAuto('player');
       requestStop();
@@ -400,7 +405,7 @@ function Machine({ info }: { info: SlotInfo }) {
             </button>
           )}
         </div>
-        <div className={g.controlRow}>
+        <div className={`${g.controlRow} ${css.spinRow}`}>
           <BetControl value={bet} onChange={(v) => setBet(slotLevels([v], info.betMultiple)[0] ?? v)} disabled={state !== 'idle' || autoLeft !== null} />
           <button
             type="button"
@@ -408,6 +413,7 @@ function Machine({ info }: { info: SlotInfo }) {
             onClick={onMainButton}
             disabled={mainDisabled}
             data-guard={guard.guarded}
+            data-refused={guard.refused}
             data-meaning={meaning}
             aria-label={mainLabel}
             title={mainLabel}
@@ -432,6 +438,12 @@ function Machine({ info }: { info: SlotInfo }) {
               </svg>
             )}
           </button>
+          {/* Over the foot of the reels: showing it never moves a control. */}
+          {guard.refused && (
+            <span key={guard.refusals} className={css.guardHint} role="status" data-testid="slot-guard-hint">
+              {t(meaning === 'spin' ? 'slots.guardSpin' : 'slots.guardWait')}
+            </span>
+          )}
         </div>
       </div>
       {rules.autoplay && (

@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ACTION_GUARD_MS, useActionGuard } from './actionGuard';
+import { ACTION_GUARD_MS, REFUSED_HINT_MS, useActionGuard } from './actionGuard';
 
 function Probe({ meaning, onTap }: { meaning: string; onTap: () => void }) {
   const guard = useActionGuard(meaning);
@@ -11,7 +11,38 @@ function Probe({ meaning, onTap }: { meaning: string; onTap: () => void }) {
   );
 }
 
+/** A button that stays enabled and answers a refused tap (the slot's Spin). */
+function Answering({ meaning, onTap }: { meaning: string; onTap: () => void }) {
+  const guard = useActionGuard(meaning);
+  return (
+    <>
+      <button type="button" data-guard={guard.guarded} onClick={() => (guard.isGuarded() ? guard.refuse() : onTap())}>
+        {meaning}
+      </button>
+      {guard.refused && <span role="status">refused</span>}
+    </>
+  );
+}
+
 describe('useActionGuard', () => {
+  it('answers a refused tap: `refused` for REFUSED_HINT_MS, and the tap does nothing', () => {
+    vi.useFakeTimers();
+    const onTap = vi.fn();
+    const { rerender } = render(<Answering meaning="stop" onTap={onTap} />);
+    rerender(<Answering meaning="spin" onTap={onTap} />);
+    fireEvent.click(screen.getByRole('button'));
+    expect(onTap).not.toHaveBeenCalled();
+    expect(screen.getByRole('status').textContent).toBe('refused');
+    act(() => vi.advanceTimersByTime(REFUSED_HINT_MS - 1));
+    expect(screen.queryByRole('status')).not.toBeNull();
+    act(() => vi.advanceTimersByTime(1));
+    expect(screen.queryByRole('status')).toBeNull();
+    // After the guard, the tap acts and nothing is refused.
+    fireEvent.click(screen.getByRole('button'));
+    expect(onTap).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
   beforeEach(() => {
     vi.useFakeTimers();
   });
