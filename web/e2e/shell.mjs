@@ -122,7 +122,7 @@ export function tests(h) {
       },
     },
     {
-      name: 'shell: a toast leaves the header’s page title readable, goes by itself within 6 s and at a tap (en, fr, ar; 390 and 320 px)',
+      name: 'shell: a toast leaves the header’s page title readable, goes by itself after the spec's 7 s and at a tap (en, fr, ar; 390 and 320 px)',
       /** @param {{ context: import('playwright-core').BrowserContext, signal: AbortSignal, note: (l: string) => void }} t */
       async run({ context, signal, note }) {
         for (const width of WIDTHS) {
@@ -152,12 +152,12 @@ export function tests(h) {
               assert(t.x >= 0 && t.x + t.width <= width, `${lang} ${width}: the toast is outside the screen (${Math.round(t.x)}, ${Math.round(t.width)})`);
               // With the toast showing (shot() would close it first).
               await page.screenshot({ path: fileURLToPath(new URL(`../screenshots/toast-${lang}-${width}.png`, import.meta.url)) });
-              await toast.waitFor({ state: 'detached', timeout: 9000 });
+              await toast.waitFor({ state: 'detached', timeout: 10000 });
               const again = await raise();
               const since = Date.now();
-              await again.waitFor({ state: 'detached', timeout: 9000 });
+              await again.waitFor({ state: 'detached', timeout: 10000 });
               const lasted = Date.now() - since;
-              assert(lasted <= 6500, `${lang} ${width}: the toast stayed ${lasted} ms`);
+              assert(lasted <= 8500, `${lang} ${width}: the toast stayed ${lasted} ms (spec: 7000)`);
               // A tap on the toast dismisses it.
               const third = await raise();
               await third.locator('span').nth(1).tap();

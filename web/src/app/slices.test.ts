@@ -92,7 +92,7 @@ describe('notifications slice', () => {
     const store = makeStore();
     store.dispatch(addNotification({ text: 'successAuth' }));
     const [n] = store.getState().notifications.items;
-    expect(n).toMatchObject({ text: 'successAuth', type: 'default', needClose: true, timeToCloseMs: 4000 });
+    expect(n).toMatchObject({ text: 'successAuth', type: 'default', needClose: true, timeToCloseMs: 7000 });
     expect(n!.id).toMatch(/^\d{4}-\d\d-\d\dT/);
     store.dispatch(deleteNotification(n!.id));
     expect(store.getState().notifications.items).toHaveLength(0);
