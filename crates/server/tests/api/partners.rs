@@ -26,8 +26,7 @@ async fn gr8_tx(app: &TestApp, player: i64, body: &Value, secret: &str) -> (u16,
 
 /// GR8's signature of a request for `player`'s path.
 fn gr8_sig(secret: &str, ts: &str, player: i64, raw: &[u8]) -> String {
-    let _ = player;
-    gr8::sign(secret, ts, raw)
+    gr8::sign(secret, ts, &player.to_string(), raw)
 }
 
 /// A transaction signed for `signed_for`'s path, sent to `path_player`'s path.
@@ -235,8 +234,10 @@ async fn gr8_wallet_moves_money_exactly_once() {
         assert!(app.exec(b).await.status < 500);
         assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 2501);
 
-        // A settlement (deposit) of 6.250 TND, booked as partner sport (215).
-        let (s, r) = gr8_tx(app, user_id, &gr8_body("deposit", "d1", "6.250", None), DEMO_GR8_SECRET).await;
+        // A settlement (deposit) of 6.250 TND for the bet of w1, booked as partner sport (215).
+        let mut d1 = gr8_body("deposit", "d1", "6.250", None);
+        d1["context"]["betId"] = json!("bet-w1");
+        let (s, r) = gr8_tx(app, user_id, &d1, DEMO_GR8_SECRET).await;
         assert_eq!(s, 200, "{r}");
         assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 2501 + 6250);
         assert_eq!(app.count("ledger_transactions WHERE idempotency_key = 'prov:gr8:d1' AND tx_type = 215").await, 1);
@@ -570,7 +571,7 @@ async fn digitain_wins_need_their_bet() {
         assert_eq!(r["items"][0]["errorCode"], 1);
         let r = dgs(app, "win", json!({"providerId": "p", "allOrNone": true, "items": [win("mine-w1", "my-round", false), win("mine-w2", "my-round", true)]})).await;
         assert_eq!(r["errorCode"], 1, "{r}");
-        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 1000 + 200);
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 1000 + 200_000);
         app.assert_ledger_consistent().await;
     })
     .await;
