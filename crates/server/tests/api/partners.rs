@@ -686,3 +686,58 @@ async fn gr8_a_body_signed_for_one_player_is_refused_for_another() {
     })
     .await;
 }
+
+/// The partners' addresses are a setting: a call from elsewhere is refused (403) before
+/// anything is read, and nothing moves. Behind our proxy the address is the last
+/// `X-Forwarded-For` entry (the one the proxy appended), never an earlier one.
+#[tokio::test]
+async fn partner_wallets_answer_only_their_allowed_addresses() {
+    let restrict = |cfg: &mut server::config::Config| {
+        with_key(cfg);
+        cfg.partners.digitain_allowed = server::partners::AddressList::parse("198.51.100.0/24").unwrap();
+        cfg.partners.gr8_allowed = server::partners::AddressList::parse("198.51.100.7").unwrap();
+    };
+    each_backend_with(restrict, async |app| {
+        let (api, user_id, start, token) = digitain_player(app, "dg-allow@example.com", 10_000).await;
+        ok(api.get("/gr8/game_link?lang=en").await);
+        // From 127.0.0.1 (the test's own address): refused, with no frame of ours.
+        let body = json!({"providerId": "p", "allOrNone": false, "items": [{"txId": "allow-1", "betAmount": 1, "token": token, "playerId": user_id.to_string(), "roundId": "ra", "currencyId": "TND"}]});
+        let ts = unique_ts();
+        let mut signed = body.clone();
+        signed["operatorId"] = json!(DEMO_OPERATOR_ID);
+        signed["timestamp"] = json!(ts);
+        signed["signature"] = json!(digitain::sign(DEMO_DIGITAIN_SECRET, &ts, DEMO_OPERATOR_ID));
+        let r = app.exec(app.bare_client().req(Method::POST, "/api/digitain/bet").json(&signed)).await;
+        assert_eq!((r.status, r.body.clone()), (403, json!({"errorCode": 12})), "{}", r.text);
+        let (s, r) = gr8_tx(app, user_id, &gr8_body("withdrawal", "allow-2", "1", None), DEMO_GR8_SECRET).await;
+        assert_eq!((s, r["error"]["code"].as_str()), (403, Some("auth.address")), "{r}");
+        // A forwarded address is not believed without TRUST_PROXY.
+        let r = app.exec(app.bare_client().req(Method::POST, "/api/digitain/bet").header("x-forwarded-for", "198.51.100.7").json(&signed)).await;
+        assert_eq!(r.status, 403);
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start);
+        assert_eq!(app.count("ledger_transactions WHERE idempotency_key LIKE 'prov:%:allow-%'").await, 0);
+    })
+    .await;
+    // Behind our proxy: the last entry is the address that reached the proxy.
+    let proxied = |cfg: &mut server::config::Config| {
+        restrict(cfg);
+        cfg.trust_proxy = true;
+    };
+    each_backend_with(proxied, async |app| {
+        let (_api, user_id, start, token) = digitain_player(app, "dg-allow-proxy@example.com", 10_000).await;
+        let call = async |forwarded: &str, tx: &str| {
+            let ts = unique_ts();
+            let body = json!({"providerId": "p", "allOrNone": false, "operatorId": DEMO_OPERATOR_ID, "timestamp": ts,
+                "signature": digitain::sign(DEMO_DIGITAIN_SECRET, &ts, DEMO_OPERATOR_ID),
+                "items": [{"txId": tx, "betAmount": 1, "token": token, "playerId": user_id.to_string(), "roundId": "ra", "currencyId": "TND"}]});
+            app.exec(app.bare_client().req(Method::POST, "/api/digitain/bet").header("x-forwarded-for", forwarded).json(&body)).await
+        };
+        // The client's own word first, the proxy's entry last.
+        assert_eq!(call("198.51.100.7, 203.0.113.9", "allow-3").await.status, 403);
+        assert_eq!(call("garbage", "allow-4").await.status, 403);
+        let r = call("203.0.113.9, 198.51.100.8", "allow-5").await;
+        assert_eq!((r.status, r.body["items"][0]["errorCode"].as_i64()), (200, Some(1)), "{}", r.text);
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 1000);
+    })
+    .await;
+}
