@@ -551,3 +551,27 @@ impl ProviderWallet {
         self.rollback_reply(s, &call.transaction_id, outcome).await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(win_requires_bet: bool) -> crate::ProviderConfig {
+        crate::ProviderConfig { name: "x".into(), enabled: true, launch_url: String::new(), wallet_secret: None, win_requires_bet }
+    }
+
+    #[test]
+    fn rules_come_from_the_providers_settings() {
+        // A provider follows its row; an unknown one gets the strict default.
+        assert!(ProviderRules::of("demo", Some(&row(true))).win_requires_bet);
+        assert!(!ProviderRules::of("demo", Some(&row(false))).win_requires_bet);
+        assert!(ProviderRules::of("nobody", None).win_requires_bet);
+        // The partner sportsbooks need the bet whatever their row says.
+        for partner in PARTNER_SPORTSBOOKS {
+            assert!(ProviderRules::of(partner, Some(&row(false))).win_requires_bet, "{partner}");
+            assert!(ProviderRules::of(partner, None).win_requires_bet, "{partner}");
+        }
+        // Only the in-process studio skips the look-up.
+        assert!(!ProviderRules::of(crate::STUDIO, Some(&row(true))).win_requires_bet);
+    }
+}
