@@ -438,9 +438,41 @@ async fn demo_partner_pages_bet_through_the_real_wallet() {
         assert!(placed.text.contains("Pari placé"), "{}", placed.text);
         assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, before - 5000);
         assert_eq!(app.count(&format!("ledger_transactions WHERE user_id = {user_id} AND tx_type = 214")).await, 1);
+        // Settling pays through the partner's win (its bet is there): once, however often.
+        let settled = demo_settle(app, "digitain", &token, &placed.text).await;
+        let settled_again = demo_settle(app, "digitain", &token, &placed.text).await;
+        assert!(settled.contains("Won") || settled.contains("Lost"), "{settled}");
+        assert!(!settled_again.contains("error"), "{settled_again}");
+        assert_eq!(app.count(&format!("ledger_transactions WHERE user_id = {user_id} AND tx_type = 215 AND idempotency_key LIKE 'prov:digitain:settle-%'")).await, 1);
+
+        // The GR8 demo: the JWT frame, a withdrawal signed over the player, its deposit.
+        let link = ok(api.get("/gr8/game_link?lang=en").await)["game_link"].as_str().unwrap().to_string();
+        let jwt = link.split("?jwt=").nth(1).unwrap().to_string();
+        let before = app.minor_balance(user_id, BalanceKind::Real).await;
+        let form = format!("action=bet&lang=en&credential={}&game=1&pick=2&stake=3", urlencode(&jwt));
+        let placed = app.exec(app.bare_client().req(Method::POST, "/partners/gr8/action").header("content-type", "application/x-www-form-urlencoded").body(form)).await;
+        assert!(placed.text.contains("Bet placed"), "{}", placed.text);
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, before - 3000);
+        let settled = demo_settle(app, "gr8", &jwt, &placed.text).await;
+        assert!(settled.contains("Won") || settled.contains("Lost"), "{settled}");
+        assert!(!settled.contains("decline") && !settled.contains("auth."), "{settled}");
+        assert_eq!(app.count(&format!("ledger_transactions WHERE user_id = {user_id} AND tx_type = 215 AND idempotency_key LIKE 'prov:gr8:settle-%'")).await, 1);
         app.assert_ledger_consistent().await;
     })
     .await;
+}
+
+/// Posts the demo page's "Settle" form found in `page`.
+async fn demo_settle(app: &TestApp, partner: &str, credential: &str, page: &str) -> String {
+    let field = |name: &str| {
+        let marker = format!("name=\"{name}\" value=\"");
+        let start = page.find(&marker).unwrap_or_else(|| panic!("no {name} in {page}")) + marker.len();
+        page[start..].split('"').next().unwrap().to_string()
+    };
+    let form = format!("action=settle&lang=en&credential={}&slip={}&seal={}", urlencode(credential), urlencode(&field("slip")), field("seal"));
+    let r = app.exec(app.bare_client().req(Method::POST, &format!("/partners/{partner}/action")).header("content-type", "application/x-www-form-urlencoded").body(form)).await;
+    assert_eq!(r.status, 200);
+    r.text
 }
 
 // ------------------------------------------------------------------ issue 18: partner wallet security
@@ -530,6 +562,17 @@ async fn digitain_a_signature_is_bound_to_its_first_body() {
         assert_eq!(elsewhere["errorCode"], 12, "{elsewhere}");
         assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 1000);
         assert_eq!(app.count("ledger_transactions WHERE idempotency_key = 'prov:digitain:pair-2'").await, 0);
+        // One request delivered 20 times at once (one pair, one body): every delivery is
+        // answered as the first, the stake moves once.
+        let ts = unique_ts();
+        let mut same = bet("pair-3");
+        same["operatorId"] = json!(DEMO_OPERATOR_ID);
+        same["timestamp"] = json!(ts);
+        same["signature"] = json!(digitain::sign(DEMO_DIGITAIN_SECRET, &ts, DEMO_OPERATOR_ID));
+        let replies = futures::future::join_all((0..20).map(|_| dg_raw(app, "bet", &same))).await;
+        assert!(replies.iter().all(|r| r["items"][0]["errorCode"] == 1 && r["timestamp"] == json!(ts)), "{replies:?}");
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 2000);
+        assert_eq!(app.count("ledger_transactions WHERE idempotency_key = 'prov:digitain:pair-3'").await, 1);
         app.assert_ledger_consistent().await;
     })
     .await;
