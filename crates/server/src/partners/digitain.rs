@@ -235,16 +235,24 @@ pub async fn handle(state: &AppState, method: &str, body: &[u8]) -> String {
         _ => frame.reply(GENERAL_ERROR),
     };
     let text = serde_json::to_string(&r).unwrap_or_else(|_| unsigned(GENERAL_ERROR));
-    // The first reply is what a retry of this very request gets — unless it holds a 999 (an
-    // outcome we could not be sure of, or an all-or-none sibling): that request is
-    // processed again when retried (idempotent per txId).
-    let unsure = r.error_code == GENERAL_ERROR || r.items.iter().flatten().any(|i| i.error_code == GENERAL_ERROR);
-    if !unsure {
+    if keeps_reply(&r) {
         if let Err(e) = seen.answer(super::DIGITAIN, &frame.timestamp, &frame.signature, &text).await {
             tracing::warn!(error = %e.text(), "digitain: a reply could not be recorded");
         }
     }
     text
+}
+
+/// Whether a retry of this very request must be answered from the stored reply: only a
+/// refusal needs it (a refused bet retried after a deposit must not go through). A success
+/// is answered again by the wallet's own replay — the same receipts, so the same reply,
+/// byte for byte — and a read (`authenticate`, `getBalance`, `refreshtoken`) moves nothing;
+/// neither costs a second write. An outcome we could not be sure of (999 outside an
+/// all-or-none refusal) is not kept either: that request is processed again, idempotently.
+fn keeps_reply(r: &Reply) -> bool {
+    let Some(items) = &r.items else { return false };
+    let unsure = r.error_code == GENERAL_ERROR || (r.error_code == SUCCESS && items.iter().any(|i| i.error_code == GENERAL_ERROR));
+    !unsure && (r.error_code != SUCCESS || items.iter().any(|i| i.error_code != SUCCESS))
 }
 
 /// The session of a token: unknown → 2.
@@ -535,6 +543,18 @@ mod tests {
         // Milliseconds are accepted (the signature is over the text as sent).
         let ms = sign("k", "1000000000000", "op1");
         assert_eq!(verify(Some("k"), "op1", &body("1000000000000", "op1", &ms), 1_000_000_000).map(|f| f.at_ms), Ok(1_000_000_000_000));
+    }
+
+    #[test]
+    fn only_refusals_are_kept_for_retries() {
+        let item = |code| ItemReply { tx_id: Value::Null, external_tx_id: None, balance: None, info: Value::Null, error_code: code, metadata: Value::Null };
+        let batch = |top, codes: &[i64]| Reply { error_code: top, items: Some(codes.iter().map(|c| item(*c)).collect()), ..Default::default() };
+        assert!(!keeps_reply(&batch(SUCCESS, &[SUCCESS, SUCCESS])), "a success replays from the ledger");
+        assert!(keeps_reply(&batch(SUCCESS, &[SUCCESS, LOW_BALANCE])));
+        assert!(keeps_reply(&batch(LOW_BALANCE, &[GENERAL_ERROR, LOW_BALANCE])), "an all-or-none refusal");
+        assert!(!keeps_reply(&batch(SUCCESS, &[SUCCESS, GENERAL_ERROR])), "an unknown outcome is retried");
+        assert!(!keeps_reply(&batch(GENERAL_ERROR, &[])));
+        assert!(!keeps_reply(&Reply { error_code: SESSION_NOT_FOUND, ..Default::default() }), "a read");
     }
 
     #[test]

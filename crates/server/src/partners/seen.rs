@@ -5,7 +5,8 @@
 //! method and body (a unique key, in the database: it holds across instances and restarts),
 //! and later its reply.
 //!
-//! * the same pair with the same body again (a retry) → the first reply, as it was;
+//! * the same pair with the same body again (a retry) → answered as the first time (the
+//!   stored reply of a refusal; see `digitain::keeps_reply` for what is stored);
 //! * the same pair with any other body → refused;
 //! * rows are dropped once their timestamp is outside the window (a pair that old is
 //!   refused by the window check anyway).

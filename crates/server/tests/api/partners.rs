@@ -562,6 +562,19 @@ async fn digitain_a_signature_is_bound_to_its_first_body() {
         assert_eq!(elsewhere["errorCode"], 12, "{elsewhere}");
         assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 1000);
         assert_eq!(app.count("ledger_transactions WHERE idempotency_key = 'prov:digitain:pair-2'").await, 0);
+        // A refusal is what its retry gets, even once the refusal would no longer hold: a
+        // bet refused for funds, retried (same pair, same body) after a credit, stays refused.
+        let ts2 = unique_ts();
+        let mut big = json!({"providerId": "p", "allOrNone": false, "items": [{"txId": "pair-big", "betAmount": 50, "token": token, "playerId": user_id.to_string(), "roundId": "pair-big", "currencyId": "TND"}]});
+        big["operatorId"] = json!(DEMO_OPERATOR_ID);
+        big["timestamp"] = json!(ts2);
+        big["signature"] = json!(digitain::sign(DEMO_DIGITAIN_SECRET, &ts2, DEMO_OPERATOR_ID));
+        let refused = dg_raw(app, "bet", &big).await;
+        assert_eq!(refused["items"][0]["errorCode"], 6, "{refused}");
+        app.credit(user_id, BalanceKind::Real, 100_000).await;
+        assert_eq!(dg_raw(app, "bet", &big).await, refused);
+        assert_eq!(app.count("ledger_transactions WHERE idempotency_key = 'prov:digitain:pair-big'").await, 0);
+        let start = start + 100_000;
         // One request delivered 20 times at once (one pair, one body): every delivery is
         // answered as the first, the stake moves once.
         let ts = unique_ts();
