@@ -8,8 +8,8 @@
 //! * a ±300 s window on `timestamp` (Unix seconds or milliseconds), compared in constant
 //!   time;
 //! * **a timestamp and its signature are bound to the first body they came with**
-//!   ([`super::seen`]): a retry of that body is answered with its first reply; any other
-//!   body with that pair is refused (12). Digitain must give every request a timestamp of
+//!   ([`super::seen`]): a retry of that body is answered as the first time ([`keeps_reply`]);
+//!   any other body with that pair is refused (12). Digitain must give every request a timestamp of
 //!   its own (milliseconds);
 //! * a reply to a verified request carries the request's own `operatorId`, `timestamp` and
 //!   `signature` (valid under the protocol's formula, and already bound to that request's
@@ -245,8 +245,8 @@ pub async fn handle(state: &AppState, method: &str, body: &[u8]) -> String {
 
 /// Whether a retry of this very request must be answered from the stored reply: only a
 /// refusal needs it (a refused bet retried after a deposit must not go through). A success
-/// is answered again by the wallet's own replay — the same receipts, so the same reply,
-/// byte for byte — and a read (`authenticate`, `getBalance`, `refreshtoken`) moves nothing;
+/// is answered again by the wallet's own replay of the same transactions (the same codes,
+/// `externalTxId`s and balances from the stored receipts), and a read (`authenticate`, `getBalance`, `refreshtoken`) moves nothing;
 /// neither costs a second write. An outcome we could not be sure of (999 outside an
 /// all-or-none refusal) is not kept either: that request is processed again, idempotently.
 fn keeps_reply(r: &Reply) -> bool {
