@@ -9,7 +9,7 @@ pub mod wallet;
 
 pub use catalogue::{Catalogue, Game, NewGame, NewProvider, Provider, ProviderConfig};
 pub use sessions::{GameSession, Sessions};
-pub use wallet::{BalanceCall, Booking, ProviderWallet, RollbackCall, WalletCall, WalletOp, WalletReply, PARTNER_SPORTSBOOKS};
+pub use wallet::{BalanceCall, Booking, ProviderRules, ProviderWallet, RollbackCall, WalletCall, WalletOp, WalletReply, PARTNER_SPORTSBOOKS};
 
 use kernel::{AppError, Currency, ErrorCode};
 use serde::Serialize;
@@ -49,7 +49,8 @@ pub struct Casino {
 impl Casino {
     pub fn new(db: Db, ledger: Ledger) -> Casino {
         let sessions = Sessions::new(db.clone());
-        Casino { catalogue: Catalogue::new(db), wallet: ProviderWallet::new(ledger, sessions.clone()), sessions }
+        let catalogue = Catalogue::new(db);
+        Casino { wallet: ProviderWallet::new(ledger, sessions.clone(), catalogue.clone()), catalogue, sessions }
     }
 
     pub fn catalogue(&self) -> &Catalogue {

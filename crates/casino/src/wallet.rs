@@ -19,10 +19,17 @@
 //!   id is another transaction's is a conflict (26) — all decided by the ledger's unique
 //!   indexes, on both databases;
 //! * the currency must be the wallet's ISO code exactly (`"TND"`, not `"tnd"` or `"TND "`);
-//! * a provider whose wins need a bet (`casino_providers.win_requires_bet`, the default)
-//!   gets 32 for a win in a round where the player has no bet; the studio's runtime always
-//!   stakes before it pays, so its in-process wins skip the look-up.
+//! * money follows the game, not the caller's word (ARCHITECTURE §3), and these rules are
+//!   read here from the provider's own settings ([`ProviderRules`]), never from a flag a
+//!   caller passes: a win of a provider whose wins need a bet
+//!   (`casino_providers.win_requires_bet`, the default; always for the partner sportsbooks)
+//!   gets 32 in a round where the player has no bet — on every path (alone, many at once,
+//!   all-or-none); a rollback names a transaction of the same player (72); an amend
+//!   ([`WalletOp::Amend`]) names a win of the same player (72). Only the studio, whose
+//!   in-process runtime always stakes before it pays, skips the bet look-up
+//!   ([`ProviderRules::of`]); no other provider can reach that path.
 
+use crate::catalogue::Catalogue;
 use crate::sessions::{GameSession, Sessions};
 use kernel::clock::now_ms;
 use kernel::{AppError, ErrorCode};
@@ -123,6 +130,33 @@ pub enum WalletOp {
     Bet(WalletCall),
     Win(WalletCall),
     Rollback(RollbackCall),
+    /// A correction of a win: `call.amount` credited (`debit: false`) or debited, booked like
+    /// a win or a stake. `win_transaction_id` must name a win of the same player (72).
+    Amend { call: WalletCall, win_transaction_id: String, debit: bool },
+}
+
+/// What a provider's money must obey, read from its own settings (`casino_providers`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProviderRules {
+    /// A win needs a bet of the same player in its round (32 otherwise).
+    pub win_requires_bet: bool,
+}
+
+impl ProviderRules {
+    /// The rules of `provider` from its settings (`None`: no such row). The studio's games
+    /// run in-process and always stake before they pay: the one provider whose wins skip
+    /// the bet look-up. The partner sportsbooks always need the bet, whatever their row
+    /// says (a settlement without a bet is never theirs to send). Any other provider
+    /// follows its row, and an unknown one the strict default.
+    pub fn of(provider: &str, settings: Option<&crate::ProviderConfig>) -> ProviderRules {
+        if provider == crate::STUDIO {
+            return ProviderRules { win_requires_bet: false };
+        }
+        if PARTNER_SPORTSBOOKS.contains(&provider) {
+            return ProviderRules { win_requires_bet: true };
+        }
+        ProviderRules { win_requires_bet: settings.is_none_or(|c| c.win_requires_bet) }
+    }
 }
 
 /// The ledger key of a provider transaction.
@@ -134,11 +168,21 @@ pub fn ledger_key(provider: &str, transaction_id: &str) -> String {
 pub struct ProviderWallet {
     ledger: Ledger,
     sessions: Sessions,
+    catalogue: Catalogue,
 }
 
 impl ProviderWallet {
-    pub fn new(ledger: Ledger, sessions: Sessions) -> ProviderWallet {
-        ProviderWallet { ledger, sessions }
+    pub fn new(ledger: Ledger, sessions: Sessions, catalogue: Catalogue) -> ProviderWallet {
+        ProviderWallet { ledger, sessions, catalogue }
+    }
+
+    /// The rules of `provider`, read from its settings now (the studio needs no read).
+    pub async fn rules(&self, provider: &str) -> Result<ProviderRules, AppError> {
+        if provider == crate::STUDIO {
+            return Ok(ProviderRules::of(provider, None));
+        }
+        let settings = self.catalogue.provider_config(provider).await?;
+        Ok(ProviderRules::of(provider, settings.as_ref()))
     }
 
     pub fn ledger(&self) -> &Ledger {
@@ -206,7 +250,7 @@ impl ProviderWallet {
                 "provider": provider, "kind": kind, "transactionId": call.transaction_id,
                 "roundId": call.round_id, "gameId": call.game_id, "sessionId": s.id,
             }))
-            .fingerprint(format!("{kind}|{}|{}", call.round_id, call.game_id));
+            .fingerprint(Self::fingerprint(kind, call));
         // Only a bet needs finding by its round (a win's check); an indexed group on every
         // win too would cost each posting an index entry for nothing.
         if kind == "bet" {
@@ -214,6 +258,28 @@ impl ProviderWallet {
         } else {
             posting
         }
+    }
+
+    fn fingerprint(kind: &str, call: &WalletCall) -> String {
+        format!("{kind}|{}|{}", call.round_id, call.game_id)
+    }
+
+    /// An amend's posting: booked as a win (credit) or a stake (debit) of the amended
+    /// round, with the same fingerprint a win or stake has (so a retry of an amend posted
+    /// before amends were told apart still replays), but in no round group (an amend is not
+    /// a bet: it never makes a round this player's) and marked `amend` in its metadata.
+    fn amend_posting(provider: &str, call: &WalletCall, s: &GameSession, win_transaction_id: &str, debit: bool) -> PostingRequest {
+        let book = Booking::of(provider);
+        let player = AccountRef::Player { user_id: s.user_id, kind: BalanceKind::Real };
+        let house = AccountRef::House(book.house);
+        let (tx_type, from, to, kind) = if debit { (book.stake, player, house, "bet") } else { (book.win, house, player, "win") };
+        PostingRequest::transfer(tx_type, ledger_key(provider, &call.transaction_id), Some(s.user_id), s.currency, from, to, call.amount)
+            .comment(format!("{} amend: {provider} {win_transaction_id}", book.label))
+            .metadata(serde_json::json!({
+                "provider": provider, "kind": "amend", "transactionId": call.transaction_id, "amends": win_transaction_id,
+                "debit": debit, "roundId": call.round_id, "gameId": call.game_id, "sessionId": s.id,
+            }))
+            .fingerprint(Self::fingerprint(kind, call))
     }
 
     fn reply(s: &GameSession, call_tx: &str, receipt: &::wallet::Receipt) -> WalletReply {
@@ -268,21 +334,19 @@ impl ProviderWallet {
         Ok(None)
     }
 
-    /// A win: honoured with an expired session or a banned player. With `needs_bet` (the
-    /// provider's `win_requires_bet`), a win in a round where this player has no bet is
-    /// refused (32); a retried win answers as before.
-    pub async fn win(&self, provider: &str, call: &WalletCall, needs_bet: bool) -> Result<WalletReply, AppError> {
+    /// A win: honoured with an expired session or a banned player. When the provider's
+    /// wins need a bet ([`ProviderRules`]), a win in a round where this player has no bet
+    /// is refused (32); a retried win answers as before.
+    pub async fn win(&self, provider: &str, call: &WalletCall) -> Result<WalletReply, AppError> {
         let s = self.session(provider, &call.session_token).await?;
-        self.win_checked(provider, &s, call, needs_bet).await
+        self.win_with(provider, &s, call).await
     }
 
-    /// [`Self::win`] for a session the caller already resolved (in-process games, recovery).
+    /// [`Self::win`] for a session the caller already resolved (adapters that name the
+    /// player, in-process games, recovery): the same rules.
     pub async fn win_with(&self, provider: &str, s: &GameSession, call: &WalletCall) -> Result<WalletReply, AppError> {
-        self.win_checked(provider, s, call, false).await
-    }
-
-    async fn win_checked(&self, provider: &str, s: &GameSession, call: &WalletCall, needs_bet: bool) -> Result<WalletReply, AppError> {
-        self.check_win(provider, s, call, needs_bet).await?;
+        let rules = self.rules(provider).await?;
+        self.check_win(provider, s, call, rules, &[]).await?;
         let receipt = self.ledger.post(Self::posting("win", provider, call, s)).await?;
         Ok(Self::reply(s, &call.transaction_id, &receipt))
     }
@@ -293,14 +357,39 @@ impl ProviderWallet {
         self.many("win", provider, items).await
     }
 
-    /// The checks of a win; with `needs_bet`, the round must hold a bet of this player (32).
-    async fn check_win(&self, provider: &str, s: &GameSession, call: &WalletCall, needs_bet: bool) -> Result<(), AppError> {
+    /// The checks of a win. When the rules need a bet, the round must hold one of this
+    /// player's: posted already, or staked earlier in the same all-or-none operation
+    /// (`staked`: `(player, round)` pairs, e.g. a Digitain `betwin`).
+    async fn check_win(&self, provider: &str, s: &GameSession, call: &WalletCall, rules: ProviderRules, staked: &[(i64, String)]) -> Result<(), AppError> {
         if s.provider != provider {
             return Err(AppError::new(ErrorCode::GameSessionInvalid));
         }
         self.validate(call, s)?;
-        if needs_bet && !self.ledger.group_has(&Self::round_group(provider, &call.round_id), Booking::of(provider).stake, s.user_id).await? {
+        if rules.win_requires_bet
+            && !staked.iter().any(|(user, round)| *user == s.user_id && *round == call.round_id)
+            && !self.ledger.group_has(&Self::round_group(provider, &call.round_id), Booking::of(provider).stake, s.user_id).await?
+        {
             return Err(AppError::new(ErrorCode::RoundNotFound));
+        }
+        Ok(())
+    }
+
+    /// The checks of an amend: `win_transaction_id` is a win (not a stake, an amend or a
+    /// rollback; not a tombstone) of this provider and of this very player (72 otherwise);
+    /// the amount is validated like any call's. A debit is a correction the player owes,
+    /// not a stake: it needs no live session, and the ledger refuses it beyond the balance.
+    async fn check_amend(&self, provider: &str, s: &GameSession, call: &WalletCall, win_transaction_id: &str) -> Result<(), AppError> {
+        if s.provider != provider {
+            return Err(AppError::new(ErrorCode::GameSessionInvalid));
+        }
+        self.validate(call, s)?;
+        check_id("winTransactionId", win_transaction_id)?;
+        let found = self.ledger.lookup(&ledger_key(provider, win_transaction_id)).await?;
+        let is_own_win = found.is_some_and(|t| {
+            !t.tombstone && t.user_id == Some(s.user_id) && t.tx_type == Booking::of(provider).win.code() && t.metadata["kind"] == "win"
+        });
+        if !is_own_win {
+            return Err(AppError::new(ErrorCode::TransactionMismatch));
         }
         Ok(())
     }
@@ -311,10 +400,14 @@ impl ProviderWallet {
         let now = now_ms();
         let mut out: Vec<Option<Result<WalletReply, AppError>>> = (0..items.len()).map(|_| None).collect();
         let mut posted = Vec::with_capacity(items.len());
+        let rules = match self.rules(provider).await {
+            Ok(rules) => rules,
+            Err(e) => return items.iter().map(|_| Err(e.clone())).collect(),
+        };
         for (i, (mut s, call)) in items.into_iter().enumerate() {
             let checked = match kind {
                 "bet" => self.check_bet(provider, &mut s, &call, now).await,
-                _ => self.check_win(provider, &s, &call, false).await.map(|()| None),
+                _ => self.check_win(provider, &s, &call, rules, &[]).await.map(|()| None),
             };
             match checked {
                 Ok(Some(answer)) => out[i] = Some(Ok(answer)),
@@ -352,16 +445,29 @@ impl ProviderWallet {
     /// batch): each is checked as it would be alone, then every posting and rollback goes
     /// to the ledger as one database transaction. `Err((i, e))`: operation `i` was refused
     /// with `e` and no money moved. Items already processed replay (same keys), so a retry
-    /// of the whole batch moves nothing twice. Wins never need a bet in the round here.
+    /// of the whole batch moves nothing twice. A win needs its bet as anywhere else; a bet
+    /// earlier in the same operation counts (a bet settled at once).
     pub async fn all_or_none(&self, provider: &str, items: Vec<(GameSession, WalletOp)>) -> Result<Vec<WalletReply>, (usize, AppError)> {
         let now = now_ms();
+        let rules = self.rules(provider).await.map_err(|e| (0, e))?;
+        let mut staked: Vec<(i64, String)> = Vec::new();
         let mut requests = Vec::with_capacity(items.len());
         for (i, (s, op)) in items.iter().enumerate() {
             let mut s = s.clone();
             let checked = match op {
-                WalletOp::Bet(call) => self.check_bet(provider, &mut s, call, now).await.map(|_| ::wallet::AllRequest::Post(Self::posting("bet", provider, call, &s))),
-                WalletOp::Win(call) => self.check_win(provider, &s, call, false).await.map(|()| ::wallet::AllRequest::Post(Self::posting("win", provider, call, &s))),
+                WalletOp::Bet(call) => {
+                    let checked = self.check_bet(provider, &mut s, call, now).await.map(|_| ::wallet::AllRequest::Post(Self::posting("bet", provider, call, &s)));
+                    staked.push((s.user_id, call.round_id.clone()));
+                    checked
+                }
+                WalletOp::Win(call) => {
+                    self.check_win(provider, &s, call, rules, &staked).await.map(|()| ::wallet::AllRequest::Post(Self::posting("win", provider, call, &s)))
+                }
                 WalletOp::Rollback(call) => self.rollback_request(provider, &s, call).await.map(::wallet::AllRequest::Rollback),
+                WalletOp::Amend { call, win_transaction_id, debit } => self
+                    .check_amend(provider, &s, call, win_transaction_id)
+                    .await
+                    .map(|()| ::wallet::AllRequest::Post(Self::amend_posting(provider, call, &s, win_transaction_id, *debit))),
             };
             requests.push(checked.map_err(|e| (i, e))?);
         }
@@ -369,7 +475,7 @@ impl ProviderWallet {
         let mut out = Vec::with_capacity(outcomes.len());
         for (i, ((s, op), outcome)) in items.iter().zip(outcomes).enumerate() {
             let tx = match op {
-                WalletOp::Bet(c) | WalletOp::Win(c) => &c.transaction_id,
+                WalletOp::Bet(c) | WalletOp::Win(c) | WalletOp::Amend { call: c, .. } => &c.transaction_id,
                 WalletOp::Rollback(c) => &c.transaction_id,
             };
             let reply = match outcome {
@@ -443,5 +549,29 @@ impl ProviderWallet {
         let request = self.rollback_request(provider, s, call).await?;
         let outcome = self.ledger.rollback(request).await.map_err(AppError::from)?;
         self.rollback_reply(s, &call.transaction_id, outcome).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(win_requires_bet: bool) -> crate::ProviderConfig {
+        crate::ProviderConfig { name: "x".into(), enabled: true, launch_url: String::new(), wallet_secret: None, win_requires_bet }
+    }
+
+    #[test]
+    fn rules_come_from_the_providers_settings() {
+        // A provider follows its row; an unknown one gets the strict default.
+        assert!(ProviderRules::of("demo", Some(&row(true))).win_requires_bet);
+        assert!(!ProviderRules::of("demo", Some(&row(false))).win_requires_bet);
+        assert!(ProviderRules::of("nobody", None).win_requires_bet);
+        // The partner sportsbooks need the bet whatever their row says.
+        for partner in PARTNER_SPORTSBOOKS {
+            assert!(ProviderRules::of(partner, Some(&row(false))).win_requires_bet, "{partner}");
+            assert!(ProviderRules::of(partner, None).win_requires_bet, "{partner}");
+        }
+        // Only the in-process studio skips the look-up.
+        assert!(!ProviderRules::of(crate::STUDIO, Some(&row(true))).win_requires_bet);
     }
 }

@@ -165,7 +165,7 @@ impl Config {
             partners: Default::default(),
         };
         let mut config = config;
-        config.partners = crate::partners::PartnersConfig::from_lookup(&var, mode == Mode::Demo);
+        config.partners = crate::partners::PartnersConfig::from_lookup(&var, mode == Mode::Demo)?;
         config.validate()?;
         Ok(config)
     }
@@ -236,7 +236,7 @@ impl Config {
             payments: payments::PaymentsConfig::default(),
             cashier: payments::cashier::CashierConfig::default(),
             sportsbook_feed: SportsbookFeed::Off,
-            partners: crate::partners::PartnersConfig::from_lookup(&|_: &str| None, true),
+            partners: crate::partners::PartnersConfig::from_lookup(&|_: &str| None, true).expect("the demo partner settings"),
         }
     }
 }

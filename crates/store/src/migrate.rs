@@ -26,6 +26,7 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 12, name: "cashier", sql: include_str!("../migrations/0012_cashier.sql") },
     Migration { version: 13, name: "rg", sql: include_str!("../migrations/0013_rg.sql") },
     Migration { version: 14, name: "sportsbook", sql: include_str!("../migrations/0014_sportsbook.sql") },
+    Migration { version: 15, name: "partner_signatures", sql: include_str!("../migrations/0015_partner_signatures.sql") },
 ];
 
 /// Splits a migration file into statements: they end with `;` at the end of a line.

@@ -121,7 +121,7 @@ async fn settle_round(db: &Db, ledger: &Ledger, casino: &Casino, config: &CrashC
             continue;
         }
         if bet.status == "cashed" {
-            casino.wallet().win(STUDIO, &pay(bet.win), false).await?;
+            casino.wallet().win(STUDIO, &pay(bet.win)).await?;
             paid += 1;
             continue;
         }
@@ -135,7 +135,7 @@ async fn settle_round(db: &Db, ledger: &Ledger, casino: &Casino, config: &CrashC
                 Some((m, forced)) if m < cp => {
                     let win = win_at(bet.amount, m, max_win);
                     write(db, rid, user, "cashed", Some(m as i64), win, forced).await?;
-                    casino.wallet().win(STUDIO, &pay(win), false).await?;
+                    casino.wallet().win(STUDIO, &pay(win)).await?;
                     paid += 1;
                 }
                 _ => {

@@ -7,7 +7,8 @@ use super::envelope::{ok, ApiError, ApiResult, Envelope, ErrorEnvelope};
 use super::extract::{MaybeSession, PathParam, QueryParams, RawBody, Session};
 use crate::app::AppState;
 use crate::partners::{self, frame_base, frame_lang, urlencode, DIGITAIN, GR8};
-use axum::extract::{Query, State};
+use axum::extract::{ConnectInfo, FromRequestParts, Query, State};
+use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -15,6 +16,7 @@ use axum::Router;
 use kernel::{AppError, ErrorCode};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
 use utoipa::{IntoParams, ToSchema};
 
 pub fn routes() -> Router<AppState> {
@@ -168,8 +170,43 @@ fn json_reply(status: u16, body: String) -> Response {
     r
 }
 
+/// The address a partner's call comes from: the peer, or behind our own proxy
+/// (`TRUST_PROXY`) the last `X-Forwarded-For` entry — the one our proxy appended, the
+/// address that connected to it (the entries before it are the client's own word).
+pub struct PeerAddr(pub Option<IpAddr>);
+
+impl FromRequestParts<AppState> for PeerAddr {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+        if !state.config.trust_proxy {
+            return Ok(PeerAddr(peer));
+        }
+        let forwarded = parts
+            .headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .last()
+            .map(|v| v.parse::<IpAddr>().ok());
+        Ok(PeerAddr(match forwarded {
+            Some(parsed) => parsed,
+            None => peer,
+        }))
+    }
+}
+
 /// GR8's perform-transaction (its format; see `partners::gr8`).
-async fn gr8_transaction(State(state): State<AppState>, PathParam(player_id): PathParam<String>, headers: HeaderMap, RawBody(body): RawBody) -> Response {
+async fn gr8_transaction(State(state): State<AppState>, PeerAddr(peer): PeerAddr, PathParam(player_id): PathParam<String>, headers: HeaderMap, RawBody(body): RawBody) -> Response {
+    if !state.partners.config.gr8_allowed.allows(peer) {
+        tracing::warn!(peer = ?peer, "gr8: a wallet call from an address not in GR8_ALLOWED_IPS");
+        let refused = partners::gr8::Gr8Error { http: 403, code: "auth.address", message: "this address may not call the wallet".into() };
+        return json_reply(403, refused.body().to_string());
+    }
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
     let h = partners::gr8::Gr8Headers {
         brand: header("x-brand"),
@@ -181,8 +218,13 @@ async fn gr8_transaction(State(state): State<AppState>, PathParam(player_id): Pa
     json_reply(status, reply.to_string())
 }
 
-/// Digitain's wallet methods (its format; see `partners::digitain`).
-async fn digitain_wallet(State(state): State<AppState>, PathParam(method): PathParam<String>, RawBody(body): RawBody) -> Response {
+/// Digitain's wallet methods (its format; see `partners::digitain`). A call from an address
+/// not in `DIGITAIN_ALLOWED_IPS` is answered 403 `{"errorCode": 12}` and goes no further.
+async fn digitain_wallet(State(state): State<AppState>, PeerAddr(peer): PeerAddr, PathParam(method): PathParam<String>, RawBody(body): RawBody) -> Response {
+    if !state.partners.config.digitain_allowed.allows(peer) {
+        tracing::warn!(peer = ?peer, "digitain: a wallet call from an address not in DIGITAIN_ALLOWED_IPS");
+        return json_reply(403, serde_json::json!({ "errorCode": partners::digitain::INVALID_SIGNATURE }).to_string());
+    }
     json_reply(200, partners::digitain::handle(&state, &method, &body).await)
 }
 

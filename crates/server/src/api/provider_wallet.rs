@@ -68,7 +68,7 @@ pub async fn bet(State(state): State<AppState>, headers: HeaderMap, RawBody(body
     responses((status = 200, body = Envelope<WalletReply>), (status = "default", description = "26, 63, 67, 64, 65, 66", body = ErrorEnvelope)))]
 pub async fn win(State(state): State<AppState>, headers: HeaderMap, RawBody(body): RawBody) -> ApiResult<WalletReply> {
     let (provider, call): (ProviderConfig, WalletCall) = authenticated(&state, &headers, &body).await?;
-    ok(state.casino.wallet().win(&provider.name, &call, provider.win_requires_bet).await?)
+    ok(state.casino.wallet().win(&provider.name, &call).await?)
 }
 
 /// Cancels a bet or win; an unknown reference leaves a tombstone (no money moves) that

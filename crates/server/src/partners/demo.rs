@@ -118,10 +118,21 @@ async fn viewer(state: &AppState, partner: &str, credential: &str) -> Option<Vie
     })
 }
 
+/// A timestamp of its own for every request the demo partner signs (Unix milliseconds,
+/// never repeated by this process), as Digitain must: the wallet binds a timestamp and its
+/// signature to the first body it came with.
+pub fn request_timestamp() -> String {
+    use std::sync::atomic::{AtomicI64, Ordering};
+    static LAST: AtomicI64 = AtomicI64::new(0);
+    let now = kernel::clock::now_ms();
+    let prev = LAST.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |last| Some(now.max(last + 1))).unwrap_or(now);
+    now.max(prev + 1).to_string()
+}
+
 /// A Digitain call as Digitain makes it (signed), through the real adapter.
 async fn digitain_call(state: &AppState, method: &str, mut body: Value) -> Value {
     let cfg = &state.partners.config;
-    let ts = (kernel::clock::now_ms() / 1000).to_string();
+    let ts = request_timestamp();
     body["operatorId"] = json!(cfg.digitain_operator_id);
     body["timestamp"] = json!(ts);
     body["signature"] = json!(digitain::sign(cfg.digitain_secret.as_deref().unwrap_or(""), &ts, &cfg.digitain_operator_id));
@@ -139,9 +150,10 @@ async fn gr8_call(state: &AppState, user_id: i64, kind: &str, id: &str, bet_id: 
     })
     .to_string();
     let ts = (kernel::clock::now_ms() / 1000).to_string();
-    let sig = gr8::sign(cfg.gr8_secret.as_deref().unwrap_or(""), &ts, body.as_bytes());
+    let player = user_id.to_string();
+    let sig = gr8::sign(cfg.gr8_secret.as_deref().unwrap_or(""), &ts, &player, body.as_bytes());
     let h = gr8::Gr8Headers { brand: Some(&cfg.gr8_brand), operator_id: Some(&cfg.gr8_operator_id), timestamp: Some(&ts), signature: Some(&sig) };
-    gr8::perform(state, &user_id.to_string(), &h, body.as_bytes()).await
+    gr8::perform(state, &player, &h, body.as_bytes()).await
 }
 
 fn secret(state: &AppState, partner: &str) -> String {

@@ -1,12 +1,24 @@
 //! Digitain's wallet (PROTOCOLS §6, "Digitain RGS API v3.7" as one open-source integration
 //! reads it): `POST /api/digitain/{authenticate,getBalance,refreshtoken,bet,win,refund,amend}`.
 //!
-//! **Signature** (the protocol's): every request and reply carries `operatorId`,
-//! `timestamp` and `signature` = lowercase hex `HMAC_SHA256(DIGITAIN_SECRET, timestamp +
-//! operatorId)`. The body is not signed by the protocol, so the body is parsed first (to
-//! read those fields); we add a ±300 s window on `timestamp` (Unix seconds, or
-//! milliseconds) to bound replays of a captured signature, and compare in constant time.
-//! Wrong `operatorId` → 15, bad signature or stale timestamp → 12.
+//! **Signature** (the protocol's): requests carry `operatorId`, `timestamp` and `signature`
+//! = lowercase hex `HMAC_SHA256(DIGITAIN_SECRET, timestamp + operatorId)`. The protocol does
+//! not sign the body, so the body is parsed first (to read those fields). The scheme is
+//! weak; our side is strong (issue 18):
+//! * a ±300 s window on `timestamp` (Unix seconds or milliseconds), compared in constant
+//!   time;
+//! * **a timestamp and its signature are bound to the first body they came with**
+//!   ([`super::seen`]): a retry of that body is answered as the first time ([`keeps_reply`]);
+//!   any other body with that pair is refused (12). Digitain must give every request a timestamp of
+//!   its own (milliseconds);
+//! * a reply to a verified request carries the request's own `operatorId`, `timestamp` and
+//!   `signature` (valid under the protocol's formula, and already bound to that request's
+//!   body): we never emit a pair that could be used for another body;
+//! * a reply to a request that failed verification carries only `errorCode`: no signature,
+//!   no timestamp, no `operatorId`. A wrong `operatorId` is 15 only for a request signed
+//!   with our secret (over the operator id it names), otherwise 12;
+//! * the partner's addresses can be allow-listed (`DIGITAIN_ALLOWED_IPS`, checked by the
+//!   handler).
 //!
 //! **Batches** `{providerId, allOrNone, items[…]}`: each item is answered
 //! `{txId, externalTxId, balance, info, errorCode, metadata}` (`info` and `metadata`
@@ -16,10 +28,13 @@
 //! refused item carries its code, the others 999, and the reply's `errorCode` is the
 //! refused item's. Idempotent per `txId` (ledger key `prov:digitain:{txId}`): a retry
 //! answers 1 with the original balance; the same `txId` with other parameters → 8.
-//! `refund` cancels the item's `originalTxId` (an unknown one leaves a tombstone and
-//! answers 1; a second refund of the same bet under another `txId` → 8).
-//! `amend` (`operationType` 37 credit, 38 debit of `amendAmount`) needs `winTxId` to be a
-//! transaction we hold (7).
+//! Money follows the game (the wallet's own rules, `casino::ProviderRules`): a win needs
+//! a bet of the player in its round (7); `refund` cancels the item's `originalTxId` of the
+//! same player (an unknown one leaves a tombstone and answers 1; a second refund of the
+//! same bet under another `txId` → 8); `amend` (`operationType` 37 credit, 38 debit of
+//! `amendAmount`) needs `winTxId` to be a win of this very player (7 unknown, 4 another's).
+//! Items without a token name their player: only a transaction of that player (its bet,
+//! its win) can then move money.
 
 use super::amount;
 use crate::app::AppState;
@@ -66,17 +81,44 @@ fn text(v: Option<&Value>) -> Option<String> {
     }
 }
 
-/// Operator, timestamp window and signature. Pure.
-pub fn verify(secret: Option<&str>, operator_id: &str, body: &Map<String, Value>, now_s: i64) -> Result<(), i64> {
-    let op = text(body.get("operatorId")).unwrap_or_default();
-    if operator_id.is_empty() || !bool::from(op.as_bytes().ct_eq(operator_id.as_bytes())) {
-        return Err(WRONG_OPERATOR);
+/// A verified request's frame: what its reply carries back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frame {
+    pub operator_id: String,
+    /// The request's `timestamp`, as sent.
+    pub timestamp: String,
+    /// Its signature (lowercase hex).
+    pub signature: String,
+    /// The timestamp in Unix milliseconds.
+    pub at_ms: i64,
+}
+
+impl Frame {
+    /// A reply to this request: signed with the request's own frame.
+    fn reply(&self, error_code: i64) -> Reply {
+        Reply {
+            operator_id: Some(self.operator_id.clone()),
+            timestamp: Some(self.timestamp.clone()),
+            signature: Some(self.signature.clone()),
+            error_code,
+            ..Default::default()
+        }
     }
+}
+
+/// Timestamp window and signature, then the operator. Pure. A wrong operator is 15 only
+/// when the signature (over the operator id the request names) is ours: nobody without
+/// the secret learns whether a guess of our operator id is right.
+pub fn verify(secret: Option<&str>, operator_id: &str, body: &Map<String, Value>, now_s: i64) -> Result<Frame, i64> {
     let Some(secret) = secret.filter(|s| !s.is_empty()) else { return Err(INVALID_SIGNATURE) };
+    let op = text(body.get("operatorId")).unwrap_or_default();
     let ts = text(body.get("timestamp")).unwrap_or_default();
+    if ts.is_empty() || ts.len() > 20 || !ts.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(INVALID_SIGNATURE);
+    }
     let t: i64 = ts.parse().map_err(|_| INVALID_SIGNATURE)?;
-    let t = if t > 100_000_000_000 { t / 1000 } else { t };
-    if (now_s - t).abs() > WINDOW_S {
+    let at_ms = if t > 100_000_000_000 { t } else { t.saturating_mul(1000) };
+    if (now_s.saturating_mul(1000) - at_ms).abs() > WINDOW_S * 1000 {
         return Err(INVALID_SIGNATURE);
     }
     let given = text(body.get("signature")).unwrap_or_default().to_ascii_lowercase();
@@ -84,16 +126,23 @@ pub fn verify(secret: Option<&str>, operator_id: &str, body: &Map<String, Value>
     if given.len() != expected.len() || !bool::from(given.as_bytes().ct_eq(expected.as_bytes())) {
         return Err(INVALID_SIGNATURE);
     }
-    Ok(())
+    if operator_id.is_empty() || !bool::from(op.as_bytes().ct_eq(operator_id.as_bytes())) {
+        return Err(WRONG_OPERATOR);
+    }
+    Ok(Frame { operator_id: op, timestamp: ts, signature: expected, at_ms })
 }
 
-/// A reply (fields absent when `None`). Balances are exact decimal JSON numbers.
+/// A reply (fields absent when `None`). Balances are exact decimal JSON numbers. A reply to
+/// a request that failed verification is `{"errorCode": …}` alone.
 #[derive(Debug, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Reply {
-    pub operator_id: String,
-    pub timestamp: String,
-    pub signature: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operator_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
     pub error_code: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub player_id: Option<String>,
@@ -144,39 +193,66 @@ pub fn code_of(e: &AppError) -> i64 {
         ErrorCode::IdempotencyConflict | ErrorCode::TransactionRolledBack => ALREADY_EXISTS,
         ErrorCode::CurrencyMismatch => CURRENCY_MISMATCH,
         ErrorCode::TransactionMismatch => PLAYER_MISMATCH,
-        ErrorCode::NotReversible => TX_NOT_FOUND,
+        ErrorCode::NotReversible | ErrorCode::RoundNotFound => TX_NOT_FOUND,
         ErrorCode::BadRequest | ErrorCode::InvalidBet => MISSING_PARAMETER,
         _ => GENERAL_ERROR,
     }
 }
 
-/// The signed frame of every reply.
-fn reply(state: &AppState, error_code: i64) -> Reply {
-    let cfg = &state.partners.config;
-    let ts = (kernel::clock::now_ms() / 1000).to_string();
-    let signature = sign(cfg.digitain_secret.as_deref().unwrap_or(""), &ts, &cfg.digitain_operator_id);
-    Reply { operator_id: cfg.digitain_operator_id.clone(), timestamp: ts, signature, error_code, ..Default::default() }
+/// The reply to a request that failed verification: its code, nothing else.
+fn unsigned(error_code: i64) -> String {
+    serde_json::json!({ "errorCode": error_code }).to_string()
 }
 
-/// The whole call: parse the object, verify, dispatch. Always a reply (HTTP 200).
+/// The whole call: parse the object, verify, bind the signature to this body, dispatch.
+/// Always a reply (HTTP 200).
 pub async fn handle(state: &AppState, method: &str, body: &[u8]) -> String {
-    let r = match serde_json::from_slice::<Map<String, Value>>(body) {
-        Err(_) => reply(state, MISSING_PARAMETER),
-        Ok(b) => {
-            let cfg = &state.partners.config;
-            match verify(cfg.digitain_secret.as_deref(), &cfg.digitain_operator_id, &b, kernel::clock::now_ms() / 1000) {
-                Err(code) => reply(state, code),
-                Ok(()) => match method {
-                    "authenticate" => authenticate(state, &b, false).await,
-                    "getBalance" | "getbalance" => authenticate(state, &b, true).await,
-                    "refreshtoken" | "refreshToken" => refresh(state, &b).await,
-                    "bet" | "win" | "betwin" | "refund" | "amend" => batch(state, method, &b).await,
-                    _ => reply(state, GENERAL_ERROR),
-                },
-            }
-        }
+    let Ok(b) = serde_json::from_slice::<Map<String, Value>>(body) else {
+        return unsigned(MISSING_PARAMETER);
     };
-    serde_json::to_string(&r).unwrap_or_else(|_| "{\"errorCode\":999}".into())
+    let cfg = &state.partners.config;
+    let frame = match verify(cfg.digitain_secret.as_deref(), &cfg.digitain_operator_id, &b, kernel::clock::now_ms() / 1000) {
+        Ok(frame) => frame,
+        Err(code) => return unsigned(code),
+    };
+    let seen = &state.partners.seen;
+    let hash = super::seen::body_hash(method, body);
+    match seen.claim(super::DIGITAIN, &frame.timestamp, &frame.signature, &hash, frame.at_ms, WINDOW_S * 1000).await {
+        Ok(super::seen::Claim::New | super::seen::Claim::Again(None)) => {}
+        Ok(super::seen::Claim::Again(Some(first))) => return first,
+        Ok(super::seen::Claim::OtherBody) => return unsigned(INVALID_SIGNATURE),
+        // Not knowing whether the pair was seen, nothing is done: Digitain retries.
+        Err(e) => {
+            tracing::warn!(error = %e.text(), "digitain: the signature could not be recorded");
+            return unsigned(GENERAL_ERROR);
+        }
+    }
+    let r = match method {
+        "authenticate" => authenticate(state, &frame, &b, false).await,
+        "getBalance" | "getbalance" => authenticate(state, &frame, &b, true).await,
+        "refreshtoken" | "refreshToken" => refresh(state, &frame, &b).await,
+        "bet" | "win" | "betwin" | "refund" | "amend" => batch(state, &frame, method, &b).await,
+        _ => frame.reply(GENERAL_ERROR),
+    };
+    let text = serde_json::to_string(&r).unwrap_or_else(|_| unsigned(GENERAL_ERROR));
+    if keeps_reply(&r) {
+        if let Err(e) = seen.answer(super::DIGITAIN, &frame.timestamp, &frame.signature, &text).await {
+            tracing::warn!(error = %e.text(), "digitain: a reply could not be recorded");
+        }
+    }
+    text
+}
+
+/// Whether a retry of this very request must be answered from the stored reply: only a
+/// refusal needs it (a refused bet retried after a deposit must not go through). A success
+/// is answered again by the wallet's own replay of the same transactions (the same codes,
+/// `externalTxId`s and balances from the stored receipts), and a read (`authenticate`, `getBalance`, `refreshtoken`) moves nothing;
+/// neither costs a second write. An outcome we could not be sure of (999 outside an
+/// all-or-none refusal) is not kept either: that request is processed again, idempotently.
+fn keeps_reply(r: &Reply) -> bool {
+    let Some(items) = &r.items else { return false };
+    let unsure = r.error_code == GENERAL_ERROR || (r.error_code == SUCCESS && items.iter().any(|i| i.error_code == GENERAL_ERROR));
+    !unsure && (r.error_code != SUCCESS || items.iter().any(|i| i.error_code != SUCCESS))
 }
 
 /// The session of a token: unknown → 2.
@@ -191,28 +267,28 @@ async fn session_of(state: &AppState, token: Option<String>) -> Result<GameSessi
 }
 
 /// `authenticate` (the token of `/digitain/front/token` → the player) and `getBalance`.
-async fn authenticate(state: &AppState, b: &Map<String, Value>, balance_only: bool) -> Reply {
+async fn authenticate(state: &AppState, f: &Frame, b: &Map<String, Value>, balance_only: bool) -> Reply {
     let s = match session_of(state, text(b.get("token"))).await {
         Ok(s) => s,
-        Err(code) => return reply(state, code),
+        Err(code) => return f.reply(code),
     };
     if !balance_only && !s.is_live(kernel::clock::now_ms()) {
-        return reply(state, SESSION_EXPIRED);
+        return f.reply(SESSION_EXPIRED);
     }
     if let Some(p) = text(b.get("playerId")) {
         if p != s.user_id.to_string() {
-            return reply(state, PLAYER_MISMATCH);
+            return f.reply(PLAYER_MISMATCH);
         }
     }
     if let Some(c) = text(b.get("currencyId")) {
         if c != s.currency.code() {
-            return reply(state, CURRENCY_MISMATCH);
+            return f.reply(CURRENCY_MISMATCH);
         }
     }
     let Ok(balance) = state.ledger.balance(s.user_id, wallet::BalanceKind::Real, s.currency).await else {
-        return reply(state, GENERAL_ERROR);
+        return f.reply(GENERAL_ERROR);
     };
-    let mut r = reply(state, SUCCESS);
+    let mut r = f.reply(SUCCESS);
     r.player_id = Some(s.user_id.to_string());
     r.currency_id = Some(s.currency.code().into());
     r.balance = number(balance, s.currency);
@@ -220,7 +296,7 @@ async fn authenticate(state: &AppState, b: &Map<String, Value>, balance_only: bo
         return r;
     }
     let Ok(Some(user)) = state.accounts.user_by_id(s.user_id).await else {
-        return reply(state, PLAYER_MISMATCH);
+        return f.reply(PLAYER_MISMATCH);
     };
     r.user_name = Some(user.phone.clone().or(user.email.clone()).unwrap_or_else(|| format!("player{}", user.id)));
     r.first_name = Some(user.first_name.clone());
@@ -239,18 +315,18 @@ async fn authenticate(state: &AppState, b: &Map<String, Value>, balance_only: bo
 
 /// `refreshtoken`: a live session is extended and keeps its token (we never change it:
 /// the token is the game session, ended with the player's sign-in).
-async fn refresh(state: &AppState, b: &Map<String, Value>) -> Reply {
+async fn refresh(state: &AppState, f: &Frame, b: &Map<String, Value>) -> Reply {
     let token = text(b.get("token"));
     match state.casino.sessions().live(token.as_deref().unwrap_or("")).await {
         Ok(s) if s.provider == super::DIGITAIN => {
-            let mut r = reply(state, SUCCESS);
+            let mut r = f.reply(SUCCESS);
             r.token = token;
             r
         }
-        Ok(_) => reply(state, SESSION_NOT_FOUND),
+        Ok(_) => f.reply(SESSION_NOT_FOUND),
         Err(_) => match session_of(state, token).await {
-            Ok(_) => reply(state, SESSION_EXPIRED),
-            Err(code) => reply(state, code),
+            Ok(_) => f.reply(SESSION_EXPIRED),
+            Err(code) => f.reply(code),
         },
     }
 }
@@ -324,17 +400,19 @@ async fn resolve(state: &AppState, method: &str, item: &Map<String, Value>) -> R
             vec![rollback(tx_id.clone(), original.clone()), rollback(format!("{tx_id}:win"), format!("{original}:win"))]
         }
         _ => {
-            let win = text(item.get("winTxId")).filter(|t| !t.is_empty()).ok_or(MISSING_PARAMETER)?;
+            let win = text(item.get("winTxId")).filter(|t| !t.is_empty() && t.len() <= 100).ok_or(MISSING_PARAMETER)?;
+            // An unknown win is 7; whose win it is and that it is a win, the wallet checks
+            // (a win of this very player, else 4).
             let held = state.ledger.lookup(&casino::wallet::ledger_key(super::DIGITAIN, &win)).await.map_err(|_| GENERAL_ERROR)?;
             if !held.is_some_and(|t| !t.tombstone) {
                 return Err(TX_NOT_FOUND);
             }
-            let op_type = item.get("operationType").and_then(Value::as_i64);
-            match op_type {
-                Some(37) => vec![WalletOp::Win(call(money("amendAmount")?))],
-                Some(38) => vec![WalletOp::Bet(call(money("amendAmount")?))],
+            let debit = match item.get("operationType").and_then(Value::as_i64) {
+                Some(37) => false,
+                Some(38) => true,
                 _ => return Err(BAD_OPERATION_TYPE),
-            }
+            };
+            vec![WalletOp::Amend { call: call(money("amendAmount")?), win_transaction_id: win, debit }]
         }
     };
     let seen = method == "refund" && state.ledger.lookup(&key).await.map_err(|_| GENERAL_ERROR)?.is_some();
@@ -366,9 +444,9 @@ fn done_reply(item: &Map<String, Value>, res: &Resolved, replies: &[WalletReply]
     item_reply(item, if refund_again { ALREADY_EXISTS } else { SUCCESS }, Some(last), Some(&res.session))
 }
 
-async fn batch(state: &AppState, method: &str, b: &Map<String, Value>) -> Reply {
+async fn batch(state: &AppState, f: &Frame, method: &str, b: &Map<String, Value>) -> Reply {
     let Some(items) = b.get("items").and_then(Value::as_array).filter(|i| !i.is_empty() && i.len() <= 100) else {
-        return reply(state, MISSING_PARAMETER);
+        return f.reply(MISSING_PARAMETER);
     };
     let items: Vec<Map<String, Value>> = items.iter().map(|i| i.as_object().cloned().unwrap_or_default()).collect();
     let all_or_none = b.get("allOrNone").and_then(Value::as_bool).unwrap_or(false);
@@ -379,7 +457,7 @@ async fn batch(state: &AppState, method: &str, b: &Map<String, Value>) -> Reply 
         for (i, item) in items.iter().enumerate() {
             match resolve(state, method, item).await {
                 Ok(r) => resolved.push(r),
-                Err(code) => return refused_all(state, &items, i, code),
+                Err(code) => return refused_all(f, &items, i, code),
             }
         }
         // Every item's operations in one all-or-none call; `owner[k]` is operation k's item.
@@ -399,9 +477,9 @@ async fn batch(state: &AppState, method: &str, b: &Map<String, Value>) -> Reply 
                     at += res.ops.len();
                 }
             }
-            Err((k, e)) => return refused_all(state, &items, owner.get(k).copied().unwrap_or(0), code_of(&e)),
+            Err((k, e)) => return refused_all(f, &items, owner.get(k).copied().unwrap_or(0), code_of(&e)),
         }
-        let mut r = reply(state, SUCCESS);
+        let mut r = f.reply(SUCCESS);
         r.items = Some(out);
         return r;
     }
@@ -425,14 +503,14 @@ async fn batch(state: &AppState, method: &str, b: &Map<String, Value>) -> Reply 
             Err(e) => item_reply(item, code_of(&e), None, None),
         });
     }
-    let mut r = reply(state, SUCCESS);
+    let mut r = f.reply(SUCCESS);
     r.items = Some(out);
     r
 }
 
 /// An all-or-none batch refused at item `at`: nothing moved.
-fn refused_all(state: &AppState, items: &[Map<String, Value>], at: usize, code: i64) -> Reply {
-    let mut r = reply(state, code);
+fn refused_all(f: &Frame, items: &[Map<String, Value>], at: usize, code: i64) -> Reply {
+    let mut r = f.reply(code);
     r.items = Some(items.iter().enumerate().map(|(i, item)| item_reply(item, if i == at { code } else { GENERAL_ERROR }, None, None)).collect());
     r
 }
@@ -449,14 +527,41 @@ mod tests {
     fn signature_is_hmac_of_timestamp_and_operator() {
         let sig = sign("k", "1000", "op1");
         assert_eq!(sig.len(), 64);
-        assert_eq!(verify(Some("k"), "op1", &body("1000", "op1", &sig), 1000), Ok(()));
-        assert_eq!(verify(Some("k"), "op1", &body("1000", "op1", &sig.to_uppercase()), 1200), Ok(()));
-        assert_eq!(verify(Some("k"), "op1", &body("1000", "op2", &sig), 1000), Err(WRONG_OPERATOR));
+        let frame = Frame { operator_id: "op1".into(), timestamp: "1000".into(), signature: sig.clone(), at_ms: 1_000_000 };
+        assert_eq!(verify(Some("k"), "op1", &body("1000", "op1", &sig), 1000), Ok(frame.clone()));
+        assert_eq!(verify(Some("k"), "op1", &body("1000", "op1", &sig.to_uppercase()), 1200), Ok(frame));
+        // Another operator id: 15 only when the signature over it is ours; else 12 (no oracle).
+        assert_eq!(verify(Some("k"), "op1", &body("1000", "op2", &sign("k", "1000", "op2")), 1000), Err(WRONG_OPERATOR));
+        assert_eq!(verify(Some("k"), "op1", &body("1000", "op2", &sig), 1000), Err(INVALID_SIGNATURE));
         assert_eq!(verify(Some("other"), "op1", &body("1000", "op1", &sig), 1000), Err(INVALID_SIGNATURE));
         assert_eq!(verify(Some("k"), "op1", &body("1000", "op1", &sig), 1301), Err(INVALID_SIGNATURE));
         assert_eq!(verify(None, "op1", &body("1000", "op1", &sig), 1000), Err(INVALID_SIGNATURE));
+        // Only digits: "+1000" or " 1000" would be other texts with other signatures.
+        for ts in ["+1000", " 1000", "1000.5", "", "-1000"] {
+            assert_eq!(verify(Some("k"), "op1", &body(ts, "op1", &sign("k", ts, "op1")), 1000), Err(INVALID_SIGNATURE), "{ts:?}");
+        }
         // Milliseconds are accepted (the signature is over the text as sent).
         let ms = sign("k", "1000000000000", "op1");
-        assert_eq!(verify(Some("k"), "op1", &body("1000000000000", "op1", &ms), 1_000_000_000), Ok(()));
+        assert_eq!(verify(Some("k"), "op1", &body("1000000000000", "op1", &ms), 1_000_000_000).map(|f| f.at_ms), Ok(1_000_000_000_000));
+    }
+
+    #[test]
+    fn only_refusals_are_kept_for_retries() {
+        let item = |code| ItemReply { tx_id: Value::Null, external_tx_id: None, balance: None, info: Value::Null, error_code: code, metadata: Value::Null };
+        let batch = |top, codes: &[i64]| Reply { error_code: top, items: Some(codes.iter().map(|c| item(*c)).collect()), ..Default::default() };
+        assert!(!keeps_reply(&batch(SUCCESS, &[SUCCESS, SUCCESS])), "a success replays from the ledger");
+        assert!(keeps_reply(&batch(SUCCESS, &[SUCCESS, LOW_BALANCE])));
+        assert!(keeps_reply(&batch(LOW_BALANCE, &[GENERAL_ERROR, LOW_BALANCE])), "an all-or-none refusal");
+        assert!(!keeps_reply(&batch(SUCCESS, &[SUCCESS, GENERAL_ERROR])), "an unknown outcome is retried");
+        assert!(!keeps_reply(&batch(GENERAL_ERROR, &[])));
+        assert!(!keeps_reply(&Reply { error_code: SESSION_NOT_FOUND, ..Default::default() }), "a read");
+    }
+
+    #[test]
+    fn replies_to_unverified_requests_carry_only_the_code() {
+        assert_eq!(unsigned(INVALID_SIGNATURE), r#"{"errorCode":12}"#);
+        let f = Frame { operator_id: "op1".into(), timestamp: "1000".into(), signature: "ab".into(), at_ms: 1_000_000 };
+        let r = serde_json::to_value(f.reply(SUCCESS)).unwrap();
+        assert_eq!(r, serde_json::json!({"operatorId": "op1", "timestamp": "1000", "signature": "ab", "errorCode": 1}));
     }
 }

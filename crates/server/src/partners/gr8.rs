@@ -4,15 +4,18 @@
 //! **Authentication** (GR8 does not publish how it authenticates to the operator; our
 //! choice, agreed per partner): `X-Operator-Id` must be ours, `X-Brand` ours when one is
 //! configured, and `X-Signature` = lowercase hex `HMAC_SHA256(GR8_SECRET, X-Timestamp +
-//! "." + raw body)` with `X-Timestamp` in Unix seconds within ±300 s — the casino
-//! providers' scheme (`casino::signature`), checked on the raw body, in constant time,
-//! before anything is parsed.
+//! "." + playerId + "." + raw body)`, where `playerId` is the path's segment exactly as
+//! sent, with `X-Timestamp` in Unix seconds within ±300 s — checked on the raw bytes, in
+//! constant time, before anything is parsed. The player is signed because GR8's body does
+//! not name one (issue 18: a body signed for one player was applied to another's path). The
+//! partner's addresses can be allow-listed (`GR8_ALLOWED_IPS`, checked by the handler).
 //!
 //! **Transactions.** `withdrawal` debits `amountBreakdown.cash` (a stake; needs the
 //! player's live GR8 session, opened by `GET /gr8/game_link`), `deposit` credits it (a
-//! settlement: honoured with an expired session or a blocked player), `rollback` cancels
-//! the transaction named by `context.parentId` (unknown → a tombstone; the late original is
-//! then declined). `bonus`, `locked` and `retract` must be zero (no bonus wallet at GR8
+//! settlement: honoured with an expired session or a blocked player, but only for a bet of
+//! that player: a withdrawal under the same `context.betId`, else `decline.reference` — the
+//! wallet's own rule), `rollback` cancels the transaction named by `context.parentId`, which
+//! must be this player's (unknown → a tombstone; the late original is then declined). `bonus`, `locked` and `retract` must be zero (no bonus wallet at GR8
 //! yet). Amounts are decimal strings in the currency's exponent ([`super::amount`]).
 //! Idempotent by `id` (ledger key `prov:gr8:{id}`): a replay answers the same body with
 //! `alreadyProcessed: true`; the same id with other parameters is a conflict.
@@ -56,8 +59,9 @@ pub struct Gr8Headers<'a> {
     pub signature: Option<&'a str>,
 }
 
-/// Checks operator, brand and signature on the raw body (before parsing).
-pub fn verify(cfg: &super::PartnersConfig, h: &Gr8Headers, body: &[u8], now_s: i64) -> Result<(), Gr8Error> {
+/// Checks operator, brand and the signature over the path's player and the raw body
+/// (before parsing).
+pub fn verify(cfg: &super::PartnersConfig, h: &Gr8Headers, player_id: &str, body: &[u8], now_s: i64) -> Result<(), Gr8Error> {
     let Some(secret) = cfg.gr8_secret.as_deref().filter(|s| !s.is_empty()) else {
         return Err(Gr8Error::new(401, "auth.disabled", "the GR8 wallet is not configured"));
     };
@@ -68,15 +72,25 @@ pub fn verify(cfg: &super::PartnersConfig, h: &Gr8Headers, body: &[u8], now_s: i
     if !cfg.gr8_brand.is_empty() && h.brand.unwrap_or("").trim() != cfg.gr8_brand {
         return Err(Gr8Error::new(401, "auth.brand", "unknown X-Brand"));
     }
-    casino::signature::verify(secret, h.timestamp, h.signature, body, now_s).map_err(|e| match e.code {
+    casino::signature::verify(secret, h.timestamp, h.signature, &signed_message(player_id, body), now_s).map_err(|e| match e.code {
         ErrorCode::TimestampStale => Gr8Error::new(401, "auth.timestamp", "X-Timestamp missing or outside ±300 s"),
         _ => Gr8Error::new(401, "auth.signature", "invalid X-Signature"),
     })
 }
 
-/// The signature GR8 (or a test's fake of it) puts in `X-Signature`.
-pub fn sign(secret: &str, timestamp: &str, body: &[u8]) -> String {
-    casino::signature::sign(secret, timestamp, body)
+/// What follows `X-Timestamp + "."` under the HMAC: `playerId + "." + raw body`.
+fn signed_message(player_id: &str, body: &[u8]) -> Vec<u8> {
+    let mut m = Vec::with_capacity(player_id.len() + 1 + body.len());
+    m.extend_from_slice(player_id.as_bytes());
+    m.push(b'.');
+    m.extend_from_slice(body);
+    m
+}
+
+/// The signature GR8 (or a test's fake of it) puts in `X-Signature` for a transaction on
+/// `player_id`'s path: `HMAC_SHA256(secret, timestamp + "." + player_id + "." + body)`.
+pub fn sign(secret: &str, timestamp: &str, player_id: &str, body: &[u8]) -> String {
+    casino::signature::sign(secret, timestamp, &signed_message(player_id, body))
 }
 
 #[derive(Debug, Deserialize)]
@@ -218,7 +232,7 @@ pub fn error_of(e: &AppError) -> Gr8Error {
         ErrorCode::IdempotencyConflict => Gr8Error::new(409, "conflict.duplicate", msg),
         ErrorCode::CurrencyMismatch => Gr8Error::new(400, "validation.currency", msg),
         ErrorCode::AmountTooLarge | ErrorCode::BalanceLimit => Gr8Error::new(400, "decline.limit", msg),
-        ErrorCode::NotReversible | ErrorCode::TransactionMismatch => Gr8Error::new(400, "decline.reference", msg),
+        ErrorCode::NotReversible | ErrorCode::TransactionMismatch | ErrorCode::RoundNotFound => Gr8Error::new(400, "decline.reference", msg),
         ErrorCode::Internal => Gr8Error::new(503, "internal.retry", "the outcome is unknown: retry with the same id"),
         _ => Gr8Error::new(400, "validation.invalid", msg),
     }
@@ -235,7 +249,7 @@ pub async fn perform(state: &crate::app::AppState, player_id: &str, h: &Gr8Heade
 }
 
 async fn perform_inner(state: &crate::app::AppState, player_id: &str, h: &Gr8Headers<'_>, body: &[u8]) -> Result<Value, Gr8Error> {
-    verify(&state.partners.config, h, body, kernel::clock::now_ms() / 1000)?;
+    verify(&state.partners.config, h, player_id, body, kernel::clock::now_ms() / 1000)?;
     let cmd = parse(body)?;
     let not_found = || Gr8Error::new(404, "player.notfound", "unknown player");
     let user_id: i64 = player_id.parse().ok().filter(|id| *id > 0).ok_or_else(not_found)?;
@@ -280,6 +294,7 @@ async fn perform_inner(state: &crate::app::AppState, player_id: &str, h: &Gr8Hea
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hmac::{Hmac, Mac};
 
     fn body(kind: &str, cash: &str) -> String {
         json!({"currency": "TND", "platform": "sport", "id": "t1", "type": kind, "initiatedAt": "2024-01-01T00:00:00Z",
@@ -315,14 +330,25 @@ mod tests {
     }
 
     #[test]
-    fn signature_over_the_raw_body() {
-        let cfg = super::super::PartnersConfig::from_lookup(&|_: &str| None, true);
+    fn signature_over_the_player_and_the_raw_body() {
+        let cfg = super::super::PartnersConfig::from_lookup(&|_: &str| None, true).unwrap();
         let b = body("deposit", "1");
-        let sig = sign(super::super::DEMO_GR8_SECRET, "1000", b.as_bytes());
+        let sig = sign(super::super::DEMO_GR8_SECRET, "1000", "42", b.as_bytes());
+        // Independently: HMAC over "1000.42." + body.
+        let mut m = Hmac::<sha2::Sha256>::new_from_slice(super::super::DEMO_GR8_SECRET.as_bytes()).unwrap();
+        m.update(format!("1000.42.{b}").as_bytes());
+        assert_eq!(sig, hex::encode(m.finalize().into_bytes()));
         let h = Gr8Headers { brand: Some("carthage"), operator_id: Some("carthage-demo"), timestamp: Some("1000"), signature: Some(&sig) };
-        assert!(verify(&cfg, &h, b.as_bytes(), 1000).is_ok());
-        assert_eq!(verify(&cfg, &h, b.replace("\"1\"", "\"2\"").as_bytes(), 1000).unwrap_err().code, "auth.signature");
-        assert_eq!(verify(&cfg, &Gr8Headers { operator_id: Some("x"), ..h.clone() }, b.as_bytes(), 1000).unwrap_err().code, "auth.operator");
-        assert_eq!(verify(&cfg, &h, b.as_bytes(), 2000).unwrap_err().code, "auth.timestamp");
+        assert!(verify(&cfg, &h, "42", b.as_bytes(), 1000).is_ok());
+        // Another player's path, the same digits spelt otherwise, a changed body: refused.
+        for player in ["43", "042", "4", "42 ", ""] {
+            assert_eq!(verify(&cfg, &h, player, b.as_bytes(), 1000).unwrap_err().code, "auth.signature", "{player:?}");
+        }
+        assert_eq!(verify(&cfg, &h, "42", b.replace("\"1\"", "\"2\"").as_bytes(), 1000).unwrap_err().code, "auth.signature");
+        // The former scheme (no player) is refused.
+        let old = casino::signature::sign(super::super::DEMO_GR8_SECRET, "1000", b.as_bytes());
+        assert_eq!(verify(&cfg, &Gr8Headers { signature: Some(&old), ..h.clone() }, "42", b.as_bytes(), 1000).unwrap_err().code, "auth.signature");
+        assert_eq!(verify(&cfg, &Gr8Headers { operator_id: Some("x"), ..h.clone() }, "42", b.as_bytes(), 1000).unwrap_err().code, "auth.operator");
+        assert_eq!(verify(&cfg, &h, "42", b.as_bytes(), 2000).unwrap_err().code, "auth.timestamp");
     }
 }

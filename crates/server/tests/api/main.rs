@@ -13,6 +13,7 @@ mod rg;
 mod sessions_hardening;
 mod static_files;
 mod partners;
+mod partner_conformance;
 mod sportsbook;
 mod studio;
 mod contract;
