@@ -174,6 +174,32 @@ where
 /// The client's address and agent (for rate limits and session records).
 pub struct ClientInfo(pub Client);
 
+/// The address a request comes from: the peer, or behind our own proxy (`TRUST_PROXY`) the
+/// **last** `X-Forwarded-For` entry — the one our proxy appended, the address that connected
+/// to it. The entries before it are the client's own word (a client sending
+/// `X-Forwarded-For: 1.2.3.4` must not get a fresh rate-limit bucket per request). An
+/// unparsable last entry reads as unknown, never as the peer (the proxy's own address).
+pub fn client_ip(parts: &Parts, trust_proxy: bool) -> Option<std::net::IpAddr> {
+    let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+    if !trust_proxy {
+        return peer;
+    }
+    let forwarded = parts
+        .headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .last()
+        .map(|v| v.parse::<std::net::IpAddr>().ok());
+    match forwarded {
+        Some(parsed) => parsed,
+        None => peer,
+    }
+}
+
 impl<S> FromRequestParts<S> for ClientInfo
 where
     AppState: FromRef<S>,
@@ -183,18 +209,7 @@ where
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let state = AppState::from_ref(state);
-        let mut ip = parts
-            .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|c| c.0.ip().to_string())
-            .unwrap_or_else(|| "unknown".into());
-        if state.config.trust_proxy {
-            if let Some(fwd) = parts.headers.get("x-forwarded-for").and_then(|v| v.to_str().ok()) {
-                if let Some(first) = fwd.split(',').next().map(str::trim).filter(|s| !s.is_empty()) {
-                    ip = first.to_string();
-                }
-            }
-        }
+        let ip = client_ip(parts, state.config.trust_proxy).map(|ip| ip.to_string()).unwrap_or_else(|| "unknown".into());
         let user_agent = parts
             .headers
             .get(axum::http::header::USER_AGENT)

@@ -7,7 +7,7 @@ use super::envelope::{ok, ApiError, ApiResult, Envelope, ErrorEnvelope};
 use super::extract::{MaybeSession, PathParam, QueryParams, RawBody, Session};
 use crate::app::AppState;
 use crate::partners::{self, frame_base, frame_lang, urlencode, DIGITAIN, GR8};
-use axum::extract::{ConnectInfo, FromRequestParts, Query, State};
+use axum::extract::{FromRequestParts, Query, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
@@ -16,7 +16,7 @@ use axum::Router;
 use kernel::{AppError, ErrorCode};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use utoipa::{IntoParams, ToSchema};
 
 pub fn routes() -> Router<AppState> {
@@ -179,24 +179,7 @@ impl FromRequestParts<AppState> for PeerAddr {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
-        if !state.config.trust_proxy {
-            return Ok(PeerAddr(peer));
-        }
-        let forwarded = parts
-            .headers
-            .get_all("x-forwarded-for")
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(','))
-            .map(str::trim)
-            .filter(|v| !v.is_empty())
-            .last()
-            .map(|v| v.parse::<IpAddr>().ok());
-        Ok(PeerAddr(match forwarded {
-            Some(parsed) => parsed,
-            None => peer,
-        }))
+        Ok(PeerAddr(super::extract::client_ip(parts, state.config.trust_proxy)))
     }
 }
 

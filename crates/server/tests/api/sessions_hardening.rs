@@ -646,6 +646,10 @@ async fn unknown_account_probes_are_rate_limited_per_ip() {
             fail(probe("/api/user/login/email", json!({ "email": "known@example.com", "password": PASSWORD })).await, 429, 14);
             fail(probe("/api/user/password/restore", json!({ "email": "known@example.com" })).await, 429, 14);
             fail(probe("/api/user/password/restore/phone/new", json!({ "phone": "21699999998", "code": "1", "new_password": "Newpass99" })).await, 429, 14);
+            // A client cannot step out of its bucket by prepending an address of its own
+            // choosing: the proxy's entry (the last) is the one that counts.
+            let spoofed = from("192.0.2.55, 203.0.113.7");
+            fail(spoofed("/api/user/login/email", json!({ "email": "nobody6@example.com", "password": PASSWORD })).await, 429, 14);
             // Another address is not affected.
             let other = from("198.51.100.9");
             fail(other("/api/user/login/email", json!({ "email": "nobody5@example.com", "password": PASSWORD })).await, 200, 3);
