@@ -206,7 +206,7 @@ export default function PaymentFramePage() {
             data-testid="payment-frame"
           />
         </div>
-        <p className={css.status} role="status">
+        <p className={css.status} role="status" data-testid="frame-status">
           <Spinner size={16} />
           <span>{t('frame.waiting')}</span>
         </p>
