@@ -25,7 +25,7 @@ async fn add_match(app: &TestApp, id: &str) {
             "sport": {"id": "sr:sport:1", "name": "Soccer", "kind": "football"},
             "category": {"id": "sr:category:1", "sport_id": "sr:sport:1", "name": "England"},
             "tournament": {"id": "sr:tournament:17", "category_id": "sr:category:1", "name": "Premier Division"},
-            "kind": "prematch", "start_time": now + 3_600_000,
+            "kind": "pre_match", "start_time": now + 3_600_000,
             "home": {"id": format!("{id}:h"), "name": format!("Home {id}")},
             "away": {"id": format!("{id}:a"), "name": format!("Away {id}")}})),
         now,

@@ -38,7 +38,8 @@ export function opLabel(row: Row, method: (code: string) => string): OpLabel {
     const what = type === 211 ? 'Bet' : type === 212 ? 'Payout' : 'Resettle';
     // A single names its event in the title; an express lists its events below.
     if (bet.kind === 'express' || events.length > 1) return { key: `op.sport${what}Express`, params: { id }, events };
-    if (events.length === 1) return { key: `op.sport${what}Event`, params: { id, event: events[0]! } };
+    // The event isolated: team names in Latin letters stay in one piece inside Arabic.
+    if (events.length === 1) return { key: `op.sport${what}Event`, params: { id, event: `\u2068${events[0]!}\u2069` } };
     return { key: `op.sport${what}`, params: { id } };
   }
   // A sports posting whose bet is unknown still says what it is.

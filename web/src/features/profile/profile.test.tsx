@@ -146,7 +146,7 @@ describe('operations history rows (issue 18 item 11)', () => {
     });
     renderApp(<HistoryPage />, { state: signedIn(0) });
     await screen.findByTestId('operations');
-    const titles = screen.getAllByTestId('op-title').map((t) => t.textContent);
+    const titles = screen.getAllByTestId('op-title').map((t) => (t.textContent ?? '').replace(/[\u2068\u2069]/g, ''));
     expect(titles).toEqual([
       'Bet #123 — Espérance – Club Africain',
       'Payout #123 — Espérance – Club Africain',
