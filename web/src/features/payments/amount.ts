@@ -82,8 +82,8 @@ export type LimitPeriod = 'day' | 'week' | 'month';
 
 /** The deposit limits part of the responsible-gambling reply (major units). */
 export interface DepositLimitsLike {
-  deposit_limits: Partial<Record<LimitPeriod, { amount: number } | null | undefined>>;
-  used: Partial<Record<LimitPeriod, number>>;
+  deposit_limits: Partial<Record<LimitPeriod, { amount?: number | null } | null | undefined>>;
+  used: Partial<Record<LimitPeriod, number | null | undefined>>;
 }
 
 /**

@@ -151,7 +151,7 @@ describe('the deposit form and the deposit limits (item 13)', () => {
 describe('refusals carry their currency and decimals (item 13)', () => {
   const text = (error: { code: number; data?: unknown }, lang = 'en') => {
     const { key, params } = paymentRefusal(error, 'TND', lang);
-    const bundle = (lang === 'fr' ? frErrors : lang === 'ar' ? arErrors : enErrors) as Record<string, string>;
+    const bundle = (lang === 'fr' ? frErrors : lang === 'ar' ? arErrors : enErrors) as unknown as Record<string, string>;
     const k = key.map((x) => x.replace('errors:', '')).find((x) => bundle[x] !== undefined)!;
     return plain(bundle[k]!.replace(/\{\{(\w+)\}\}/g, (_, p: string) => params?.[p] ?? ''));
   };
