@@ -237,7 +237,7 @@ pub const PAGE_CSS: &str = r#":root{color-scheme:light;--accent:#0b6e4f;--danger
 *{box-sizing:border-box}body{margin:0;background:#f3f5f4;color:#1b1f1d;min-block-size:100vh;display:flex;justify-content:center;align-items:flex-start;padding:16px}
 .card{background:#fff;border-radius:12px;box-shadow:0 1px 4px rgba(0,0,0,.12);inline-size:100%;max-inline-size:420px;padding:20px}
 .brand{margin:0 0 4px;font-size:.8rem;color:#5b6661}h1{font-size:1.25rem;margin:0 0 12px}
-.amount{font-size:1.1rem;margin:0 0 16px;display:flex;justify-content:space-between;gap:8px}.amount bdi{font-weight:700}
+.amount{font-size:1.1rem;margin:0 0 16px;display:flex;justify-content:space-between;align-items:baseline;flex-wrap:wrap;gap:8px}.amount bdi{font-weight:700}
 .field{display:flex;justify-content:space-between;gap:8px}
 label{display:block;font-size:.9rem;margin-block-end:12px}input{display:block;inline-size:100%;margin-block-start:4px;padding:12px;font-size:1rem;border:1px solid #b8c2bd;border-radius:8px}
 /* Expiry and CVC side by side: their labels may wrap differently (Arabic), the boxes stay on one line. */

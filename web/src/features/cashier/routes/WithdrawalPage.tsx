@@ -58,7 +58,8 @@ export default function WithdrawalPage() {
   const anyPending = history?.items.some((w) => w.status === 'CREATED') ?? false;
   useEffect(() => setPending(anyPending), [anyPending]);
   const [wager, setWager] = useState<{ amount: number; currency: string } | null>(null);
-  const money = (major: number | undefined) => (major === undefined ? '' : formatMoney(major, currency, i18n.language));
+  // An amount inside a sentence, isolated so that it stays in one piece in Arabic.
+  const money = (major: number | undefined) => (major === undefined ? '' : `\u2068${formatMoney(major, currency, i18n.language)}\u2069`);
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
