@@ -15,14 +15,16 @@ import css from './Payments.module.css';
  * sign-up, the server would answer 82 at the last step) the way that works for them — cash at a
  * cashier, with their player id and the cashiers' addresses. Null: the page is theirs.
  */
-export function useDepositGate(title: string) {
+export function useDepositGate() {
+  const { t } = useTranslation('payments');
   const remembered = useAppSelector((s) => s.auth.remembered);
   const user = useAppSelector((s) => s.auth.user);
   if (remembered) return <SpinnerOverlay />;
   if (user?.canDepositOnline === false) {
+    // Titled "Deposit", not "Online deposit": this page is about the way that works offline.
     return (
       <div className={css.page}>
-        <PayHead title={title} />
+        <PayHead title={t('links.deposit')} />
         <OfflineDeposit playerId={user.id} />
       </div>
     );

@@ -16,8 +16,7 @@ import { useAmountForm, usePlayerCurrency } from '../useAmountForm';
  * what the deposit limits still allow); a player who cannot deposit online is told the way that works.
  */
 export default function PaykassmaDepositPage() {
-  const { t } = useTranslation('payments');
-  const gate = useDepositGate(t('paykassma.depositTitle'));
+  const gate = useDepositGate();
   return gate ?? <PaykassmaDepositForm />;
 }
 

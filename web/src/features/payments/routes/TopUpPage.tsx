@@ -18,8 +18,7 @@ import { useAmountForm, usePlayerCurrency } from '../useAmountForm';
  * allow, then the payment frame; a player who cannot deposit online is told the way that works.
  */
 export default function TopUpPage() {
-  const { t } = useTranslation('payments');
-  const gate = useDepositGate(t('topUp.title'));
+  const gate = useDepositGate();
   return gate ?? <TopUpForm />;
 }
 
