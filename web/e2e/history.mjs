@@ -57,9 +57,9 @@ export function tests(h) {
           return { id: String(bet.id), event: `${pick.ev.home} – ${pick.ev.away}` };
         });
         const words = {
-          en: { bet: `Bet #${placed.id} — `, deposit: 'Deposit — Card' },
-          fr: { bet: `Pari n°${placed.id} — `, deposit: 'Dépôt — Carte' },
-          ar: { bet: `رهان رقم ${placed.id} — `, deposit: 'إيداع — بطاقة' },
+          en: { bet: 'Bet — ', number: `Bet #${placed.id}`, deposit: 'Deposit — Card' },
+          fr: { bet: 'Pari — ', number: `Pari n° ${placed.id}`, deposit: 'Dépôt — Carte' },
+          ar: { bet: 'رهان — ', number: `رهان رقم ${placed.id}`, deposit: 'إيداع — بطاقة' },
         };
         for (const lang of /** @type {const} */ (['en', 'fr', 'ar'])) {
           await page.evaluate((l) => localStorage.setItem('carthage.lang', l), lang);
@@ -69,7 +69,9 @@ export function tests(h) {
             const titles = page.getByTestId('operations').getByTestId('op-title');
             await titles.first().waitFor();
             const all = (await titles.allInnerTexts()).map((t) => t.replace(/[\u2068\u2069]/g, ''));
-            h.assert(all.some((t) => t.startsWith(words[lang].bet) && t.includes(placed.event)), `${lang}: no row names bet ${placed.id}: ${JSON.stringify(all)}`);
+            h.assert(all.some((t) => t.startsWith(words[lang].bet) && t.includes(placed.event)), `${lang}: no row names the event ${placed.event}: ${JSON.stringify(all)}`);
+            const numbers = await page.getByTestId('operations').getByTestId('op-bet').allInnerTexts();
+            h.assert(numbers.includes(words[lang].number), `${lang}: no row says ${words[lang].number}: ${JSON.stringify(numbers)}`);
             h.assert(all.includes(words[lang].deposit), `${lang}: no "${words[lang].deposit}" row: ${JSON.stringify(all)}`);
             h.assert(!all.some((t) => /^(Operation|Opération|Payment service)$/.test(t)), `${lang}: an unnamed row: ${JSON.stringify(all)}`);
             const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

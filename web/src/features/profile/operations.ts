@@ -10,6 +10,11 @@ export interface OpLabel {
   params?: Record<string, string>;
   /** A sports bet's events (shown under the title), in leg order. */
   events?: string[];
+  /**
+   * A sports bet's number, on its own line under the title: ids have 15 digits, which a
+   * 320 px row cannot hold beside a title without breaking the number.
+   */
+  bet?: string;
 }
 
 /** The ledger types (docs/PAYMENTS.md, docs/SPORTSBOOK.md) the history names. */
@@ -37,10 +42,10 @@ export function opLabel(row: Row, method: (code: string) => string): OpLabel {
     const events = bet.events ?? [];
     const what = type === 211 ? 'Bet' : type === 212 ? 'Payout' : 'Resettle';
     // A single names its event in the title; an express lists its events below.
-    if (bet.kind === 'express' || events.length > 1) return { key: `op.sport${what}Express`, params: { id }, events };
+    if (bet.kind === 'express' || events.length > 1) return { key: `op.sport${what}Express`, events, bet: id };
     // The event isolated: team names in Latin letters stay in one piece inside Arabic.
-    if (events.length === 1) return { key: `op.sport${what}Event`, params: { id, event: `\u2068${events[0]!}\u2069` } };
-    return { key: `op.sport${what}`, params: { id } };
+    if (events.length === 1) return { key: `op.sport${what}Event`, params: { event: `\u2068${events[0]!}\u2069` }, bet: id };
+    return { key: `op.sport${what}`, bet: id };
   }
   // A sports posting whose bet is unknown still says what it is.
   if (type === 211) return { key: 'op.sportAnyBet' };

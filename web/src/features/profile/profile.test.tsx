@@ -148,14 +148,16 @@ describe('operations history rows (issue 18 item 11)', () => {
     await screen.findByTestId('operations');
     const titles = screen.getAllByTestId('op-title').map((t) => (t.textContent ?? '').replace(/[\u2068\u2069]/g, ''));
     expect(titles).toEqual([
-      'Bet #123 — Espérance – Club Africain',
-      'Payout #123 — Espérance – Club Africain',
-      'Express bet #124',
+      'Bet — Espérance – Club Africain',
+      'Payout — Espérance – Club Africain',
+      'Express bet',
       'Deposit — Card',
       'Deposit — Cashier',
       'Withdrawal — Cashier',
       'Withdrawal returned — Paykassma',
     ]);
+    // Each sports row carries its bet's number; an express lists its events.
+    expect(screen.getAllByTestId('op-bet').map((b) => b.textContent)).toEqual(['Bet #123', 'Bet #123', 'Bet #124']);
     expect(screen.getByTestId('op-events').textContent).toBe('A – B · C – D');
     expect(screen.queryByText('Operation')).toBeNull();
     expect(screen.queryByText('Payment service')).toBeNull();
@@ -167,7 +169,7 @@ describe('opLabel', () => {
     const { opLabel } = await import('./operations');
     const m = (c: string) => c;
     expect(opLabel({ payment_mode: 211 }, m)).toEqual({ key: 'op.sportAnyBet' });
-    expect(opLabel({ payment_mode: 212, bet: { id: 5, kind: 'single', events: [] } }, m)).toEqual({ key: 'op.sportPayout', params: { id: '5' } });
+    expect(opLabel({ payment_mode: 212, bet: { id: 5, kind: 'single', events: [] } }, m)).toEqual({ key: 'op.sportPayout', bet: '5' });
     expect(opLabel({ payment_mode: 16 }, m)).toEqual({ key: 'op.deposit' });
     expect(opLabel({ payment_mode: 114 }, m)).toEqual({ key: 'op.cashier' });
     expect(opLabel({ payment_mode: 214 }, m)).toEqual({ key: 'op.partnerBet' });

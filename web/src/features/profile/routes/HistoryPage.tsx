@@ -91,6 +91,11 @@ export default function HistoryPage({ payHistory: PayHistory }: { payHistory?: C
                       ) : (
                         <strong data-testid="op-title">{what}</strong>
                       )}
+                      {label.bet && (
+                        <small data-testid="op-bet">
+                          {t('op.betNumber', { id: label.bet })}
+                        </small>
+                      )}
                       {label.events && label.events.length > 0 && (
                         <small data-testid="op-events">
                           {label.events.map((e, i) => (
