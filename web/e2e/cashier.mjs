@@ -162,7 +162,52 @@ export function tests(h) {
     h.assertNoPageErrors(errors.filter((e) => !/status of 401 .*\/api\/desk\/me$/.test(e)));
   }
 
+  /**
+   * The player keeps /profile/withdrawal and the pay history open while the desk pays: both
+   * show the request completed without a reload (issue 18 item 11).
+   * @param {{ context: import('playwright-core').BrowserContext, signal: AbortSignal, note: (l: string) => void }} t
+   */
+  async function paidWhileOpen({ context, signal, note }) {
+    const { page, errors } = await h.newPlayerPage(context, signal);
+    await page.goto('/profile/withdrawal');
+    await page.getByTestId('withdrawal-amount').fill('30');
+    await page.getByTestId('withdrawal-submit').click();
+    const code = (await page.getByTestId('withdrawal-code').textContent())?.replace(/\s/g, '') ?? '';
+    h.assert(/^\d{8}$/.test(code), `code shown: ${code}`);
+    const item = page.getByTestId('withdrawal-item').first();
+    await item.and(page.locator('[data-status="CREATED"]')).waitFor();
+    await page.evaluate(() => {
+      /** @type {any} */ (window).__noReload = true;
+    });
+    // The desk, in its own browser (its own session), pays the code.
+    const browser = context.browser();
+    h.assert(browser !== null, 'no browser');
+    const desk = await /** @type {import('playwright-core').Browser} */ (browser).newContext({ baseURL: `${h.BASE}/` });
+    try {
+      const login = await desk.request.post('/api/user/login', { data: { login: 'cashier@carthage.local', password: 'Cashier123' }, headers: { Origin: h.BASE } });
+      h.assert((await login.json()).status === 0, 'the desk signs in');
+      const paid = await desk.request.post('/api/desk/payout', { data: { code }, headers: { Origin: h.BASE } });
+      const env = await paid.json();
+      h.assert(env.status === 0 && env.result.status === 'PAID', `payout: ${JSON.stringify(env)}`);
+    } finally {
+      await desk.close();
+    }
+    const started = Date.now();
+    await item.and(page.locator('[data-status="PAID"]')).waitFor({ timeout: 15_000 });
+    const seconds = (Date.now() - started) / 1000;
+    h.assert(await page.evaluate(() => /** @type {any} */ (window).__noReload === true), 'the page reloaded');
+    await h.shot(page, 'withdrawal-paid-live-en');
+    // The pay history shows it completed too.
+    await page.goto('/profile/history');
+    await page.getByTestId('history-tab-payments').click();
+    await page.getByTestId('pay-history').getByTestId('pay-status').filter({ hasText: 'Completed' }).first().waitFor();
+    await h.shot(page, 'pay-history-cashier-paid-en');
+    note(`the desk paid code ${code}; the open page showed it completed ${seconds.toFixed(1)} s later, without a reload`);
+    h.assertNoPageErrors(errors);
+  }
+
   return [
+    { name: 'cashier: a request the desk pays shows completed on the open page without a reload', run: (/** @type {any} */ t) => paidWhileOpen(t) },
     { name: 'cashier: the super agent sees its cashiers and moves float at the desk', run: (/** @type {any} */ t) => agentFlow(t) },
     { name: 'cashier: withdrawal with cancel, then the desk pays by code (English)', run: (/** @type {any} */ t) => flow(t, 'en') },
     { name: 'cashier: withdrawal with cancel, then the desk pays by code (Arabic)', run: (/** @type {any} */ t) => flow(t, 'ar') },

@@ -184,9 +184,11 @@ export function tests(h) {
         const { page, errors, phone, password } = await h.newPlayerPage(context, signal);
         const before = await balanceMinor(page);
         await page.getByTestId('header-account').click();
-        await page.getByRole('link', { name: 'Withdraw', exact: true }).click();
+        // A website sign-up is offered both withdrawals (issue 18 item 15): to a phone here.
+        await page.getByRole('link', { name: 'Withdraw to phone', exact: true }).click();
         await page.waitForURL(/\/profile\/paykassma\/withdrawal$/);
-        await page.getByLabel('Phone number').fill(phone.replace(/^216/, ''));
+        // The registered phone is filled in.
+        await page.waitForFunction((want) => /** @type {HTMLInputElement | null} */ (document.querySelector('input[name="phone_number"]'))?.value === want, phone.replace(/^216/, ''));
         await page.getByTestId('amount-input').fill('25');
         await h.shot(page, 'payments-paykassma-withdrawal-en');
         await page.getByTestId('paykassma-withdrawal-submit').click();
@@ -268,5 +270,172 @@ export function tests(h) {
         h.assertNoPageErrors(errors);
       },
     })),
+    {
+      name: 'payments: the demo player of the README deposits online (issue 18 item 9)',
+      /** @param {{ context: import('playwright-core').BrowserContext, signal: AbortSignal, note: (l: string) => void }} t */
+      async run({ context, note }) {
+        const page = await context.newPage();
+        const errors = h.collectErrors(page);
+        await h.openHome(page);
+        await h.signIn(page, 'player@carthage.local', 'Player123');
+        const me = await page.evaluate(async () => (await (await fetch('/api/user/check')).json()).result);
+        h.assert(me.canDepositOnline === true, `the demo player may not deposit online: ${JSON.stringify(me)}`);
+        const before = await balanceMinor(page);
+        await page.goto('/profile');
+        await page.getByTestId('profile-payments').getByRole('link').first().click();
+        await page.getByTestId('amount-input').fill('10');
+        await h.shot(page, 'payments-demo-player-deposit-en');
+        await page.locator('[data-testid="top-up-submit"], [data-testid="paykassma-deposit-submit"]').first().click();
+        await page.waitForURL(/\/payment-frame$/);
+        await payInFrame(page, before, 10_000, 'payments-demo-player');
+        note(`player@carthage.local deposited 10 TND online: ${major(before)} → ${major(before + 10_000)}`);
+        h.assertNoPageErrors(errors);
+      },
+    },
+    ...(/** @type {const} */ (['en', 'fr', 'ar'])).flatMap((lang) => [390, 320].map((width) => ({
+      name: `payments: every payment state at ${width} px in ${lang} — limits, frame, 3-D Secure, refusal with the amount to wager, history (issue 18)`,
+      /** @param {{ context: import('playwright-core').BrowserContext, signal: AbortSignal, note: (l: string) => void }} t */
+      async run({ context, signal, note }) {
+        const { page, errors, phone } = await h.newPlayerPage(context, signal);
+        await page.evaluate((l) => localStorage.setItem('carthage.lang', l), lang);
+        // A daily deposit limit, so the form says what it still allows.
+        await page.evaluate(async () => {
+          const r = await fetch('/api/user/responsible-gambling/deposit-limits', {
+            method: 'PUT',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ day: 300 }),
+          });
+          if ((await r.json()).status !== 0) throw new Error('deposit limit not set');
+        });
+        /** The app's number format for this language (formatMoney). @param {number} minor */
+        const money = (minor) =>
+          `${new Intl.NumberFormat(`${lang}-u-nu-latn`, { minimumFractionDigits: 3, maximumFractionDigits: 3 }).format(minor / 1000)} TND`;
+        const fits = async (/** @type {string} */ what) => {
+          const out = await page.evaluate(() => {
+            const w = document.documentElement.clientWidth;
+            const over = [...document.querySelectorAll('main *')].filter((e) => {
+              const r = e.getBoundingClientRect();
+              return r.width > 0 && (r.right > w + 0.5 || r.left < -0.5);
+            });
+            return { doc: document.documentElement.scrollWidth - w, over: over.slice(0, 3).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`) };
+          });
+          h.assert(out.doc <= 0 && out.over.length === 0, `${what}: wider than the screen by ${out.doc}px; ${out.over.join(', ')}`);
+        };
+        const frame = page.frameLocator('[data-testid="payment-frame"]');
+        let deposited = 0;
+        const states = [];
+        {
+          await page.setViewportSize({ width, height: 844 });
+          const tag = `${lang}-${width}`;
+          // The form, with what the daily limit still allows.
+          await page.goto('/profile/top-up');
+          const allowance = page.getByTestId('deposit-allowance');
+          await allowance.waitFor();
+          h.assert((await allowance.innerText()).includes(money(300_000 - deposited)), `allowance: ${await allowance.innerText()}`);
+          await fits(`top-up ${tag}`);
+          await h.shot(page, `payux-top-up-${tag}`);
+          states.push('form');
+
+          // In progress: the card form inside the frame, the status line under it wraps.
+          await page.getByTestId('amount-input').fill('12');
+          await page.getByTestId('top-up-submit').click();
+          await frame.locator('input[name="card"]').waitFor();
+          const amountText = (await frame.locator('.amount bdi').innerText()).trim();
+          h.assert(amountText === money(12_000), `the payment page shows ${JSON.stringify(amountText)}, the app ${money(12_000)}`);
+          await fits(`payment in progress ${tag}`);
+          const status = await page.getByTestId('frame-status').boundingBox();
+          h.assert(status !== null && status.x >= 0 && status.x + status.width <= width + 0.5, `status line ${JSON.stringify(status)} on ${width}px`);
+          // Expiry and CVC side by side, aligned (Arabic labels wrap differently).
+          const exp = await frame.locator('input[name="exp"]').boundingBox();
+          const cvc = await frame.locator('input[name="cvc"]').boundingBox();
+          h.assert(exp && cvc && Math.abs(exp.y - cvc.y) <= 1 && Math.abs(exp.height - cvc.height) <= 1, `expiry ${JSON.stringify(exp)} and CVC ${JSON.stringify(cvc)} are not aligned`);
+          await h.shot(page, `payux-frame-card-${tag}`);
+          states.push('in progress');
+          // The 3-D-Secure card: its confirmation step, then success.
+          await frame.locator('input[name="card"]').fill('4000 0000 0000 3220');
+          await frame.locator('button[name="action"][value="card"]').click();
+          await frame.locator('button[name="action"][value="confirm"]').waitFor();
+          await fits(`3-D Secure ${tag}`);
+          await h.shot(page, `payux-frame-3ds-${tag}`);
+          await frame.locator('button[name="action"][value="confirm"]').click();
+          await page.getByTestId('frame-succeeded').waitFor({ timeout: 30_000 });
+          deposited += 12_000;
+          await fits(`succeeded ${tag}`);
+          await h.shot(page, `payux-frame-succeeded-${tag}`);
+          states.push('3-D Secure', 'succeeded');
+          // A declined card: not completed, nothing credited.
+          await page.goto('/profile/top-up');
+          await page.getByTestId('amount-input').fill('5.5');
+          await page.getByTestId('top-up-submit').click();
+          await frame.locator('input[name="card"]').fill('4000 0000 0000 0002');
+          await frame.locator('button[name="action"][value="card"]').click();
+          await page.getByTestId('frame-failed').waitFor({ timeout: 30_000 });
+          await fits(`declined ${tag}`);
+          await h.shot(page, `payux-frame-declined-${tag}`);
+          states.push('declined');
+
+          // The Paykassma page: the same number format, and the 3-D-Secure card asks to confirm.
+          await page.goto('/profile/paykassma/deposit');
+          await page.getByTestId('deposit-allowance').waitFor();
+          await page.getByTestId('amount-input').fill('10');
+          await page.getByTestId('paykassma-deposit-submit').click();
+          await frame.locator('input[name="card"]').waitFor();
+          const pkAmount = (await frame.locator('.amount bdi').innerText()).trim();
+          h.assert(pkAmount === money(10_000), `the Paykassma page shows ${JSON.stringify(pkAmount)}, the app ${money(10_000)}`);
+          await frame.locator('input[name="card"]').fill('4000 0000 0000 3220');
+          await frame.locator('button[name="action"][value="card"]').click();
+          await frame.locator('button[name="action"][value="confirm"]').waitFor();
+          await h.shot(page, `payux-paykassma-3ds-${tag}`);
+          await frame.locator('button[name="action"][value="confirm"]').click();
+          await page.getByTestId('frame-succeeded').waitFor({ timeout: 30_000 });
+          deposited += 10_000;
+          states.push('Paykassma 3-D Secure');
+
+          // A withdrawal to the registered phone, refused until the deposits are wagered: the
+          // amount to wager in money, in the frame and back on the form.
+          await page.goto('/profile/paykassma/withdrawal');
+          const phoneInput = page.locator('input[name="phone_number"]');
+          await phoneInput.waitFor();
+          await page.waitForFunction((want) => /** @type {HTMLInputElement | null} */ (document.querySelector('input[name="phone_number"]'))?.value === want, phone.slice(3));
+          await page.getByTestId('amount-input').fill('20');
+          await page.getByTestId('paykassma-withdrawal-submit').click();
+          await page.getByTestId('frame-error').waitFor({ timeout: 20_000 });
+          const refusal = await page.getByTestId('frame-error-text').innerText();
+          h.assert(refusal.includes(money(deposited)), `refusal ${JSON.stringify(refusal)} lacks ${money(deposited)}`);
+          h.assert((await page.getByTestId('wager-left').innerText()).includes(money(deposited)), 'the amount to wager is shown');
+          await fits(`wagering refusal ${tag}`);
+          await h.shot(page, `payux-withdrawal-wager-${tag}`);
+          await page.getByTestId('frame-error').getByRole('button').first().click();
+          await page.getByTestId('paykassma-withdrawal-form').waitFor();
+          await page.getByTestId('wager-left').waitFor();
+          await fits(`withdrawal form ${tag}`);
+          await h.shot(page, `payux-withdrawal-form-${tag}`);
+          states.push('wagering refusal');
+
+          // The history: the declined deposit is no money; both withdrawals are offered.
+          await page.goto('/profile/history');
+          await page.getByTestId('history-tab-payments').click();
+          const voided = page.getByTestId('pay-history').locator('[data-tone="void"]').first();
+          await voided.waitFor();
+          h.assert((await voided.locator('s').count()) === 1, 'the declined deposit is struck through');
+          await fits(`pay history ${tag}`);
+          await h.shot(page, `payux-pay-history-${tag}`);
+          await page.getByTestId('history-tab-all').click();
+          await page.getByTestId('operations').waitFor();
+          await h.shot(page, `payux-operations-${tag}`);
+          await page.goto('/profile');
+          await page.getByTestId('profile-payments').waitFor();
+          const links = page.getByTestId('profile-payments').getByRole('link');
+          h.assert((await links.count()) === 3, `profile payment links: ${await links.count()}`);
+          h.assert((await links.nth(2).getAttribute('href')) === '/profile/withdrawal', 'the cashier withdrawal is linked');
+          await fits(`profile ${tag}`);
+          await h.shot(page, `payux-profile-${tag}`);
+          states.push('history', 'profile');
+        }
+        await page.evaluate(() => localStorage.setItem('carthage.lang', 'en'));
+        note(`${lang} at ${width} px: ${states.length} states fit the screen; amounts read ${money(12_000)} in the app and on both payment pages`);
+        h.assertNoPageErrors(errors);
+      },
+    }))),
   ];
 }

@@ -5,6 +5,7 @@
 
 use crate::sandbox::SandboxPayment;
 use kernel::money::format_major;
+use kernel::{Currency, Minor};
 
 /// `en`, `fr` or `ar` from a language id (`fr-fr`, `ar-ar`, `en-US`, …).
 pub fn lang_code(lang: &str) -> &'static str {
@@ -85,13 +86,42 @@ fn shell(lang: &str, title: &str, body: &str, data: &str) -> String {
     )
 }
 
+/// An amount as the player app shows it in the same language (`formatMoney` of
+/// web/src/components/money.ts, `Intl.NumberFormat` with Latin digits): every decimal of the
+/// currency, grouped thousands, then the currency code — `12,345.500 TND` in English and
+/// Arabic, `12 345,500 TND` in French (a narrow no-break space groups, a comma separates).
+pub fn money(minor: Minor, currency: Currency, lang: &str) -> String {
+    let plain = format_major(minor, currency);
+    let (sign, digits) = match plain.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", plain.as_str()),
+    };
+    let (whole, frac) = digits.split_once('.').unwrap_or((digits, ""));
+    let (group, point) = match lang_code(lang) {
+        "fr" => ('\u{202F}', ','),
+        _ => (',', '.'),
+    };
+    let mut grouped = String::with_capacity(whole.len() + whole.len() / 3 * 3);
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            grouped.push(group);
+        }
+        grouped.push(c);
+    }
+    if frac.is_empty() {
+        format!("{sign}{grouped} {}", currency.code())
+    } else {
+        format!("{sign}{grouped}{point}{frac} {}", currency.code())
+    }
+}
+
+/// The amount line of a hosted page: a label and the amount in the page's language.
+pub fn amount_row(lang: &str, label: &str, minor: Minor, currency: Currency) -> String {
+    format!("<p class=\"amount\"><span>{}</span> <bdi>{}</bdi></p>", esc(label), money(minor, currency, lang))
+}
+
 fn amount_line(lang: &str, p: &SandboxPayment) -> String {
-    format!(
-        "<p class=\"amount\"><span>{}</span> <bdi>{} {}</bdi></p>",
-        t(lang, "amount"),
-        format_major(p.amount, p.currency),
-        p.currency.code()
-    )
+    amount_row(lang, t(lang, "amount"), p.amount, p.currency)
 }
 
 /// The page of a sandbox payment in its current state.
@@ -101,20 +131,7 @@ pub fn payment_page(p: &SandboxPayment, lang: &str, error: Option<&str>, action:
     let hidden = format!("<input type=\"hidden\" name=\"lang\" value=\"{l}\">");
     match p.status.as_str() {
         "succeeded" | "failed" => result_page(p, lang),
-        "challenge" => shell(
-            lang,
-            t(lang, "3ds_title"),
-            &format!(
-                "{}<p>{}</p><form method=\"post\" action=\"{action}\">{hidden}\
-                 <button name=\"action\" value=\"confirm\" class=\"primary\">{}</button>\
-                 <button name=\"action\" value=\"cancel\" class=\"secondary\">{}</button></form>",
-                amount_line(lang, p),
-                t(lang, "3ds_text"),
-                t(lang, "confirm"),
-                t(lang, "cancel")
-            ),
-            "",
-        ),
+        "challenge" => challenge_page(lang, &amount_line(lang, p), action, &hidden),
         _ if p.kind == "withdrawal" => shell(
             lang,
             t(lang, "ewallet_title"),
@@ -149,6 +166,24 @@ pub fn payment_page(p: &SandboxPayment, lang: &str, error: Option<&str>, action:
     }
 }
 
+/// The 3-D-Secure-style confirmation step of the test card `4000 0000 0000 3220` (the
+/// sandbox's and the Paykassma emulation's card pages): confirm pays, cancel fails.
+pub fn challenge_page(lang: &str, amount_line: &str, action: &str, hidden: &str) -> String {
+    shell(
+        lang,
+        t(lang, "3ds_title"),
+        &format!(
+            "{amount_line}<p>{}</p><form method=\"post\" action=\"{action}\">{hidden}\
+             <button name=\"action\" value=\"confirm\" class=\"primary\">{}</button>\
+             <button name=\"action\" value=\"cancel\" class=\"secondary\">{}</button></form>",
+            t(lang, "3ds_text"),
+            t(lang, "confirm"),
+            t(lang, "cancel")
+        ),
+        "",
+    )
+}
+
 /// The card form (sandbox deposits and the Paykassma emulation's plugin page).
 pub fn card_form(lang: &str, amount_line: &str, err: &str, action: &str, hidden: &str) -> String {
     shell(
@@ -156,9 +191,9 @@ pub fn card_form(lang: &str, amount_line: &str, err: &str, action: &str, hidden:
         t(lang, "title"),
         &format!(
             "{amount_line}{err}<form method=\"post\" action=\"{action}\">{hidden}\
-             <label>{}<input name=\"card\" inputmode=\"numeric\" autocomplete=\"cc-number\" dir=\"ltr\" placeholder=\"4242 4242 4242 4242\" required></label>\
-             <div class=\"row\"><label>{}<input name=\"exp\" dir=\"ltr\" placeholder=\"12/34\" autocomplete=\"cc-exp\"></label>\
-             <label>{}<input name=\"cvc\" inputmode=\"numeric\" dir=\"ltr\" placeholder=\"123\" autocomplete=\"cc-csc\"></label></div>\
+             <label><span>{}</span><input name=\"card\" inputmode=\"numeric\" autocomplete=\"cc-number\" dir=\"ltr\" placeholder=\"4242 4242 4242 4242\" required></label>\
+             <div class=\"row\"><label><span>{}</span><input name=\"exp\" dir=\"ltr\" placeholder=\"12/34\" autocomplete=\"cc-exp\"></label>\
+             <label><span>{}</span><input name=\"cvc\" inputmode=\"numeric\" dir=\"ltr\" placeholder=\"123\" autocomplete=\"cc-csc\"></label></div>\
              <button name=\"action\" value=\"card\" class=\"primary\">{}</button>\
              <button name=\"action\" value=\"cancel\" class=\"secondary\" formnovalidate>{}</button></form>\
              <p class=\"hint\">{}</p>",
@@ -202,10 +237,12 @@ pub const PAGE_CSS: &str = r#":root{color-scheme:light;--accent:#0b6e4f;--danger
 *{box-sizing:border-box}body{margin:0;background:#f3f5f4;color:#1b1f1d;min-block-size:100vh;display:flex;justify-content:center;align-items:flex-start;padding:16px}
 .card{background:#fff;border-radius:12px;box-shadow:0 1px 4px rgba(0,0,0,.12);inline-size:100%;max-inline-size:420px;padding:20px}
 .brand{margin:0 0 4px;font-size:.8rem;color:#5b6661}h1{font-size:1.25rem;margin:0 0 12px}
-.amount{font-size:1.1rem;margin:0 0 16px;display:flex;justify-content:space-between;gap:8px}.amount bdi{font-weight:700}
+.amount{font-size:1.1rem;margin:0 0 16px;display:flex;justify-content:space-between;align-items:baseline;flex-wrap:wrap;gap:8px}.amount bdi{font-weight:700}
 .field{display:flex;justify-content:space-between;gap:8px}
 label{display:block;font-size:.9rem;margin-block-end:12px}input{display:block;inline-size:100%;margin-block-start:4px;padding:12px;font-size:1rem;border:1px solid #b8c2bd;border-radius:8px}
-.row{display:flex;gap:12px}.row label{flex:1}
+/* Expiry and CVC side by side: their labels may wrap differently (Arabic), the boxes stay on one line. */
+.row{display:flex;gap:12px;align-items:stretch}.row label{flex:1 1 0;min-inline-size:0;display:flex;flex-direction:column}.row input{margin-block-start:auto}
+.row label>span{margin-block-end:4px}
 button{display:block;inline-size:100%;padding:14px;font-size:1rem;border-radius:8px;border:0;margin-block-start:8px;cursor:pointer}
 .primary{background:var(--accent);color:#fff}.secondary{background:transparent;color:var(--accent);border:1px solid var(--accent)}
 .hint{font-size:.8rem;color:#5b6661;margin-block-start:16px}.error{color:var(--danger);font-weight:600}
@@ -216,3 +253,31 @@ button{display:block;inline-size:100%;padding:14px;font-size:1rem;border-radius:
 pub const PAGE_JS: &str = r#"(function(){var b=document.body;var id=b.getAttribute('data-payment-id');var s=b.getAttribute('data-payment-status');
 if(id&&s&&window.parent&&window.parent!==window){window.parent.postMessage({type:'carthage:payment',id:id,status:s},window.location.origin);}})();
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amounts_read_as_in_the_app() {
+        // The app's formatMoney (Intl, Latin digits) for the same language.
+        assert_eq!(money(50_000, Currency::Tnd, "en"), "50.000 TND");
+        assert_eq!(money(50_000, Currency::Tnd, "fr-fr"), "50,000 TND");
+        assert_eq!(money(50_000, Currency::Tnd, "ar"), "50.000 TND");
+        assert_eq!(money(12_345_500, Currency::Tnd, "en-US"), "12,345.500 TND");
+        assert_eq!(money(12_345_500, Currency::Tnd, "fr"), "12\u{202F}345,500 TND");
+        assert_eq!(money(1_234_567_890, Currency::Tnd, "fr"), "1\u{202F}234\u{202F}567,890 TND");
+        assert_eq!(money(-5, Currency::Tnd, "en"), "-0.005 TND");
+        assert_eq!(money(123_456, Currency::Pyg, "en"), "123,456 PYG");
+        assert_eq!(money(999, Currency::Pyg, "fr"), "999 PYG");
+    }
+
+    #[test]
+    fn the_card_form_keeps_expiry_and_cvc_on_one_line() {
+        let page = card_form("ar", "", "", "/pay/x", "");
+        assert!(page.contains("dir=\"rtl\""));
+        // Each label's text is its own box, so the boxes below align whatever the text's height.
+        assert!(page.contains("<label><span>تاريخ الانتهاء"), "{page}");
+        assert!(PAGE_CSS.contains(".row input{margin-block-start:auto}"));
+    }
+}

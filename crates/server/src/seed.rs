@@ -49,6 +49,7 @@ pub async fn run(state: &AppState) -> Result<(), AppError> {
             }
         };
         if a.role == Role::Player {
+            make_web_signup(state, user.id).await?;
             let posting = PostingRequest::transfer(
                 TxType::DemoCredit,
                 "seed:demo-player-credit",
@@ -74,6 +75,20 @@ pub async fn run(state: &AppState) -> Result<(), AppError> {
         }
     }
     seed_cashier_network(state).await
+}
+
+/// The demo player is a website sign-up (e-mail): online deposits are for web sign-ups only
+/// (spec §5, code 82), and the README's demo player must be able to do what a player who
+/// signed up on the site does. It is created as `seed` (so the sign-up demo credit of
+/// `accounts` is not added to the seed's own) and then marked as an e-mail sign-up; the same
+/// statement upgrades a database seeded before (idempotent: only a `seed` row changes).
+async fn make_web_signup(state: &AppState, user_id: i64) -> Result<(), AppError> {
+    store::sqlx::query("UPDATE users SET registered_via = 'email' WHERE id = $1 AND registered_via = 'seed'")
+        .bind(user_id)
+        .execute(state.db.writer())
+        .await
+        .map_err(AppError::internal)?;
+    Ok(())
 }
 
 /// The demo float issued to the demo super agent, and the part it moves to the demo cashier (TND).

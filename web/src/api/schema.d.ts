@@ -2717,6 +2717,11 @@ export interface components {
             error_message?: string | null;
             /** @description The user (spec §3 User). */
             result?: {
+                /**
+                 * @description Online deposits (card page, Paykassma) are open to this account: a player who signed
+                 *     up on the website (spec §5). Anyone else deposits in cash at a cashier (code 82 online).
+                 */
+                canDepositOnline: boolean;
                 currency: string;
                 email?: string | null;
                 emailVerified: boolean;
@@ -2917,6 +2922,7 @@ export interface components {
             error_message?: string | null;
             result?: {
                 balance_after?: null | components["schemas"]["MajorUnits"];
+                bet?: null | components["schemas"]["HistoryBet"];
                 comment: string;
                 created_at: string;
                 currency: string;
@@ -2927,6 +2933,7 @@ export interface components {
                  */
                 id: number;
                 is_closed: boolean;
+                payment?: null | components["schemas"]["HistoryPayment"];
                 /**
                  * Format: int64
                  * @description The transaction type code (spec §3 payment types: 1, 6, 10, 11, 16, 114; ours from 200).
@@ -3355,9 +3362,19 @@ export interface components {
             /** @description `{iframe}/{lang}/?jwt={RS256 JWT}`. */
             game_link: string;
         };
+        /** @description The sportsbook bet a history entry belongs to (what the player saw when betting). */
+        HistoryBet: {
+            /** @description The events of its legs, in leg order, each once ("Home – Away"). */
+            events: string[];
+            /** Format: int64 */
+            id: number;
+            /** @description `single` or `express`. */
+            kind: string;
+        };
         /** @description Spec §3 payment history entry (source field names). */
         HistoryEntryReply: {
             balance_after?: null | components["schemas"]["MajorUnits"];
+            bet?: null | components["schemas"]["HistoryBet"];
             comment: string;
             created_at: string;
             currency: string;
@@ -3368,6 +3385,7 @@ export interface components {
              */
             id: number;
             is_closed: boolean;
+            payment?: null | components["schemas"]["HistoryPayment"];
             /**
              * Format: int64
              * @description The transaction type code (spec §3 payment types: 1, 6, 10, 11, 16, 114; ours from 200).
@@ -3401,6 +3419,17 @@ export interface components {
             provider: string;
             /** @description The provider's display name (the code when the catalogue does not know it). */
             provider_name: string;
+        };
+        /** @description The payment a history entry belongs to. */
+        HistoryPayment: {
+            /**
+             * Format: int64
+             * @description The payment intent (provider payments) or the cashier withdrawal request; null for a
+             *     cash deposit at a desk.
+             */
+            id?: number | null;
+            /** @description How the money moved: the provider (`sandbox` card, `paykassma`, `crypto`) or `cashier`. */
+            method: string;
         };
         IntentReply: {
             amount: components["schemas"]["MajorUnits"];
@@ -3961,6 +3990,11 @@ export interface components {
         };
         /** @description The user (spec §3 User). */
         UserReply: {
+            /**
+             * @description Online deposits (card page, Paykassma) are open to this account: a player who signed
+             *     up on the website (spec §5). Anyone else deposits in cash at a cashier (code 82 online).
+             */
+            canDepositOnline: boolean;
             currency: string;
             email?: string | null;
             emailVerified: boolean;

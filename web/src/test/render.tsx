@@ -45,6 +45,7 @@ export const testUser = {
   isBannedOnBetroute: false,
   isPartner: false,
   isOnPaykassmaPayment: false,
+  canDepositOnline: true,
   emailVerified: true,
   lang: 'en-US',
 };

@@ -501,10 +501,11 @@ pub struct PluginQuery {
 
 /// The Paykassma emulation's plugin page (demo mode): a card form.
 async fn paykassma_plugin(State(state): State<AppState>, uri: axum::http::Uri) -> Response {
-    plugin_page(&state, query::<PluginQuery>(&uri))
+    plugin_page(&state, query::<PluginQuery>(&uri), false)
 }
 
-fn plugin_page(state: &AppState, q: PluginQuery) -> Response {
+/// The plugin's card form, or (`challenge`) the confirmation step of the 3-D-Secure test card.
+fn plugin_page(state: &AppState, q: PluginQuery, challenge: bool) -> Response {
     if state.payments.config().paykassma.as_ref().is_none_or(|k| k.plugin_url.is_some()) {
         return html(StatusCode::NOT_FOUND, pages::not_found_page(&q.lang));
     }
@@ -523,7 +524,14 @@ fn plugin_page(state: &AppState, q: PluginQuery) -> Response {
         esc(&q.custom_transaction_id),
         esc(&q.fixed_amount)
     );
-    let amount = format!("<p class=\"amount\"><span>Paykassma</span> <bdi>{} {}</bdi></p>", esc(&q.fixed_amount), currency.code());
+    // The amount in the app's number format for the page's language (as the sandbox's page).
+    let amount = match kernel::money::parse_major(&q.fixed_amount, currency) {
+        Ok(minor) => pages::amount_row(&q.lang, "Paykassma", minor, currency),
+        Err(_) => format!("<p class=\"amount\"><span>Paykassma</span> <bdi>{} {}</bdi></p>", esc(&q.fixed_amount), currency.code()),
+    };
+    if challenge {
+        return html(StatusCode::OK, pages::challenge_page(&q.lang, &amount, "/pay/paykassma/plugin", &hidden));
+    }
     html(StatusCode::OK, pages::card_form(&q.lang, &amount, "", "/pay/paykassma/plugin", &hidden))
 }
 
@@ -538,13 +546,16 @@ async fn paykassma_plugin_pay(State(state): State<AppState>, RawBody(body): RawB
         return html(StatusCode::NOT_FOUND, pages::not_found_page(&f.lang));
     }
     let card: String = f.card.chars().filter(|c| c.is_ascii_digit()).collect();
+    // The test cards of the sandbox's page: 3220 asks for the confirmation step first.
     let succeeded = match (f.action.as_str(), card.as_str()) {
         ("cancel", _) => false,
+        ("confirm", _) => true,
         (_, payments::sandbox::CARD_DECLINED) => false,
-        (_, c) if c.len() >= 12 => true,
-        _ => {
+        (_, c) if c.len() >= 12 && c != payments::sandbox::CARD_3DS => true,
+        (_, c) => {
+            let challenge = c == payments::sandbox::CARD_3DS;
             let q = PluginQuery { label: f.label, currency_code: f.currency_code, lang: f.lang, custom_transaction_id: f.custom_transaction_id, fixed_amount: f.fixed_amount };
-            return plugin_page(&state, q);
+            return plugin_page(&state, q, challenge);
         }
     };
     match payments::paykassma::emulated_deposit(shared, user_id, intent_id, &f.fixed_amount, currency, succeeded).await {

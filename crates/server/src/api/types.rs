@@ -162,6 +162,9 @@ pub struct UserReply {
     pub is_banned_on_betroute: bool,
     pub is_partner: bool,
     pub is_on_paykassma_payment: bool,
+    /// Online deposits (card page, Paykassma) are open to this account: a player who signed
+    /// up on the website (spec §5). Anyone else deposits in cash at a cashier (code 82 online).
+    pub can_deposit_online: bool,
     pub email_verified: bool,
     pub lang: String,
 }
@@ -180,6 +183,7 @@ impl UserReply {
             is_banned_on_betroute: u.is_banned_on_betroute,
             is_partner: u.is_partner(),
             is_on_paykassma_payment: u.is_on_paykassma_payment(special_user_id),
+            can_deposit_online: u.role == accounts::Role::Player && payments::rules::registered_on_web(&u.registered_via),
             email_verified: u.email_verified || u.registered_via != "email",
             lang: u.lang.clone(),
         }
@@ -351,6 +355,32 @@ pub struct HistoryEntryReply {
     /// The round has a fairness record the player can open and verify
     /// (`GET /api/studio/round`): the studio's own games.
     pub verifiable: bool,
+    /// The sportsbook bet of a stake, a payout or a resettlement (211, 212, 213); null for
+    /// other postings.
+    pub bet: Option<HistoryBet>,
+    /// The deposit or withdrawal of a payment posting (16, 11, 114, 10, 207); null for other
+    /// postings.
+    pub payment: Option<HistoryPayment>,
+}
+
+/// The sportsbook bet a history entry belongs to (what the player saw when betting).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct HistoryBet {
+    pub id: i64,
+    /// `single` or `express`.
+    pub kind: String,
+    /// The events of its legs, in leg order, each once ("Home – Away").
+    pub events: Vec<String>,
+}
+
+/// The payment a history entry belongs to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct HistoryPayment {
+    /// The payment intent (provider payments) or the cashier withdrawal request; null for a
+    /// cash deposit at a desk.
+    pub id: Option<i64>,
+    /// How the money moved: the provider (`sandbox` card, `paykassma`, `crypto`) or `cashier`.
+    pub method: String,
 }
 
 /// The game a history entry belongs to.

@@ -201,12 +201,23 @@ pub async fn transactions(State(state): State<AppState>, session: Session, Query
         .await?;
     // Game names: one look-up per distinct game of the page.
     let mut names: HashMap<(String, String), (String, String)> = HashMap::new();
+    // Sports bets: one look-up per distinct bet of the page (its kind and events).
+    let mut bets: HashMap<i64, Option<HistoryBet>> = HashMap::new();
     for e in &entries {
         if let Some(g) = GameRef::of(&e.metadata) {
             let key = (g.provider.to_string(), g.game_id.to_string());
             if let std::collections::hash_map::Entry::Vacant(slot) = names.entry(key) {
                 let found = state.casino.catalogue().names(g.provider, g.game_id).await?;
                 slot.insert(found.unwrap_or_else(|| (g.provider.to_string(), g.game_id.to_string())));
+            }
+        }
+        if let Some(id) = sport_bet_id(e.tx_type, &e.metadata) {
+            if let std::collections::hash_map::Entry::Vacant(slot) = bets.entry(id) {
+                let found = state.betting.bet(session.user.id, id).await?;
+                slot.insert(Some(found.map_or_else(
+                    || HistoryBet { id, kind: String::new(), events: vec![] },
+                    |b| HistoryBet { id, kind: b.kind.clone(), events: bet_events(b.legs.iter().map(|l| l.event_name.as_str())) },
+                )));
             }
         }
     }
@@ -239,9 +250,50 @@ pub async fn transactions(State(state): State<AppState>, session: Session, Query
                 game,
                 round_id,
                 verifiable,
+                bet: sport_bet_id(e.tx_type, &e.metadata).and_then(|id| bets.get(&id).cloned().flatten()),
+                payment: payment_of(e.tx_type, &e.metadata),
             }
         })
         .collect())
+}
+
+/// The sportsbook bet id of a stake, payout or resettlement (`metadata.bet`).
+fn sport_bet_id(tx_type: i64, metadata: &serde_json::Value) -> Option<i64> {
+    let sport = [TxType::SportStake, TxType::SportPayout, TxType::SportResettle].iter().any(|t| t.code() == tx_type);
+    if !sport {
+        return None;
+    }
+    metadata.get("bet").and_then(|v| v.as_i64())
+}
+
+/// Each event once, in leg order.
+fn bet_events<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for n in names {
+        if !n.is_empty() && !out.iter().any(|o| o == n) {
+            out.push(n.to_string());
+        }
+    }
+    out
+}
+
+/// The payment of a deposit, withdrawal hold or returned withdrawal, from the metadata the
+/// payments crate records with it: `{intent, provider}` for provider payments,
+/// `{cashier_withdrawal}` for cashier withdrawals, `{cashier}` for a cash deposit at a desk.
+fn payment_of(tx_type: i64, metadata: &serde_json::Value) -> Option<HistoryPayment> {
+    let payment_types = [TxType::PaymentService, TxType::Deposit, TxType::CashierPayment, TxType::Withdrawal, TxType::WithdrawalReleased];
+    if !payment_types.iter().any(|t| t.code() == tx_type) {
+        return None;
+    }
+    let int = |k: &str| metadata.get(k).and_then(|v| v.as_i64());
+    if let Some(id) = int("cashier_withdrawal") {
+        return Some(HistoryPayment { id: Some(id), method: "cashier".into() });
+    }
+    if tx_type == TxType::CashierPayment.code() {
+        return Some(HistoryPayment { id: None, method: "cashier".into() });
+    }
+    let provider = metadata.get("provider").and_then(|v| v.as_str()).filter(|p| !p.is_empty())?;
+    Some(HistoryPayment { id: int("intent"), method: provider.to_string() })
 }
 
 /// The game of a casino posting, from the metadata the provider wallet records with it
@@ -260,5 +312,38 @@ impl<'a> GameRef<'a> {
         };
         let text = |k: &str| m.get(k).and_then(|v| v.as_str()).filter(|s| !s.is_empty());
         Some(GameRef { provider: text("provider")?, game_id: text("gameId")?, round_id: text("roundId") })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn payment_postings_name_their_method() {
+        let card = json!({"intent": 41, "provider": "sandbox", "reference": "sbx_1"});
+        assert_eq!(payment_of(16, &card), Some(HistoryPayment { id: Some(41), method: "sandbox".into() }));
+        assert_eq!(payment_of(10, &json!({"intent": 42, "provider": "paykassma"})).unwrap().method, "paykassma");
+        assert_eq!(payment_of(207, &json!({"intent": 42, "provider": "paykassma"})).unwrap().id, Some(42));
+        assert_eq!(payment_of(11, &json!({"intent": 43, "provider": "crypto"})).unwrap().method, "crypto");
+        let desk = json!({"cashier": 9, "cashier_name": "Demo cashier"});
+        assert_eq!(payment_of(114, &desk), Some(HistoryPayment { id: None, method: "cashier".into() }));
+        let cwr = json!({"cashier_withdrawal": 77});
+        assert_eq!(payment_of(10, &cwr), Some(HistoryPayment { id: Some(77), method: "cashier".into() }));
+        assert_eq!(payment_of(207, &cwr), Some(HistoryPayment { id: Some(77), method: "cashier".into() }));
+        // Not a payment, or no method recorded.
+        assert_eq!(payment_of(203, &card), None);
+        assert_eq!(payment_of(16, &json!({})), None);
+    }
+
+    #[test]
+    fn sport_postings_name_their_bet() {
+        assert_eq!(sport_bet_id(211, &json!({"bet": 5, "kind": "single", "legs": 1})), Some(5));
+        assert_eq!(sport_bet_id(212, &json!({"bet": 5})), Some(5));
+        assert_eq!(sport_bet_id(213, &json!({"bet": 5})), Some(5));
+        assert_eq!(sport_bet_id(203, &json!({"bet": 5})), None);
+        assert_eq!(sport_bet_id(211, &json!({})), None);
+        assert_eq!(bet_events(["A – B", "C – D", "A – B", ""].into_iter()), vec!["A – B".to_string(), "C – D".to_string()]);
     }
 }

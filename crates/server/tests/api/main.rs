@@ -7,6 +7,7 @@ mod common;
 mod casino;
 mod cashier;
 mod crash;
+mod history;
 mod payments;
 mod provider_wallet;
 mod rg;
@@ -550,7 +551,7 @@ async fn check_answers_the_user_for_cookie_and_bearer() {
             keys(&me),
             sorted(&[
                 "id", "login", "email", "phone", "currency", "firstName", "lastName", "role", "isBannedOnBetroute", "isPartner",
-                "isOnPaykassmaPayment", "emailVerified", "lang"
+                "isOnPaykassmaPayment", "canDepositOnline", "emailVerified", "lang"
             ])
         );
         assert_eq!(me, s["user"]);

@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { initialAuthState } from '../../app/authSlice';
 import cashierEn from '../../locales/en/cashier.json';
 import { mockApi, ok, renderApp, testBalance, testUser } from '../../test/render';
-import WithdrawalPage from './routes/WithdrawalPage';
+import WithdrawalPage, { PENDING_POLL_MS } from './routes/WithdrawalPage';
 
 beforeAll(() => {
   i18n.addResourceBundle('en', 'cashier', cashierEn);
@@ -49,7 +49,7 @@ describe('the withdrawal page', () => {
     fireEvent.change(screen.getByTestId('cashier-select'), { target: { value: '7' } });
     fireEvent.change(screen.getByTestId('withdrawal-amount'), { target: { value: '5' } });
     await act(async () => fireEvent.click(screen.getByTestId('withdrawal-submit')));
-    expect(screen.getByTestId('field-error').textContent).toBe('The minimum withdrawal is 10.');
+    expect(screen.getByTestId('field-error').textContent?.replace(/[\u2068\u2069]/g, '')).toBe('The minimum withdrawal is 10.000 TND.');
     expect(posts(fetchMock, '/api/payment/cashier_withdrawal_request')).toHaveLength(0);
 
     fireEvent.change(screen.getByTestId('withdrawal-amount'), { target: { value: '30' } });
@@ -59,7 +59,7 @@ describe('the withdrawal page', () => {
     expect(posts(fetchMock, '/api/payment/cashier_withdrawal_request')).toEqual([{ amount: 30, cashier_id: 7 }]);
     const item = await screen.findByTestId('withdrawal-item');
     expect(within(item).getByTestId('withdrawal-status').textContent).toBe('Pending');
-  });
+  }, 20_000);
 
   it('cancels a pending request after confirmation and shows the statuses of spec §4', async () => {
     const history = [entry('CREATED', '12345678', 1), entry('PAID', null, 2), entry('CANCELED', null, 3)];
@@ -73,7 +73,7 @@ describe('the withdrawal page', () => {
     fireEvent.click(screen.getByTestId('withdrawal-cancel'));
     await act(async () => fireEvent.click(screen.getByTestId('withdrawal-cancel-confirm')));
     await waitFor(() => expect(posts(fetchMock, '/api/payment/cashier_withdrawal_request/cancel')).toEqual([{ id: 1 }]));
-  });
+  }, 20_000);
 
   it('sends the status filter only when it is not the default', async () => {
     const fetchMock = mockApi(routes([]));
@@ -88,4 +88,36 @@ describe('the withdrawal page', () => {
     expect([...first.keys()]).toEqual(['date_from', 'date_to']);
     expect(first.get('date_to')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
+});
+
+describe('the withdrawal page (issue 18)', () => {
+  const plain = (s: string | null | undefined) => (s ?? '').replace(/[\u2068\u2069]/g, '');
+
+  it('writes the limits as money', async () => {
+    mockApi(routes([]));
+    renderApp(<WithdrawalPage />, { state: signedIn });
+    expect(await screen.findByText('From \u206810.000 TND\u2069 to \u206810,000.000 TND\u2069')).toBeTruthy();
+  });
+
+  it('shows the amount still to wager, with its currency, when a withdrawal is refused for wagering', async () => {
+    mockApi({ ...routes([]), 'POST /api/payment/cashier_withdrawal_request': { status: 6252, result: 97.5, error_message: 'wager' } });
+    const { store } = renderApp(<WithdrawalPage />, { state: signedIn });
+    await screen.findByRole('option', { name: cashier.name });
+    fireEvent.change(screen.getByTestId('withdrawal-amount'), { target: { value: '30' } });
+    await act(async () => fireEvent.click(screen.getByTestId('withdrawal-submit')));
+    expect((await screen.findByTestId('wager-left')).textContent).toContain('97.500 TND');
+    const toast = store.getState().notifications.items.at(-1)!;
+    expect(toast.text).toContain('errors:6252');
+    expect(plain(toast.params?.value)).toBe('97.500 TND');
+  });
+
+  it('follows a pending request until the desk pays it, without a reload', async () => {
+    const history = [entry('CREATED', '12345678', 1)];
+    mockApi(routes(history));
+    renderApp(<WithdrawalPage />, { state: signedIn });
+    expect(within(await screen.findByTestId('withdrawal-item')).getByTestId('withdrawal-status').textContent).toBe('Pending');
+    history[0] = entry('PAID', null, 1);
+    await waitFor(() => expect(screen.getByTestId('withdrawal-status').textContent).toBe('Completed'), { timeout: PENDING_POLL_MS + 3000 });
+    expect(screen.queryByTestId('withdrawal-cancel')).toBeNull();
+  }, 15_000);
 });

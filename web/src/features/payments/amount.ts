@@ -77,3 +77,28 @@ export function presets(limit: { min: number; max: number }, decimals: number, c
   const list = inside.length > 0 ? inside : [limit.min];
   return list.slice(0, count);
 }
+
+export type LimitPeriod = 'day' | 'week' | 'month';
+
+/** The deposit limits part of the responsible-gambling reply (major units). */
+export interface DepositLimitsLike {
+  deposit_limits: Partial<Record<LimitPeriod, { amount?: number | null } | null | undefined>>;
+  used: Partial<Record<LimitPeriod, number | null | undefined>>;
+}
+
+/**
+ * What the deposit limits in force still allow (minor units) and the period that allows the
+ * least; null when no limit is set. A pending raise is not in force yet and is ignored.
+ */
+export function depositAllowance(state: DepositLimitsLike | undefined, decimals: number): { period: LimitPeriod; remaining: number } | null {
+  if (!state) return null;
+  let best: { period: LimitPeriod; remaining: number } | null = null;
+  for (const period of ['day', 'week', 'month'] as const) {
+    const limit = state.deposit_limits?.[period];
+    if (!limit || typeof limit.amount !== 'number') continue;
+    const used = state.used?.[period];
+    const remaining = Math.max(0, minorOf(limit.amount, decimals) - minorOf(typeof used === 'number' ? used : 0, decimals));
+    if (!best || remaining < best.remaining) best = { period, remaining };
+  }
+  return best;
+}

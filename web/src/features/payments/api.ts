@@ -24,6 +24,11 @@ export type Intent = ReplyOf<'/api/payment/intent/{id}', 'get'>;
 /** `GET /api/payment/history/payment-with-withdrawal` (spec §3 payment history entry). */
 export type PayHistoryEntry = Schemas['PayHistoryEntryReply'];
 
+/** `GET /api/user/responsible-gambling`: the deposit limits in force and what the windows used. */
+export type DepositLimitsState = ReplyOf<'/api/user/responsible-gambling', 'get'>;
+/** `GET /api/payment/cashiers`: where a player deposits in cash. */
+export type CashierLocation = ReplyOf<'/api/payment/cashiers', 'get'>[number];
+
 /** Reply code 20 on a deposit/withdrawal start: continue at `result.url` in the top-level window (spec §4). */
 export const REDIRECT_CODE = 20;
 
@@ -55,6 +60,14 @@ export const paymentsApi = api.injectEndpoints({
     }),
     intent: build.query<Intent, IntentId>({
       query: (id) => ({ url: `/api/payment/intent/${encodeURIComponent(String(id))}` }),
+    }),
+    /** The deposit form's allowance (asked afresh each time the form opens). */
+    depositLimits: build.query<DepositLimitsState, void>({
+      query: () => ({ url: '/api/user/responsible-gambling' }),
+    }),
+    /** The cashiers, for a player who deposits in cash. */
+    depositCashiers: build.query<CashierLocation[], void>({
+      query: () => ({ url: '/api/payment/cashiers' }),
     }),
   }),
 });

@@ -108,7 +108,7 @@ describe('/profile/top-up', () => {
         </MemoryRouter>
       </Provider>,
     );
-    await waitFor(() => expect(screen.getAllByTestId('amount-preset')).toHaveLength(6));
+    await waitFor(() => expect(screen.getAllByTestId('amount-preset')).toHaveLength(6), { timeout: 5000 });
     expect(screen.getAllByTestId('amount-preset').map((b) => b.getAttribute('aria-label'))).toEqual([
       '5.000 TND',
       '10.000 TND',
@@ -118,14 +118,14 @@ describe('/profile/top-up', () => {
       '200.000 TND',
     ]);
     expect(screen.getByRole('button', { name: '200.000 TND' }).textContent).toBe('200TND');
-    expect(await screen.findByText(/^From 5\.000 TND to 20,000\.000 TND$/)).toBeTruthy();
+    expect(await screen.findByText(/^From \u2068?5\.000 TND\u2069? to \u2068?20,000\.000 TND\u2069?$/)).toBeTruthy();
     const input = screen.getByTestId('amount-input') as HTMLInputElement;
     fireEvent.change(input, { target: { value: '12.3456' } });
     expect(screen.getByTestId('field-error').textContent).toBe('At most 3 digits after the decimal point.');
     fireEvent.change(input, { target: { value: '4.999' } });
-    expect(screen.getByTestId('field-error').textContent).toBe('The minimum is 5.000 TND.');
+    expect(screen.getByTestId('field-error').textContent?.replace(/[\u2068\u2069]/g, '')).toBe('The minimum is 5.000 TND.');
     fireEvent.change(input, { target: { value: '20000.001' } });
-    expect(screen.getByTestId('field-error').textContent).toBe('The maximum is 20,000.000 TND.');
+    expect(screen.getByTestId('field-error').textContent?.replace(/[\u2068\u2069]/g, '')).toBe('The maximum is 20,000.000 TND.');
     fireEvent.click(screen.getByTestId('top-up-submit'));
     expect(framed).toBeNull();
     fireEvent.click(screen.getAllByTestId('amount-preset')[3]!);
@@ -137,12 +137,12 @@ describe('/profile/top-up', () => {
     expect(framed).toMatchObject({ kind: 'deposit', provider: 'card', amount: 50.125, currency: 'TND' });
     // The information pop-ups: replenishment and impostor open, webmoney closed.
     expect(screen.queryByTestId('info-webmoney')).toBeNull();
-  });
+  }, 20_000);
 
   it('shows the information pop-ups as the spec starts them', async () => {
     mockApi({ '/api/site/settings': SETTINGS, '/api/user/balance': ok(testBalance) });
     renderAt(<TopUpPage />, { path: '/profile/top-up' });
-    await screen.findAllByTestId('amount-preset');
+    await screen.findAllByTestId('amount-preset', {}, { timeout: 5000 });
     expect((screen.getByTestId('info-replenishment') as HTMLDetailsElement).open).toBe(true);
     expect((screen.getByTestId('info-impostor') as HTMLDetailsElement).open).toBe(true);
     expect((screen.getByTestId('info-cashier') as HTMLDetailsElement).open).toBe(true);
@@ -489,7 +489,9 @@ describe('home top-up block, withdraw banner, profile entries, Online deposit', 
     );
     expect(screen.getByTestId('online-deposit').getAttribute('href')).toBe('/profile/paykassma/deposit');
     expect(screen.getByTestId('profile-payments').querySelector('a')?.textContent).toBe('Online deposit');
-    expect(screen.getByRole('link', { name: 'Withdraw' }).getAttribute('href')).toBe('/profile/paykassma/withdrawal');
+    // A website sign-up withdraws to a phone or at a cashier (issue 18 item 15).
+    expect(screen.getByRole('link', { name: 'Withdraw to phone' }).getAttribute('href')).toBe('/profile/paykassma/withdrawal');
+    expect(screen.getByRole('link', { name: 'Withdraw at a cashier' }).getAttribute('href')).toBe('/profile/withdrawal');
   });
 });
 

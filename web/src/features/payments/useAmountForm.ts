@@ -14,15 +14,29 @@ export function usePlayerCurrency(): string {
   return balance?.currency ?? user?.currency ?? settings?.defaultCurrency ?? 'TND';
 }
 
-/** An amount field checked against a `limits.payment` entry, in exact minor units. */
-export function useAmountForm(limitKey: LimitKey | null, currency: string, wholeUnits = false) {
+/**
+ * What else bounds the amount: `max` (minor units, null for nothing) once `ready` — the deposit
+ * limits' allowance; presets wait for it so that none disappears under the player's finger.
+ */
+export interface AmountCap {
+  max: number | null;
+  ready: boolean;
+}
+
+/** An amount field checked against a `limits.payment` entry (and a cap), in exact minor units. */
+export function useAmountForm(limitKey: LimitKey | null, currency: string, wholeUnits = false, cap: AmountCap = { max: null, ready: true }) {
   const settings = api.useSettingsQuery().data;
   // Some providers take whole major units only (Paykassma payouts).
   const decimals = wholeUnits ? 0 : paymentDecimals(currency);
   const raw = limitKey
     ? (settings as { limits?: { payment?: Record<string, unknown> } } | undefined)?.limits?.payment?.[limitKey]
     : undefined;
-  const limit = useMemo(() => limitMinor(raw, decimals), [raw, decimals]);
+  const capMax = cap.max;
+  const limit = useMemo(() => {
+    const l = limitMinor(raw, decimals);
+    // The cap lowers the maximum, never below the minimum (below it nothing is possible: the page says so).
+    return capMax !== null && capMax >= l.min && capMax < l.max ? { min: l.min, max: capMax } : l;
+  }, [raw, decimals, capMax]);
   const [text, setText] = useState('');
   const [submitted, setSubmitted] = useState(false);
   const parsed = checkAmount(parseAmount(text, decimals), limit);
@@ -33,13 +47,13 @@ export function useAmountForm(limitKey: LimitKey | null, currency: string, whole
     limit,
     // Presets wait for the limits (no list that changes under the player's finger).
     presets: useMemo(
-      () => (limitKey === null || settings !== undefined ? presets(limit, decimals) : []),
-      [limit, decimals, limitKey, settings],
+      () => ((limitKey === null || settings !== undefined) && cap.ready ? presets(limit, decimals) : []),
+      [limit, decimals, limitKey, settings, cap.ready],
     ),
     text,
     setText,
     problem,
-    settingsLoaded: settings !== undefined,
+    settingsLoaded: settings !== undefined && cap.ready,
     /** Marks the form submitted; the major-unit JSON number when the amount is valid. */
     submit(): number | null {
       setSubmitted(true);

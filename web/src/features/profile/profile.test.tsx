@@ -107,3 +107,72 @@ describe('operations history tabs', () => {
     expect(screen.getByRole('tab', { name: 'Deposits and withdrawals' }).getAttribute('aria-selected')).toBe('true');
   });
 });
+
+describe('operations history rows (issue 18 item 11)', () => {
+  const entry = (id: number, payment_mode: number, value: number, extra: Record<string, unknown> = {}) => ({
+    id,
+    transaction_id: id,
+    created_at: '2026-11-24T10:00:00Z',
+    value,
+    currency: 'TND',
+    type: value < 0 ? 'withdrawal' : 'payment',
+    is_closed: true,
+    payment_mode,
+    purse: 'real',
+    comment: '',
+    balance_after: 100,
+    game: null,
+    round_id: null,
+    verifiable: false,
+    bet: null,
+    payment: null,
+    ...extra,
+  });
+  const single = { id: 123, kind: 'single', events: ['Espérance – Club Africain'] };
+  const express = { id: 124, kind: 'express', events: ['A – B', 'C – D'] };
+
+  it('say what each posting is: the bet and its event, the payout, the deposit and its method', async () => {
+    const { default: HistoryPage } = await import('./routes/HistoryPage');
+    mockApi({
+      '/api/user/transactions': ok([
+        entry(1, 211, -10, { bet: single }),
+        entry(2, 212, 21, { bet: single }),
+        entry(3, 211, -5, { bet: express }),
+        entry(4, 16, 50, { payment: { id: 9, method: 'sandbox' } }),
+        entry(5, 114, 7, { payment: { id: null, method: 'cashier' } }),
+        entry(6, 10, -20, { payment: { id: 8, method: 'cashier' } }),
+        entry(7, 207, 20, { payment: { id: 8, method: 'paykassma' } }),
+      ]),
+    });
+    renderApp(<HistoryPage />, { state: signedIn(0) });
+    await screen.findByTestId('operations');
+    const titles = screen.getAllByTestId('op-title').map((t) => (t.textContent ?? '').replace(/[\u2068\u2069]/g, ''));
+    expect(titles).toEqual([
+      'Bet — Espérance – Club Africain',
+      'Payout — Espérance – Club Africain',
+      'Express bet',
+      'Deposit — Card',
+      'Deposit — Cashier',
+      'Withdrawal — Cashier',
+      'Withdrawal returned — Paykassma',
+    ]);
+    // Each sports row carries its bet's number; an express lists its events.
+    expect(screen.getAllByTestId('op-bet').map((b) => b.textContent)).toEqual(['Bet #123', 'Bet #123', 'Bet #124']);
+    expect(screen.getByTestId('op-events').textContent).toBe('A – B · C – D');
+    expect(screen.queryByText('Operation')).toBeNull();
+    expect(screen.queryByText('Payment service')).toBeNull();
+  });
+});
+
+describe('opLabel', () => {
+  it('falls back to what the type says when the posting names nothing', async () => {
+    const { opLabel } = await import('./operations');
+    const m = (c: string) => c;
+    expect(opLabel({ payment_mode: 211 }, m)).toEqual({ key: 'op.sportAnyBet' });
+    expect(opLabel({ payment_mode: 212, bet: { id: 5, kind: 'single', events: [] } }, m)).toEqual({ key: 'op.sportPayout', bet: '5' });
+    expect(opLabel({ payment_mode: 16 }, m)).toEqual({ key: 'op.deposit' });
+    expect(opLabel({ payment_mode: 114 }, m)).toEqual({ key: 'op.cashier' });
+    expect(opLabel({ payment_mode: 214 }, m)).toEqual({ key: 'op.partnerBet' });
+    expect(opLabel({ payment_mode: 999 }, m)).toEqual({ key: 'op.other' });
+  });
+});

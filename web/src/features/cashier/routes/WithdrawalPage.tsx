@@ -1,10 +1,10 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/api';
 import type { ApiError } from '../../../api/types';
 import { selectFullBalance } from '../../../app/authSlice';
 import { useNotify } from '../../../app/notify';
-import { useAppSelector } from '../../../app/store';
+import { useAppDispatch, useAppSelector } from '../../../app/store';
 import { BackButton } from '../../../components/BackButton';
 import { DatePicker } from '../../../components/DatePicker';
 import { isoDay, monthAgo } from '../../../components/dates';
@@ -14,18 +14,26 @@ import { MobileButton } from '../../../components/MobileButton';
 import { Paginator } from '../../../components/Paginator';
 import { PopupModal } from '../../../components/PopupModal';
 import { SpinnerOverlay } from '../../../components/Spinner';
-import { currencyDecimals } from '../../../components/money';
+import { currencyDecimals, formatMoney } from '../../../components/money';
+import { addNotification } from '../../../app/notificationsSlice';
 import { cashierApi, type CashierWithdrawal } from '../api';
 import { checkAmount, groupCode, historySearch, STATUS_FILTERS, statusKey, withdrawalLimits, type StatusFilter } from '../logic';
+import { wagerLeft, withdrawalRefusal } from '../refusal';
 import css from '../Cashier.module.css';
 
 const NS = ['cashier', 'common'] as const;
 const FORM = 'cashier-withdrawal';
+/** While a request is pending, its status is asked again this often (a desk pays it, the player sees it). */
+export const PENDING_POLL_MS = 5000;
 
-/** /profile/withdrawal: a cashier withdrawal (cashier list, amount, request), its code, and the history with cancel. */
+/**
+ * /profile/withdrawal: a cashier withdrawal (cashier list, amount, request), its code, and the
+ * history with cancel; a pending request's status follows the desk without a reload.
+ */
 export default function WithdrawalPage() {
   const { t, i18n } = useTranslation(NS);
   const notify = useNotify();
+  const dispatch = useAppDispatch();
   const balance = useAppSelector(selectFullBalance);
   const currency = balance?.currency ?? 'TND';
   const { data: settings } = api.useSettingsQuery();
@@ -42,23 +50,36 @@ export default function WithdrawalPage() {
   const [cancelling, setCancelling] = useState<CashierWithdrawal | null>(null);
   const [request, { isLoading: sending }] = cashierApi.useRequestWithdrawalMutation();
   const [cancel, { isLoading: cancelBusy }] = cashierApi.useCancelWithdrawalMutation();
+  const [pending, setPending] = useState(false);
   const { data: history, isFetching } = cashierApi.useWithdrawalHistoryQuery(
     historySearch({ page, statuses: filter, dateFrom: isoDay(from), dateTo: isoDay(to) }),
+    { pollingInterval: pending ? PENDING_POLL_MS : 0, skipPollingIfUnfocused: true },
   );
+  const anyPending = history?.items.some((w) => w.status === 'CREATED') ?? false;
+  useEffect(() => setPending(anyPending), [anyPending]);
+  const [wager, setWager] = useState<{ amount: number; currency: string } | null>(null);
+  // An amount inside a sentence, isolated so that it stays in one piece in Arabic.
+  const money = (major: number | undefined) => (major === undefined ? '' : `\u2068${formatMoney(major, currency, i18n.language)}\u2069`);
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     const check = checkAmount(amount, currencyDecimals(currency), limits.min, limits.max);
     if (!check.ok) {
-      setFieldError(t(`amountError.${check.reason}`, { min: limits.min ?? '', max: limits.max ?? '' }));
+      setFieldError(t(`amountError.${check.reason}`, { min: money(limits.min), max: money(limits.max) }));
       return;
     }
     setFieldError(undefined);
     const res = await request(cashierId ? { amount: check.value, cashier_id: Number(cashierId) } : { amount: check.value });
     if (res.error) {
-      notify.error(res.error as ApiError, undefined, FORM);
+      const error = res.error as ApiError;
+      // Amounts in refusals carry the currency (6252: the amount still to wager, also shown on the page).
+      const left = wagerLeft(error);
+      setWager(left ? { amount: left.amount, currency: left.currency ?? currency } : null);
+      const { key, params } = withdrawalRefusal(error, currency, i18n.language);
+      dispatch(addNotification({ text: key, type: 'error', form: FORM, key: `${FORM}|${error.code}`, ...(params ? { params } : {}) }));
       return;
     }
+    setWager(null);
     setCreated(res.data);
     setAmount('');
     setPage(0);
@@ -82,6 +103,16 @@ export default function WithdrawalPage() {
         <BackButton fallback="/profile" />
         <h1 className={css.title}>{t('title')}</h1>
       </div>
+
+      {wager && (
+        <section className={css.wager} data-testid="wager-left" aria-live="polite">
+          <span>{t('wager.title')}</span>
+          <strong>
+            <Money amount={wager.amount} currency={wager.currency} />
+          </strong>
+          <span>{t('wager.text')}</span>
+        </section>
+      )}
 
       <form className={css.card} onSubmit={(e) => void submit(e)} noValidate data-testid="withdrawal-form">
         {balance && (
@@ -114,7 +145,7 @@ export default function WithdrawalPage() {
             setFieldError(undefined);
           }}
           error={fieldError}
-          hint={limits.min !== undefined ? t('limits', { min: limits.min, max: limits.max ?? '—', currency }) : undefined}
+          hint={limits.min !== undefined ? t('limits', { min: money(limits.min), max: limits.max !== undefined ? money(limits.max) : '—' }) : undefined}
           data-testid="withdrawal-amount"
         />
         <MobileButton type="submit" block disabled={sending} data-testid="withdrawal-submit">

@@ -46,8 +46,10 @@ export function AmountPicker({
     const s = majorText(minor, decimals);
     return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
   };
+  // Inside a sentence each amount is isolated, so "20.000 TND" stays in one piece in Arabic.
+  const inText = (minor: number) => `\u2068${fmt(minor)}\u2069`;
   const error = problem
-    ? t(`amount.${problem === 'decimals' && decimals === 0 ? 'whole' : problem}`, { min: fmt(limit.min), max: fmt(limit.max), decimals })
+    ? t(`amount.${problem === 'decimals' && decimals === 0 ? 'whole' : problem}`, { min: inText(limit.min), max: inText(limit.max), decimals })
     : undefined;
   return (
     <div className={css.form}>
@@ -80,7 +82,7 @@ export function AmountPicker({
         autoComplete="off"
         dir="ltr"
         data-testid="amount-input"
-        hint={open ? undefined : t('amount.limits', { min: fmt(limit.min), max: fmt(limit.max) })}
+        hint={open ? undefined : t('amount.limits', { min: inText(limit.min), max: inText(limit.max) })}
         error={error}
       />
     </div>

@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { useAppSelector } from '../../../app/store';
 import { usePaymentPaths } from '../usePaymentPaths';
 import css from './Payments.module.css';
 
@@ -7,7 +8,9 @@ import css from './Payments.module.css';
 export default function OnlineDepositButton() {
   const { t } = useTranslation('payments');
   const paths = usePaymentPaths();
-  if (!paths.onlineDepositButton) return null;
+  // Not for a player who cannot deposit online (their deposit page shows the cashier way).
+  const online = useAppSelector((s) => s.auth.user?.canDepositOnline !== false);
+  if (!paths.onlineDepositButton || !online) return null;
   return (
     <Link
       to={paths.deposit}

@@ -1,26 +1,43 @@
 import { useTranslation } from 'react-i18next';
+import { useAppSelector } from '../../../app/store';
 import { MobileButton } from '../../../components/MobileButton';
+import { PATHS } from '../specialUser';
 import { usePaymentPaths } from '../usePaymentPaths';
 import css from './Payments.module.css';
 
-/** The profile's deposit and withdrawal entries, by kind of payer (spec §4 "Special users"). */
+/**
+ * The profile's deposit and withdrawal entries, by kind of payer (spec §4 "Special users"). A
+ * website sign-up (paykassma-flagged) withdraws to a phone or in cash at a cashier
+ * (/profile/withdrawal): both are offered.
+ */
 export default function ProfilePayments() {
   const { t } = useTranslation('payments');
   const paths = usePaymentPaths();
+  const online = useAppSelector((s) => s.auth.user?.canDepositOnline !== false);
   if (!paths.isAuth) return null;
   const depositLabel =
-    paths.kind === 'telegram' ? t('links.tgDeposit') : paths.onlineDepositButton ? t('links.onlineDeposit') : t('links.deposit');
+    paths.kind === 'telegram'
+      ? t('links.tgDeposit')
+      : paths.onlineDepositButton && online
+        ? t('links.onlineDeposit')
+        : t('links.deposit');
   return (
     <div className={css.links} data-testid="profile-payments">
-        <MobileButton to={paths.deposit}>
-          {depositLabel}
-        </MobileButton>
-        {paths.withdrawal ? (
-          <MobileButton to={paths.withdrawal} color="secondary">
-            {t('links.withdraw')}
+      <MobileButton to={paths.deposit}>{depositLabel}</MobileButton>
+      {paths.kind === 'paykassma' ? (
+        <>
+          <MobileButton to={PATHS.paykassmaWithdrawal} color="secondary">
+            {t('links.withdrawPhone')}
           </MobileButton>
-        ) : null}
+          <MobileButton to={PATHS.withdrawal} color="secondary">
+            {t('links.withdrawCashier')}
+          </MobileButton>
+        </>
+      ) : paths.withdrawal ? (
+        <MobileButton to={paths.withdrawal} color="secondary">
+          {t('links.withdraw')}
+        </MobileButton>
+      ) : null}
     </div>
   );
 }
-

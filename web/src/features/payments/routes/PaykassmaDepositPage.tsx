@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { MobileButton } from '../../../components/MobileButton';
 import { AmountPicker } from '../components/AmountPicker';
+import { AllowanceLine, useDepositAllowance, useDepositGate } from '../components/DepositGate';
 import { InfoNote } from '../components/InfoNote';
 import { PayHead } from '../components/PayHead';
 import css from '../components/Payments.module.css';
@@ -10,12 +11,21 @@ import { newRequestKey, type FrameRequest } from '../frame';
 import { PATHS } from '../specialUser';
 import { useAmountForm, usePlayerCurrency } from '../useAmountForm';
 
-/** /profile/paykassma/deposit: a paykassma-flagged player's online deposit (limits `eTopUp`). */
+/**
+ * /profile/paykassma/deposit: a paykassma-flagged player's online deposit (limits `eTopUp`, and
+ * what the deposit limits still allow); a player who cannot deposit online is told the way that works.
+ */
 export default function PaykassmaDepositPage() {
+  const gate = useDepositGate();
+  return gate ?? <PaykassmaDepositForm />;
+}
+
+function PaykassmaDepositForm() {
   const { t } = useTranslation('payments');
   const navigate = useNavigate();
   const currency = usePlayerCurrency();
-  const form = useAmountForm('eTopUp', currency);
+  const { cap, allowance } = useDepositAllowance(currency);
+  const form = useAmountForm('eTopUp', currency, false, cap);
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     const amount = form.submit();
@@ -27,6 +37,7 @@ export default function PaykassmaDepositPage() {
     <div className={css.page}>
       <PayHead title={t('paykassma.depositTitle')} lead={t('paykassma.depositLead')} />
       <form className={css.card} onSubmit={onSubmit} noValidate data-testid="paykassma-deposit-form">
+        <AllowanceLine allowance={allowance} currency={currency} min={form.limit.min} />
         <AmountPicker
           currency={currency}
           decimals={form.decimals}
@@ -36,7 +47,7 @@ export default function PaykassmaDepositPage() {
           onChange={form.setText}
           problem={form.problem}
         />
-        <MobileButton type="submit" block disabled={!form.settingsLoaded} data-testid="paykassma-deposit-submit">
+        <MobileButton type="submit" block disabled={!form.settingsLoaded || (allowance !== null && allowance.remaining < form.limit.min)} data-testid="paykassma-deposit-submit">
           {t('paykassma.submitDeposit')}
         </MobileButton>
       </form>

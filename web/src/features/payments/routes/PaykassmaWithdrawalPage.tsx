@@ -1,5 +1,5 @@
-import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/api';
 import { useAppSelector } from '../../../app/store';
@@ -9,28 +9,51 @@ import { COUNTRIES, fullPhone, isPhoneComplete, PhoneInput, type Country } from 
 import { AmountPicker } from '../components/AmountPicker';
 import { InfoNote } from '../components/InfoNote';
 import { PayHead } from '../components/PayHead';
+import { WagerLeft } from '../components/WagerLeft';
 import css from '../components/Payments.module.css';
 import { newRequestKey, type FrameRequest } from '../frame';
 import { PATHS } from '../specialUser';
 import { useAmountForm, usePlayerCurrency } from '../useAmountForm';
 import { usePayerGuard } from '../usePayerGuard';
 
-/** /profile/paykassma/withdrawal: to a phone's mobile wallet (limits `eWithdrawal`). */
+/** The local part of a registered phone (216XXXXXXXX) for `country`, or '' when it is another country's. */
+export function localPhone(phone: string | null | undefined, country: Country): string {
+  const digits = (phone ?? '').replace(/\D/g, '');
+  const code = country.code.replace(/\D/g, '');
+  return digits.startsWith(code) && digits.length === code.length + country.length ? digits.slice(code.length) : '';
+}
+
+/**
+ * /profile/paykassma/withdrawal: to a phone's mobile wallet (limits `eWithdrawal`), the player's
+ * registered phone filled in; a wagering refusal met in the payment frame is shown here too (the
+ * frame's "Try again" comes back with it) with the amount still to wager and its currency.
+ */
 export default function PaykassmaWithdrawalPage() {
   const { t } = useTranslation('payments');
   const navigate = useNavigate();
+  const location = useLocation();
   const { redirect } = usePayerGuard('withdrawal', ['paykassma']);
   const currency = usePlayerCurrency();
   // Paykassma pays out whole major units.
   const form = useAmountForm('eWithdrawal', currency, true);
   const balance = useAppSelector((s) => s.auth.balance);
+  const registered = useAppSelector((s) => (s.auth.remembered ? undefined : s.auth.user?.phone));
   const settings = api.useSettingsQuery().data;
   const [country, setCountry] = useState<Country>(() => {
     const c = COUNTRIES[0]!;
     return settings ? { ...c, code: settings.phoneCountryCode, length: settings.phoneLength } : c;
   });
-  const [phone, setPhone] = useState('');
+  const [phone, setPhone] = useState(() => localPhone(registered, country));
+  const [touched, setTouched] = useState(false);
+  // The registered phone may arrive after the first render (the server's user check): it fills
+  // the field only while the player has not typed in it.
+  useEffect(() => {
+    if (touched || phone !== '') return;
+    const local = localPhone(registered, country);
+    if (local) setPhone(local);
+  }, [registered, country, touched, phone]);
   const [tried, setTried] = useState(false);
+  const wager = (location.state as { wager?: { amount: number; currency: string | null } } | null)?.wager ?? null;
   if (redirect) return redirect;
   const phoneOk = isPhoneComplete(country, phone);
   const onSubmit = (e: FormEvent) => {
@@ -51,6 +74,7 @@ export default function PaykassmaWithdrawalPage() {
   return (
     <div className={css.page}>
       <PayHead title={t('paykassma.withdrawalTitle')} lead={t('paykassma.withdrawalLead')} />
+      {wager ? <WagerLeft amount={wager.amount} currency={wager.currency ?? currency} /> : null}
       <form className={css.card} onSubmit={onSubmit} noValidate data-testid="paykassma-withdrawal-form">
         {balance ? (
           <div className={css.balanceRow}>
@@ -63,7 +87,10 @@ export default function PaykassmaWithdrawalPage() {
         <PhoneInput
           label={t('paykassma.phone')}
           value={phone}
-          onChange={setPhone}
+          onChange={(v) => {
+            setTouched(true);
+            setPhone(v);
+          }}
           country={country}
           onCountryChange={setCountry}
           name="phone_number"

@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { api } from '../../../api/api';
 import { openAuthModal } from '../../../app/authSlice';
-import { errorText } from '../../../app/errors';
 import { addNotification } from '../../../app/notificationsSlice';
 import { useAppDispatch, useAppSelector } from '../../../app/store';
 import { MobileButton } from '../../../components/MobileButton';
@@ -13,6 +12,8 @@ import { Spinner, SpinnerOverlay } from '../../../components/Spinner';
 import { formatMoney } from '../../../components/money';
 import { isFinal, paymentsApi } from '../api';
 import { PayHead } from '../components/PayHead';
+import { paymentRefusal, wagerLeft } from '../refusal';
+import { WagerLeft } from '../components/WagerLeft';
 import css from '../components/Payments.module.css';
 import { isFrameRequest, localizedLink, parseFrameMessage, startOnce, topLevel, type FrameRequest, type StartOutcome } from '../frame';
 import { expandTelegram, PATHS } from '../specialUser';
@@ -172,12 +173,19 @@ export default function PaymentFramePage() {
       </div>
     );
   } else if (outcome.type === 'error') {
-    const { key: k, params } = errorText(outcome.error);
+    const { key: k, params } = paymentRefusal(outcome.error, req.currency, i18n.language);
+    // A withdrawal refused for open wagering: the amount still to wager, here and on the form.
+    const wager = req.kind === 'withdrawal' ? wagerLeft(outcome.error) : null;
     body = (
       <Result tone="bad" title={t('frame.failedStart')} testId="frame-error">
         <p data-testid="frame-error-text">{t(k, params)}</p>
+        {wager ? <WagerLeft amount={wager.amount} currency={wager.currency ?? req.currency} /> : null}
         <Actions>
-          <MobileButton to={back}>{t('frame.tryAgain')}</MobileButton>
+          {wager ? (
+            <MobileButton onClick={() => void navigate(back, { state: { wager } })}>{t('frame.tryAgain')}</MobileButton>
+          ) : (
+            <MobileButton to={back}>{t('frame.tryAgain')}</MobileButton>
+          )}
           <MobileButton to="/profile" color="secondary">
             {t('frame.toProfile')}
           </MobileButton>
@@ -198,7 +206,7 @@ export default function PaymentFramePage() {
             data-testid="payment-frame"
           />
         </div>
-        <p className={css.status} role="status">
+        <p className={css.status} role="status" data-testid="frame-status">
           <Spinner size={16} />
           <span>{t('frame.waiting')}</span>
         </p>

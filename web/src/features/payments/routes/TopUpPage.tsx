@@ -5,6 +5,7 @@ import { useAppSelector } from '../../../app/store';
 import { MobileButton } from '../../../components/MobileButton';
 import { Money } from '../../../components/Money';
 import { AmountPicker } from '../components/AmountPicker';
+import { AllowanceLine, useDepositAllowance, useDepositGate } from '../components/DepositGate';
 import { InfoNote } from '../components/InfoNote';
 import { PayHead } from '../components/PayHead';
 import css from '../components/Payments.module.css';
@@ -12,12 +13,21 @@ import { newRequestKey, type FrameRequest } from '../frame';
 import { PATHS } from '../specialUser';
 import { useAmountForm, usePlayerCurrency } from '../useAmountForm';
 
-/** /profile/top-up: an amount within `limits.payment.topUp`, then the payment frame. */
+/**
+ * /profile/top-up: an amount within `limits.payment.topUp` and what the deposit limits still
+ * allow, then the payment frame; a player who cannot deposit online is told the way that works.
+ */
 export default function TopUpPage() {
+  const gate = useDepositGate();
+  return gate ?? <TopUpForm />;
+}
+
+function TopUpForm() {
   const { t } = useTranslation('payments');
   const navigate = useNavigate();
   const currency = usePlayerCurrency();
-  const form = useAmountForm('topUp', currency);
+  const { cap, allowance } = useDepositAllowance(currency);
+  const form = useAmountForm('topUp', currency, false, cap);
   const balance = useAppSelector((s) => s.auth.balance);
   const userId = useAppSelector((s) => s.auth.user?.id);
 
@@ -41,6 +51,7 @@ export default function TopUpPage() {
             </strong>
           </div>
         ) : null}
+        <AllowanceLine allowance={allowance} currency={currency} min={form.limit.min} />
         <AmountPicker
           currency={currency}
           decimals={form.decimals}
@@ -50,7 +61,7 @@ export default function TopUpPage() {
           onChange={form.setText}
           problem={form.problem}
         />
-        <MobileButton type="submit" block disabled={!form.settingsLoaded} data-testid="top-up-submit">
+        <MobileButton type="submit" block disabled={!form.settingsLoaded || (allowance !== null && allowance.remaining < form.limit.min)} data-testid="top-up-submit">
           {t('topUp.submit')}
         </MobileButton>
       </form>

@@ -9,23 +9,11 @@ import { OpItem, OpList, OpMessage } from '../../../components/Operations';
 import { Paginator } from '../../../components/Paginator';
 import { Spinner } from '../../../components/Spinner';
 import { PageHead } from '../components/PageHead';
+import { opLabel } from '../operations';
 import css from '../components/Profile.module.css';
 
 export const HISTORY_PAGE_SIZE = 10;
 
-const TYPE_KEYS: Record<number, string> = {
-  1: 'op.refill',
-  6: 'op.betWin',
-  10: 'op.withdrawal',
-  11: 'op.deposit',
-  16: 'op.paymentService',
-  114: 'op.cashier',
-  200: 'op.adjustment',
-  201: 'op.cashbackTransfer',
-  202: 'op.demoCredit',
-  203: 'op.betStake',
-  204: 'op.rollback',
-};
 
 /**
  * `payHistory`: the deposits and withdrawals with their status (features/payments), given by the
@@ -86,19 +74,37 @@ export default function HistoryPage({ payHistory: PayHistory }: { payHistory?: C
             {!isFetching && !isError && rows.length === 0 && <OpMessage>{t('noOperations')}</OpMessage>}
             {!isFetching && rows.length > 0 && (
               <OpList testId="operations">
-                {rows.map((r) => (
-                  <OpItem key={r.id} out={r.value < 0} amount={r.value} currency={r.currency}>
+                {rows.map((r) => {
+                  const label = opLabel(r, (m) => t(`method.${m}`, { defaultValue: m }));
+                  const what = t(label.key, label.params);
+                  return (
+                  <OpItem key={r.id} tone={r.value < 0 ? 'out' : 'in'} amount={r.value} currency={r.currency} testId="op">
                       {r.game ? (
                         <>
                           <strong>
                             <bdi>{r.game.game_name}</bdi>
                           </strong>
                           <small>
-                            {t(TYPE_KEYS[r.payment_mode] ?? 'op.other')} · <bdi>{r.game.provider_name}</bdi>
+                            {what} · <bdi>{r.game.provider_name}</bdi>
                           </small>
                         </>
                       ) : (
-                        <strong>{t(TYPE_KEYS[r.payment_mode] ?? 'op.other')}</strong>
+                        <strong data-testid="op-title">{what}</strong>
+                      )}
+                      {label.bet && (
+                        <small data-testid="op-bet">
+                          {t('op.betNumber', { id: label.bet })}
+                        </small>
+                      )}
+                      {label.events && label.events.length > 0 && (
+                        <small data-testid="op-events">
+                          {label.events.map((e, i) => (
+                            <span key={i}>
+                              {i > 0 ? ' · ' : ''}
+                              <bdi>{e}</bdi>
+                            </span>
+                          ))}
+                        </small>
                       )}
                       <small>
                         {dateFmt.format(new Date(r.created_at))} · {t(`purse.${r.purse}`, { defaultValue: r.purse })}
@@ -121,7 +127,8 @@ export default function HistoryPage({ payHistory: PayHistory }: { payHistory?: C
                         </small>
                       )}
                   </OpItem>
-                ))}
+                  );
+                })}
               </OpList>
             )}
           </div>
