@@ -37,6 +37,7 @@ test-rust:
 # JavaScript as Chromium transfers it, response headers included, needs a server: a browser test of test-e2e,
 # web/e2e/load.mjs; by hand: cd web && npm run size -- http://127.0.0.1:8080.)
 test-web: web-build
+	cd web && for f in e2e/*.mjs scripts/*.mjs; do node --check "$$f" || exit 1; done
 	cd web && npm run check:api && npm test
 
 # The contract: a bounded, seeded schemathesis run over every operation of docs/openapi.json

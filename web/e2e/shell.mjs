@@ -122,7 +122,7 @@ export function tests(h) {
       },
     },
     {
-      name: 'shell: a toast leaves the header’s page title readable, goes by itself after the spec's 7 s and at a tap (en, fr, ar; 390 and 320 px)',
+      name: 'shell: a toast leaves the header’s page title readable, goes by itself after the spec’s 7 s and at a tap (en, fr, ar; 390 and 320 px)',
       /** @param {{ context: import('playwright-core').BrowserContext, signal: AbortSignal, note: (l: string) => void }} t */
       async run({ context, signal, note }) {
         for (const width of WIDTHS) {
