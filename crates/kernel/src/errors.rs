@@ -259,6 +259,31 @@ catalogue! {
     FreeBetOddsTooLow = 1489, 200, "A free bet needs total odds of at least 2.20.";
     /// Spec §8: no such bet (of this player).
     BetsNotFound = 3301, 200, "Bets not found.";
+    // ---- promotions (docs/PROMOTIONS.md; 2200–2215 are the spec's promo-code range) ----
+    /// A stake above the open bonus's maximum bet while it is being wagered: refused before
+    /// the debit, nothing moved. `result` = the maximum (major units).
+    BonusMaxBet = 130, 200, "This stake is above the maximum bet allowed while your bonus is being wagered.";
+    /// No such bonus of this player, or it is no longer open.
+    NoSuchBonus = 131, 200, "No such open bonus.";
+    /// A bonus template refused when created (above the maximum wagering multiple, bad terms).
+    BonusTermsRefused = 132, 200, "The bonus terms are not allowed.";
+    PromoNotFound = 2200, 200, "This promo code does not exist.";
+    PromoExpired = 2201, 200, "This promo code has expired.";
+    PromoAlreadyActivated = 2202, 200, "You have already activated this promo code.";
+    PromoAnotherPartner = 2203, 200, "This promo code belongs to another partner.";
+    PromoOwnCode = 2204, 200, "You cannot use your own promo code.";
+    PromoUnknownType = 2205, 200, "Unknown promo code type.";
+    PromoBlocked = 2206, 200, "This promo code has been blocked.";
+    PromoWithdrawalAfterDeposit = 2207, 200, "A withdrawal was made after your deposit: this promo code no longer applies.";
+    PromoTermsNotMet = 2208, 200, "The promo code's terms are not met.";
+    PromoNotEnoughDeposits = 2209, 200, "Not enough deposits for this promo code.";
+    PromoNotYetValid = 2210, 200, "This promo code is not valid yet.";
+    PromoUsedUp = 2211, 200, "This promo code has been used up.";
+    PromoNewPlayersOnly = 2212, 200, "This promo code is for new players only.";
+    PromoWrongCurrency = 2213, 200, "This promo code is not available in your currency.";
+    PromoSignupOnly = 2214, 200, "This promo code can only be used at sign-up.";
+    /// `result` = seconds to wait.
+    PromoTooManyAttempts = 2215, 429, "Too many wrong promo codes. Please try again later.";
     /// Something failed on our side; the request may be retried.
     Internal = 1000, 503, "Request execution failed. Please try again.";
 }
@@ -283,10 +308,18 @@ pub struct AppError {
 
 impl AppError {
     pub fn new(code: ErrorCode) -> Self {
-        Self { code, detail: None, data: None }
+        Self {
+            code,
+            detail: None,
+            data: None,
+        }
     }
     pub fn with_detail(code: ErrorCode, detail: impl Into<String>) -> Self {
-        Self { code, detail: Some(detail.into()), data: None }
+        Self {
+            code,
+            detail: Some(detail.into()),
+            data: None,
+        }
     }
     pub fn data(mut self, data: impl Serialize) -> Self {
         self.data = serde_json::to_value(data).ok();
@@ -312,13 +345,19 @@ pub const RG_PERMANENT: i64 = i64::MAX;
 /// the two columns of their user row (`self_excluded_until`, `cool_off_until`, epoch ms;
 /// [`RG_PERMANENT`] for a permanent exclusion). `result` is `{until}` (ISO 8601, null when
 /// permanent). Sign-in, the session check, deposits and stakes all ask this.
-pub fn rg_block(self_excluded_until: Option<i64>, cool_off_until: Option<i64>, now: i64) -> Result<(), AppError> {
+pub fn rg_block(
+    self_excluded_until: Option<i64>,
+    cool_off_until: Option<i64>,
+    now: i64,
+) -> Result<(), AppError> {
     if let Some(until) = self_excluded_until.filter(|u| *u > now) {
         let until = (until != RG_PERMANENT).then(|| crate::clock::to_rfc3339(until));
-        return Err(AppError::new(ErrorCode::SelfExcluded).data(serde_json::json!({ "until": until, "permanent": until.is_none() })));
+        return Err(AppError::new(ErrorCode::SelfExcluded)
+            .data(serde_json::json!({ "until": until, "permanent": until.is_none() })));
     }
     if let Some(until) = cool_off_until.filter(|u| *u > now) {
-        return Err(AppError::new(ErrorCode::CoolingOff).data(serde_json::json!({ "until": crate::clock::to_rfc3339(until) })));
+        return Err(AppError::new(ErrorCode::CoolingOff)
+            .data(serde_json::json!({ "until": crate::clock::to_rfc3339(until) })));
     }
     Ok(())
 }
@@ -337,7 +376,10 @@ mod tests {
     #[test]
     fn rg_blocks_refuse_until_they_pass() {
         assert!(rg_block(None, None, 10).is_ok());
-        assert!(rg_block(Some(10), Some(10), 10).is_ok(), "a block ends at its time");
+        assert!(
+            rg_block(Some(10), Some(10), 10).is_ok(),
+            "a block ends at its time"
+        );
         let e = rg_block(Some(RG_PERMANENT), Some(20), 10).unwrap_err();
         assert_eq!(e.code, ErrorCode::SelfExcluded);
         assert_eq!(e.data.unwrap()["until"], serde_json::Value::Null);

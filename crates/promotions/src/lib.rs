@@ -11,8 +11,9 @@
 //! - [`fair`]: the provably-fair must-drop point of a jackpot pool.
 //! - [`coupons`]: the coupon machine (one coupon per 500 spins, one a day) and its verifiable draw.
 //!
-//! The service that stores and moves money around these rules lives in the server's
-//! `promotions` module; docs/PROMOTIONS.md describes the whole.
+//! [`service`] stores and moves money around these rules (through the ledger only), and
+//! watches every stake through the wallet's posting observer; docs/PROMOTIONS.md describes
+//! the whole.
 
 pub mod cashback;
 pub mod codes;
@@ -20,6 +21,7 @@ pub mod coupons;
 pub mod fair;
 pub mod freebets;
 pub mod periods;
+pub mod service;
 pub mod terms;
 pub mod wagering;
 

@@ -175,10 +175,21 @@ pub enum TxType {
     /// A partner sportsbook's credit through the seamless wallet (a settlement, a
     /// winning, a refund): `house:partner_sports` → player.
     PartnerSportPayout,
+    /// A bonus granted into the bonus balance (`house:bonuses` → player bonus).
+    BonusGrant,
+    /// A wagered-through bonus converted: the bonus balance leaves, to real money up to the
+    /// maximum conversion, the rest back to `house:bonuses`.
+    BonusConversion,
+    /// A bonus given up by the player, expired or cancelled: its balance back to `house:bonuses`.
+    BonusForfeit,
+    /// Free bets activated by the player: `house:bonuses` → player free-bet balance.
+    FreeBetGrant,
+    /// Free bets expired unused: player free-bet balance → `house:bonuses`.
+    FreeBetExpiry,
 }
 
 impl TxType {
-    pub const ALL: [TxType; 22] = [
+    pub const ALL: [TxType; 27] = [
         TxType::RefillBalance,
         TxType::BetWin,
         TxType::Withdrawal,
@@ -201,6 +212,11 @@ impl TxType {
         TxType::SportResettle,
         TxType::PartnerSportStake,
         TxType::PartnerSportPayout,
+        TxType::BonusGrant,
+        TxType::BonusConversion,
+        TxType::BonusForfeit,
+        TxType::FreeBetGrant,
+        TxType::FreeBetExpiry,
     ];
 
     pub const fn code(self) -> i64 {
@@ -227,6 +243,11 @@ impl TxType {
             TxType::SportResettle => 213,
             TxType::PartnerSportStake => 214,
             TxType::PartnerSportPayout => 215,
+            TxType::BonusGrant => 216,
+            TxType::BonusConversion => 217,
+            TxType::BonusForfeit => 218,
+            TxType::FreeBetGrant => 219,
+            TxType::FreeBetExpiry => 220,
         }
     }
 
@@ -254,6 +275,11 @@ impl TxType {
             TxType::SportResettle => "sport_resettle",
             TxType::PartnerSportStake => "partner_sport_stake",
             TxType::PartnerSportPayout => "partner_sport_payout",
+            TxType::BonusGrant => "bonus_grant",
+            TxType::BonusConversion => "bonus_conversion",
+            TxType::BonusForfeit => "bonus_forfeit",
+            TxType::FreeBetGrant => "free_bet_grant",
+            TxType::FreeBetExpiry => "free_bet_expiry",
         }
     }
 

@@ -1,0 +1,87 @@
+//! The promotions service: bonuses (grant, wagering, conversion, give-up, expiry), and the
+//! wallet observer that counts every stake toward them in the stake's own transaction.
+//! Money moves only through the ledger; the rows here say why.
+
+mod bonuses;
+mod watch;
+
+pub use bonuses::{BonusView, Grant};
+
+use crate::terms::OperatorLimits;
+use crate::wagering::{Category, ContributionTable};
+use kernel::AppError;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use store::Db;
+use tokio::sync::mpsc;
+use wallet::Ledger;
+
+/// The promotions service. Cheap to clone.
+#[derive(Clone)]
+pub struct Promotions {
+    inner: Arc<Inner>,
+}
+
+pub(crate) struct Inner {
+    pub db: Db,
+    pub ledger: Ledger,
+    pub limits: OperatorLimits,
+    pub table: ContributionTable,
+    /// Game categories by (provider, game id), read once from the catalogue.
+    pub categories: Mutex<HashMap<(String, String), Category>>,
+    /// Bonuses whose wagering was met by a stake: converted right after its commit (the
+    /// sweep converts any left by a restart).
+    pub met: mpsc::UnboundedSender<i64>,
+}
+
+pub(crate) fn db_err(e: impl std::fmt::Display) -> AppError {
+    AppError::internal(e)
+}
+
+impl Promotions {
+    /// Creates the service and makes it the ledger's posting observer. Must be called inside a
+    /// Tokio runtime (the converter task starts here).
+    pub fn new(db: Db, ledger: Ledger) -> Promotions {
+        Promotions::with_limits(db, ledger, OperatorLimits::default())
+    }
+
+    pub fn with_limits(db: Db, ledger: Ledger, limits: OperatorLimits) -> Promotions {
+        let (met, mut met_rx) = mpsc::unbounded_channel();
+        let inner = Arc::new(Inner {
+            db,
+            ledger: ledger.clone(),
+            limits,
+            table: ContributionTable::default(),
+            categories: Mutex::new(HashMap::new()),
+            met,
+        });
+        // Weak references: the ledger (and the task) must not keep the service alive.
+        if !ledger.set_observer(Arc::new(watch::Watch(Arc::downgrade(&inner)))) {
+            tracing::warn!(
+                "the ledger already has a posting observer; promotions do not watch stakes"
+            );
+        }
+        let weak = Arc::downgrade(&inner);
+        tokio::spawn(async move {
+            while let Some(bonus_id) = met_rx.recv().await {
+                let Some(inner) = weak.upgrade() else { return };
+                if let Err(e) = (Promotions { inner }).convert(bonus_id).await {
+                    tracing::warn!(bonus_id, error = %e, "bonus conversion deferred to the sweep");
+                }
+            }
+        });
+        Promotions { inner }
+    }
+
+    pub fn limits(&self) -> OperatorLimits {
+        self.inner.limits
+    }
+
+    pub(crate) fn db(&self) -> &Db {
+        &self.inner.db
+    }
+
+    pub(crate) fn ledger(&self) -> &Ledger {
+        &self.inner.ledger
+    }
+}

@@ -1,0 +1,213 @@
+//! The wallet observer: every casino stake (type 203: studio games, crash, the provider
+//! wallet) and every sportsbook stake (211) passes here inside its own database transaction.
+//!
+//! - check: a stake above the open bonus's maximum bet is refused before the debit (130);
+//! - applied: a casino stake adds its contribution to the open casino bonus's wagering (a row
+//!   per stake in `bonus_wagering`), and a bonus whose requirement is met becomes `met` (the
+//!   service converts it right after the commit);
+//! - reversed: a rolled-back stake takes its contribution back.
+
+use super::Inner;
+use crate::wagering::{above_max_bet, Category};
+use futures::future::BoxFuture;
+use futures::FutureExt;
+use kernel::clock::now_ms;
+use kernel::money::MajorUnits;
+use kernel::{AppError, ErrorCode, Minor};
+use std::sync::Weak;
+use store::sqlx::{self, AnyConnection, Row};
+use wallet::{
+    AccountRef, Applied, BalanceKind, LedgerError, PostingObserver, PostingRequest, Reversed,
+    TxType,
+};
+
+pub(crate) struct Watch(pub Weak<Inner>);
+
+/// The stake of a posting: its player, the balance it came from and the amount.
+fn stake_of(req: &PostingRequest) -> Option<(i64, BalanceKind, Minor)> {
+    req.legs.iter().find_map(|l| match l.account {
+        AccountRef::Player { user_id, kind } if l.amount < 0 => Some((user_id, kind, -l.amount)),
+        _ => None,
+    })
+}
+
+impl Inner {
+    /// A casino game's category from the catalogue (cached); unknown games count as slots.
+    async fn category(
+        &self,
+        conn: &mut AnyConnection,
+        req: &PostingRequest,
+    ) -> Result<Category, sqlx::Error> {
+        let provider = req
+            .metadata
+            .get("provider")
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_owned();
+        let game = req
+            .metadata
+            .get("gameId")
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_owned();
+        let key = (provider, game);
+        if let Some(c) = self
+            .categories
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&key)
+        {
+            return Ok(*c);
+        }
+        let row = sqlx::query(
+            "SELECT kind, casino_type, name FROM casino_games WHERE provider = $1 AND game_id = $2",
+        )
+        .bind(&key.0)
+        .bind(&key.1)
+        .fetch_optional(&mut *conn)
+        .await?;
+        let category = match row {
+            Some(r) => {
+                let (kind, casino_type, name): (String, String, String) =
+                    (r.get(0), r.get(1), r.get(2));
+                if casino_type.to_ascii_lowercase().contains("live") {
+                    Category::Live
+                } else {
+                    match Category::of_game(&kind) {
+                        Category::Slots => Category::of_game(&name),
+                        c => c,
+                    }
+                }
+            }
+            None => Category::of_game(&key.1),
+        };
+        let mut cache = self.categories.lock().unwrap_or_else(|p| p.into_inner());
+        if cache.len() > 50_000 {
+            cache.clear();
+        }
+        cache.insert(key, category);
+        Ok(category)
+    }
+}
+
+impl PostingObserver for Watch {
+    fn watches(&self, tx_type: TxType) -> bool {
+        matches!(tx_type, TxType::BetStake | TxType::SportStake)
+    }
+
+    fn check<'c>(
+        &'c self,
+        conn: &'c mut AnyConnection,
+        req: &'c PostingRequest,
+    ) -> BoxFuture<'c, Result<(), LedgerError>> {
+        async move {
+            let Some((user_id, kind, stake)) = stake_of(req) else { return Ok(()) };
+            // Casino stakes come from real money; a sport bonus is staked from the bonus balance.
+            let product = match (req.tx_type, kind) {
+                (TxType::BetStake, BalanceKind::Real) => "casino",
+                (TxType::SportStake, BalanceKind::Bonus) => "sport",
+                _ => return Ok(()),
+            };
+            let row = sqlx::query("SELECT max_bet, currency FROM bonuses WHERE user_id = $1 AND product = $2 AND status = 'active'")
+                .bind(user_id)
+                .bind(product)
+                .fetch_optional(&mut *conn)
+                .await?;
+            if let Some(r) = row {
+                let max_bet: i64 = r.get(0);
+                if above_max_bet(stake, max_bet) {
+                    let currency = req.legs.first().map(|l| l.currency).unwrap_or(kernel::Currency::Tnd);
+                    let max = serde_json::to_value(MajorUnits::new(max_bet, currency)).unwrap_or_default();
+                    return Err(LedgerError::Refused(AppError::new(ErrorCode::BonusMaxBet).data(serde_json::json!({
+                        "maxBet": max, "currency": currency.code()
+                    }))));
+                }
+            }
+            Ok(())
+        }
+        .boxed()
+    }
+
+    fn applied<'c>(
+        &'c self,
+        conn: &'c mut AnyConnection,
+        postings: &'c [Applied<'c>],
+    ) -> BoxFuture<'c, Result<(), LedgerError>> {
+        async move {
+            let Some(inner) = self.0.upgrade() else { return Ok(()) };
+            let now = now_ms();
+            for p in postings {
+                if p.req.tx_type != TxType::BetStake {
+                    continue; // sports bets count at settlement
+                }
+                let Some((user_id, BalanceKind::Real, stake)) = stake_of(p.req) else { continue };
+                let row = sqlx::query("SELECT id FROM bonuses WHERE user_id = $1 AND product = 'casino' AND status = 'active'")
+                    .bind(user_id)
+                    .fetch_optional(&mut *conn)
+                    .await?;
+                let Some(row) = row else { continue };
+                let bonus_id: i64 = row.get(0);
+                let category = inner.category(conn, p.req).await?;
+                let counted = inner.table.casino(stake, category);
+                if counted <= 0 {
+                    continue;
+                }
+                sqlx::query("INSERT INTO bonus_wagering (bonus_id, tx_id, stake, counted, category, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
+                    .bind(bonus_id)
+                    .bind(p.tx_id)
+                    .bind(stake)
+                    .bind(counted)
+                    .bind(category.as_str())
+                    .bind(now)
+                    .execute(&mut *conn)
+                    .await?;
+                let status: Option<String> = sqlx::query(
+                    "UPDATE bonuses SET wagered = wagered + $1, \
+                     status = CASE WHEN wagered + $1 >= required THEN 'met' ELSE status END \
+                     WHERE id = $2 AND status = 'active' RETURNING status",
+                )
+                .bind(counted)
+                .bind(bonus_id)
+                .fetch_optional(&mut *conn)
+                .await?
+                .map(|r| r.get(0));
+                if status.as_deref() == Some("met") {
+                    // Converted after this commit; if the transaction rolls back the bonus is
+                    // still `active` and the conversion finds nothing to do.
+                    let _ = inner.met.send(bonus_id);
+                }
+            }
+            Ok(())
+        }
+        .boxed()
+    }
+
+    fn reversed<'c>(
+        &'c self,
+        conn: &'c mut AnyConnection,
+        r: &'c Reversed,
+    ) -> BoxFuture<'c, Result<(), LedgerError>> {
+        async move {
+            let rows = sqlx::query("SELECT bonus_id, counted FROM bonus_wagering WHERE tx_id = $1")
+                .bind(r.original_tx_id)
+                .fetch_all(&mut *conn)
+                .await?;
+            for row in rows {
+                let (bonus_id, counted): (i64, i64) = (row.get(0), row.get(1));
+                sqlx::query(
+                    "UPDATE bonuses SET wagered = wagered - $1 WHERE id = $2 AND status = 'active'",
+                )
+                .bind(counted)
+                .bind(bonus_id)
+                .execute(&mut *conn)
+                .await?;
+            }
+            sqlx::query("DELETE FROM bonus_wagering WHERE tx_id = $1")
+                .bind(r.original_tx_id)
+                .execute(&mut *conn)
+                .await?;
+            Ok(())
+        }
+        .boxed()
+    }
+}
