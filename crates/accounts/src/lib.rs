@@ -5,6 +5,7 @@
 //! Errors are [`kernel::AppError`] with the spec §8 codes; the HTTP layer only maps them.
 
 pub mod limits;
+pub mod messages;
 pub mod model;
 pub mod notify;
 pub mod password;
@@ -195,6 +196,9 @@ pub enum LoginKind {
 pub struct Client {
     pub ip: String,
     pub user_agent: String,
+    /// The request's language (`Accept-Language`: `en`, `fr`, `ar`), for the messages sent
+    /// before an account exists; a known player's stored language comes first.
+    pub lang: Option<String>,
 }
 
 const USER_COLUMNS: &str = "id, email, phone, role, currency, first_name, last_name, middle_name, birth_date, gender, \
@@ -393,7 +397,7 @@ impl Accounts {
                 Err(e) => return Err(db_err(e)),
             }
             if let Some(email) = verify_email {
-                self.write_verification(&mut tx, id, email).await?;
+                self.write_verification(&mut tx, id, email, lang).await?;
             }
             tx.commit().await.map_err(db_err)?;
             if verify_email.is_some() {
@@ -494,6 +498,11 @@ impl Accounts {
         }
     }
 
+    /// The language of a message to `user`: theirs, else the request's, else English.
+    fn message_lang(user: &User, client: &Client) -> String {
+        Some(user.lang.clone()).filter(|l| !l.trim().is_empty()).or_else(|| client.lang.clone()).unwrap_or_else(|| "en-US".into())
+    }
+
     fn lang_or_default(lang: Option<&str>) -> String {
         match lang.map(str::trim) {
             Some(l) if ["fr-fr", "en-US", "ar-ar", "ru-ru", "kk-KZ"].contains(&l) => l.to_string(),
@@ -530,7 +539,7 @@ impl Accounts {
             last_name: String::new(),
             registered_via: "email",
         };
-        let lang = Self::lang_or_default(s.lang.as_deref());
+        let lang = Self::lang_or_default(s.lang.as_deref().or(client.lang.as_deref()));
         self.insert_user(&new, false, &lang, s.promocode.as_deref(), s.ref_id.as_deref(), Some(&email)).await
     }
 
@@ -566,16 +575,18 @@ impl Accounts {
     }
 
     /// A verification token for `email` and its e-mail, on `conn`.
-    async fn write_verification(&self, conn: &mut AnyConnection, user_id: i64, email: &str) -> Result<(), AppError> {
+    /// In the player's language `lang`.
+    async fn write_verification(&self, conn: &mut AnyConnection, user_id: i64, email: &str, lang: &str) -> Result<(), AppError> {
         let token = random_token();
         let expires_at = now_ms() + self.cfg.email_verify_ttl_ms;
         Self::insert_email_token(conn, "verify", &token, user_id, email, expires_at).await?;
         let link = format!("{}/verify?code={token}", self.cfg.public_url.trim_end_matches('/'));
+        let (subject, text) = messages::verify_email(lang, &link);
         let message = Message {
             channel: Channel::Email,
             to: email.to_string(),
-            subject: "Confirm your e-mail address".into(),
-            text: format!("Welcome to Carthage! Confirm your e-mail address by opening this link: {link}\nThe link is valid for 48 hours."),
+            subject,
+            text,
             code: None,
             link: Some(link),
         };
@@ -585,7 +596,7 @@ impl Accounts {
     /// A fresh verification link for an existing user (token and e-mail in one transaction).
     async fn send_verification(&self, user: &User, email: &str) -> Result<(), AppError> {
         let mut tx = self.db.writer().begin().await.map_err(db_err)?;
-        self.write_verification(&mut tx, user.id, email).await?;
+        self.write_verification(&mut tx, user.id, email, &user.lang).await?;
         tx.commit().await.map_err(db_err)?;
         self.outbox_wake.notify_one();
         Ok(())
@@ -661,7 +672,8 @@ impl Accounts {
     /// Issues a 6-digit SMS code for `purpose` and sends it; returns the request id. The
     /// code and its SMS are written in one transaction (with the retirement of the older
     /// codes of this phone and purpose: only the newest is live).
-    async fn issue_phone_code(&self, phone: &str, purpose: &str, client: &Client) -> Result<i64, AppError> {
+    /// The SMS is in `lang` (the player's, or the request's for a sign-up).
+    async fn issue_phone_code(&self, phone: &str, purpose: &str, lang: &str, client: &Client) -> Result<i64, AppError> {
         self.check_send(phone, client)?;
         if !self.take_sms_quota(phone).await? {
             return Err(ErrorCode::SmsDailyLimit.into());
@@ -670,12 +682,12 @@ impl Accounts {
         let id = next_id();
         let now = now_ms();
         let expires_at = now + self.cfg.phone_code_ttl_ms;
-        let what = if purpose == "signup" { "registration" } else { "password recovery" };
+        let what = if purpose == "signup" { messages::CodePurpose::Signup } else { messages::CodePurpose::Restore };
         let message = Message {
             channel: Channel::Sms,
             to: phone.to_string(),
             subject: String::new(),
-            text: format!("Carthage: your {what} code is {code}. It expires in 10 minutes. Never share it."),
+            text: messages::phone_code(lang, what, &code),
             code: Some(code.clone()),
             link: None,
         };
@@ -718,7 +730,8 @@ impl Accounts {
         if self.email_or_phone_taken(None, Some(&phone)).await? {
             return Err(field_error(ErrorCode::UserExists, "phone", Reason::Taken));
         }
-        let id = self.issue_phone_code(&phone, "signup", client).await?;
+        let lang = client.lang.clone().unwrap_or_else(|| "en".into());
+        let id = self.issue_phone_code(&phone, "signup", &lang, client).await?;
         Ok((phone, id))
     }
 
@@ -801,7 +814,7 @@ impl Accounts {
             last_name: String::new(),
             registered_via: "phone",
         };
-        let lang = Self::lang_or_default(s.lang.as_deref());
+        let lang = Self::lang_or_default(s.lang.as_deref().or(client.lang.as_deref()));
         let user = self.insert_user(&new, true, &lang, s.promocode.as_deref(), s.ref_id.as_deref(), None).await?;
         self.start_session(user, client).await
     }
@@ -820,7 +833,7 @@ impl Accounts {
         }
         let currency = Self::currency_for_signup(currency, allowed)?;
         let password = generate_password();
-        let lang = Self::lang_or_default(lang);
+        let lang = Self::lang_or_default(lang.or(client.lang.as_deref()));
         let mut attempt = 0;
         let user = loop {
             let email = format!("p{}@{}", random_digits(10), self.cfg.one_click_domain);
@@ -1097,14 +1110,12 @@ impl Accounts {
         self.check_send(&email, client)?;
         let code = random_restore_code();
         let expires_at = now_ms() + self.cfg.restore_ttl_ms;
+        let (subject, text) = messages::restore_email(&Self::message_lang(&user, client), &code);
         let message = Message {
             channel: Channel::Email,
             to: email.clone(),
-            subject: "Your password recovery code".into(),
-            text: format!(
-                "Someone asked to reset the password of your Carthage account. Your recovery code is {code} (valid for one hour). \
-                 If it was not you, ignore this e-mail."
-            ),
+            subject,
+            text,
             code: Some(code.clone()),
             link: None,
         };
@@ -1166,10 +1177,12 @@ impl Accounts {
             return Err(ErrorCode::RecoveryMethodUnavailable.into());
         }
         let phone = validate::normalize_phone(phone_raw).ok_or_else(|| field_error(ErrorCode::PhoneInvalid, "phone", Reason::Invalid))?;
-        self.lookup("phone", &phone, ErrorCode::PhoneUserMissing, client)
+        let (user, _) = self
+            .lookup("phone", &phone, ErrorCode::PhoneUserMissing, client)
             .await?
             .ok_or_else(|| field_error(ErrorCode::PhoneUserMissing, "phone", Reason::Unknown))?;
-        let id = self.issue_phone_code(&phone, "restore", client).await?;
+        let lang = Self::message_lang(&user, client);
+        let id = self.issue_phone_code(&phone, "restore", &lang, client).await?;
         Ok((phone, id))
     }
 

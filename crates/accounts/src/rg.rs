@@ -2,10 +2,17 @@
 //!
 //! * **Deposit limits** per player and period (rolling day = 24 h, week = 7 days, month =
 //!   30 days), in the player's currency. A decrease applies at once; a raise or a removal
-//!   waits [`RAISE_DELAY_MS`] (24 h) as a *pending* value. [`Rg::check_deposit`] is the
-//!   check the payment code calls before it creates a deposit: the deposits already credited
-//!   in the window (ledger types 16, 11 and 114) plus the new amount must stay within every
-//!   limit in force.
+//!   waits [`RAISE_DELAY_MS`] (24 h) as a *pending* value. A deposit counts against the
+//!   limits from the moment it is asked for: the deposits credited in the window (ledger
+//!   types 16, 11 and 114) **plus the deposit intents still open** (`created`, `pending`:
+//!   reserved, whatever their age; a failed, expired or cancelled intent no longer counts,
+//!   which releases its amount) plus the new amount must stay within every limit in force.
+//!   [`Rg::check_deposit`] is the quick check before anything is written (blocks, limits);
+//!   [`Rg::reserve_deposit`] is the binding one, run inside the transaction that records
+//!   the deposit (the intent row, the desk's posting) with that deposit already written:
+//!   on PostgreSQL it locks the player's limit rows first (`FOR UPDATE`), so two deposits
+//!   of one player are checked one after the other and the second sees the first; SQLite's
+//!   single writer connection serialises the transactions by itself.
 //! * **Self-exclusion** (6 months, 1 year, permanent; confirmed with the password) and
 //!   **cool-off** (24 h, 7 days, 30 days): stored on the user row (`self_excluded_until`,
 //!   `cool_off_until`), so sign-in, the session check and every stake (the game session's
@@ -25,7 +32,7 @@ use kernel::ids::next_id;
 use kernel::money::{Minor, MajorUnits};
 use kernel::{AppError, Currency, ErrorCode};
 use serde::Serialize;
-use store::sqlx::{self, Row};
+use store::sqlx::{self, AnyConnection, Row};
 
 /// A raise or a removal of a deposit limit takes effect this long after it was asked.
 pub const RAISE_DELAY_MS: i64 = 24 * HOUR_MS;
@@ -257,9 +264,11 @@ impl Rg {
         Ok(out)
     }
 
-    /// Deposits credited to the player's real balance in `currency` since `since`.
-    async fn deposited_since(&self, user_id: i64, currency: Currency, since: i64) -> Result<Minor, AppError> {
-        let row = sqlx::query(
+    /// What counts against the limits in `currency` for a window starting at `since`, read
+    /// on `conn`: the deposits credited to the player's real balance since then, plus the
+    /// deposit intents still open (reserved until they succeed, fail or expire).
+    async fn counted_since(conn: &mut AnyConnection, user_id: i64, currency: Currency, since: i64) -> Result<Minor, AppError> {
+        let credited: i64 = sqlx::query(
             "SELECT CAST(COALESCE(SUM(e.amount), 0) AS BIGINT) FROM ledger_transactions t \
              JOIN ledger_entries e ON e.tx_id = t.id JOIN ledger_accounts a ON a.id = e.account_id \
              WHERE t.user_id = $1 AND t.tx_type IN (16, 11, 114) AND t.created_at > $2 \
@@ -268,19 +277,84 @@ impl Rg {
         .bind(user_id)
         .bind(since)
         .bind(currency.code())
-        .fetch_one(self.db().reader())
+        .fetch_one(&mut *conn)
         .await
-        .map_err(db_err)?;
-        Ok(row.get(0))
+        .map_err(db_err)?
+        .get(0);
+        let open: i64 = sqlx::query(
+            "SELECT CAST(COALESCE(SUM(credit_amount), 0) AS BIGINT) FROM payment_intents \
+             WHERE user_id = $1 AND kind = 'deposit' AND status IN ('created', 'pending') AND credit_currency = $2",
+        )
+        .bind(user_id)
+        .bind(currency.code())
+        .fetch_one(&mut *conn)
+        .await
+        .map_err(db_err)?
+        .get(0);
+        Ok(credited.saturating_add(open))
     }
 
-    /// Deposits credited in each window ending at `now` (day, week, month).
+    /// Deposits counted in each window ending at `now` (day, week, month): credited in the
+    /// window, plus the open deposit intents.
     pub async fn used(&self, user_id: i64, currency: Currency, now: i64) -> Result<[Minor; 3], AppError> {
+        let mut conn = self.db().reader().acquire().await.map_err(db_err)?;
         let mut used = [0; 3];
         for p in Period::ALL {
-            used[p as usize] = self.deposited_since(user_id, currency, now - p.window_ms()).await?;
+            used[p as usize] = Self::counted_since(&mut conn, user_id, currency, now - p.window_ms()).await?;
         }
         Ok(used)
+    }
+
+    /// The limits in `currency` on `conn` as in force at `now`; on PostgreSQL the rows are
+    /// locked until the caller's transaction ends (`lock`).
+    async fn limits_on(&self, conn: &mut AnyConnection, user_id: i64, currency: Currency, now: i64, lock: bool) -> Result<[Limit; 3], AppError> {
+        let lock = if lock && self.db().backend() == store::Backend::Postgres { " FOR UPDATE" } else { "" };
+        let rows = sqlx::query(&format!(
+            "SELECT period, amount, pending_set, pending_amount, pending_from, currency FROM rg_deposit_limits WHERE user_id = $1{lock}"
+        ))
+        .bind(user_id)
+        .fetch_all(&mut *conn)
+        .await
+        .map_err(db_err)?;
+        let mut out = [Limit::default(); 3];
+        for r in rows {
+            let Some(p) = Period::parse(&r.get::<String, _>(0)) else { continue };
+            if r.get::<String, _>(5) != currency.code() {
+                continue;
+            }
+            let pending = store::flag(r.get(2)).then(|| (r.get::<Option<i64>, _>(3), r.get::<Option<i64>, _>(4).unwrap_or(0)));
+            out[p as usize] = Limit { amount: r.get(1), pending }.at(now);
+        }
+        Ok(out)
+    }
+
+    /// The limits check on `conn`: `amount` more (or, with `included`, `amount` already
+    /// written on `conn` and counted) must keep every window within its limit, else 120 with
+    /// `{period, limit, used, remaining}` (`used` without this deposit).
+    async fn check_limits_on(&self, conn: &mut AnyConnection, user_id: i64, currency: Currency, amount: Minor, now: i64, included: bool) -> Result<(), AppError> {
+        let limits = self.limits_on(conn, user_id, currency, now, included).await?;
+        for p in Period::ALL {
+            let Some(limit) = limits[p as usize].amount else { continue };
+            let counted = Self::counted_since(conn, user_id, currency, now - p.window_ms()).await?;
+            let used = if included { counted - amount } else { counted };
+            if used.saturating_add(amount) > limit {
+                return Err(AppError::new(ErrorCode::DepositLimitReached).data(LimitRefusal {
+                    period: p.as_str(),
+                    limit: MajorUnits::new(limit, currency),
+                    used: MajorUnits::new(used.max(0), currency),
+                    remaining: MajorUnits::new((limit - used).max(0), currency),
+                }));
+            }
+        }
+        Ok(())
+    }
+
+    /// The binding deposit-limit check, inside the transaction that records a deposit of
+    /// `amount` (minor units of `currency`) for `user_id`: the intent row or the desk's
+    /// posting is already written on `conn` (so it counts). Serialised per player (see the
+    /// module docs); an `Err` must roll the caller's transaction back.
+    pub async fn reserve_deposit(&self, conn: &mut AnyConnection, user_id: i64, currency: Currency, amount: Minor) -> Result<(), AppError> {
+        self.check_limits_on(conn, user_id, currency, amount, now_ms(), true).await
     }
 
     /// The player's state at `now`.
@@ -313,10 +387,11 @@ impl Rg {
 
     /// The check before a deposit of `amount` (minor units of `currency`) for `user_id` at
     /// the current time. Refuses a self-excluded player (121) or one in a cool-off (122)
-    /// with `{until}`, and a deposit that would take the deposits credited in a rolling
-    /// window above the player's limit for it (120) with `{period, limit, used, remaining}`.
-    /// Limits are in the player's currency: a deposit in another currency is checked against
-    /// blocks only.
+    /// with `{until}`, and a deposit that would take the deposits counted in a rolling
+    /// window (credited, and open intents) above the player's limit for it (120) with
+    /// `{period, limit, used, remaining}`. Limits are in the player's currency: a deposit in
+    /// another currency is checked against blocks only. Not binding under concurrency: the
+    /// code that records the deposit runs [`Self::reserve_deposit`] in its transaction.
     pub async fn check_deposit(&self, user_id: i64, currency: Currency, amount: Minor) -> Result<(), AppError> {
         self.check_deposit_at(user_id, currency, amount, now_ms()).await
     }
@@ -328,20 +403,8 @@ impl Rg {
         if currency != user.currency {
             return Ok(());
         }
-        let limits = self.stored_limits(user_id).await?.map(|l| l.at(now));
-        for p in Period::ALL {
-            let Some(limit) = limits[p as usize].amount else { continue };
-            let used = self.deposited_since(user_id, currency, now - p.window_ms()).await?;
-            if used.saturating_add(amount) > limit {
-                return Err(AppError::new(ErrorCode::DepositLimitReached).data(LimitRefusal {
-                    period: p.as_str(),
-                    limit: MajorUnits::new(limit, currency),
-                    used: MajorUnits::new(used, currency),
-                    remaining: MajorUnits::new((limit - used).max(0), currency),
-                }));
-            }
-        }
-        Ok(())
+        let mut conn = self.db().reader().acquire().await.map_err(db_err)?;
+        self.check_limits_on(&mut conn, user_id, currency, amount, now, false).await
     }
 
     /// Sets the three deposit limits (minor units; `None`: no limit) at `now`: for each

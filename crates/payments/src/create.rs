@@ -312,6 +312,14 @@ impl Payments {
             }
             Err(e) => return Err(AppError::internal(e)),
         }
+        // A deposit reserves its amount against the player's limits from now until it
+        // succeeds, fails or expires: the binding check runs here, with the row written, in
+        // the transaction that writes it (a refusal rolls the row back).
+        if n.kind == IntentKind::Deposit {
+            if let Some(guard) = self.guard.get() {
+                guard.reserve_deposit(&mut tx, n.payer.id, n.credit.0, n.credit.1).await?;
+            }
+        }
         event(&mut tx, id, None, IntentStatus::Created, "player", "", now).await?;
         tx.commit().await.map_err(AppError::internal)?;
         self.intent(id).await?.map(Inserted::New).ok_or_else(|| AppError::internal("intent vanished"))

@@ -135,11 +135,19 @@ impl PaykassmaConfig {
     }
 }
 
-/// The responsible-gambling deposit limits (built in `accounts` by another part of issue
-/// 11): asked before every deposit intent is created. Refuse with the code of the limit.
+/// The responsible-gambling deposit rules (the blocks and the player's own limits, in
+/// `accounts`): asked for every deposit intent and every cash deposit at a desk. Refuse with
+/// the code of the rule.
 #[async_trait::async_trait]
 pub trait DepositGuard: Send + Sync {
+    /// Before anything is written (blocks, and a first look at the limits).
     async fn check_deposit(&self, user_id: i64, amount: Minor, currency: Currency) -> Result<(), AppError>;
+    /// The binding limits check, inside the transaction that records the deposit (the
+    /// intent row, or the desk's posting), with the deposit already written on `conn`: the
+    /// deposits credited in each window plus the intents still open must stay within the
+    /// limits. The guard serialises the deposits of one player; an `Err` rolls the
+    /// transaction back.
+    async fn reserve_deposit(&self, conn: &mut store::sqlx::AnyConnection, user_id: i64, amount: Minor, currency: Currency) -> Result<(), AppError>;
 }
 
 /// What the providers share with the service: the database, the HTTP client, our address.

@@ -8,9 +8,10 @@
 //! * **Deposit turnover (AML)** — the deposits made since the player's last withdrawal
 //!   request must have been staked `limits.payment.depositTurnover` times (default 1) before
 //!   a withdrawal: else 6252 with `result` = the amount still to wager (major units).
-//!   Deposits: ledger types 11, 16, 114 credited to the real balance; stakes: type 203 debits
-//!   of the real balance, less stakes rolled back (type 204 credits). Bonus money is not
-//!   counted (no bonus engine yet).
+//!   Deposits: ledger types 11, 16, 114 credited to the real balance; stakes: debits of the
+//!   real balance of every stake type, whatever the product ([`wallet::TxType::STAKES`]:
+//!   casino and studio 203, sportsbook 211, partner sportsbooks 214), less stakes rolled
+//!   back (type 204 credits). Bonus money is not counted (no bonus engine yet).
 //! * **Withdrawals blocked** — within 24 h (`PAYMENTS_WITHDRAWAL_BLOCK_HOURS`) of a completed
 //!   password recovery (an e-mail restore link or an SMS restore code used): 6252 with an
 //!   object `result` `{reason: "recovery", until}` (the app shows 6252-1). The accounts
@@ -107,14 +108,15 @@ pub async fn wagering_left(db: &Db, user_id: i64, currency: Currency, turnover_m
     .await
     .map_err(err)?
     .get(0);
-    let row = sqlx::query(
+    let stakes = wallet::TxType::stake_codes_sql();
+    let row = sqlx::query(&format!(
         "SELECT \
            CAST(COALESCE(SUM(CASE WHEN t.tx_type IN (11, 16, 114) AND e.amount > 0 THEN e.amount ELSE 0 END), 0) AS BIGINT), \
-           CAST(COALESCE(SUM(CASE WHEN t.tx_type = 203 AND e.amount < 0 THEN 0 - e.amount ELSE 0 END), 0) AS BIGINT), \
+           CAST(COALESCE(SUM(CASE WHEN t.tx_type IN ({stakes}) AND e.amount < 0 THEN 0 - e.amount ELSE 0 END), 0) AS BIGINT), \
            CAST(COALESCE(SUM(CASE WHEN t.tx_type = 204 AND e.amount > 0 THEN e.amount ELSE 0 END), 0) AS BIGINT) \
          FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.tx_id \
          WHERE e.account_id = $1 AND e.created_at > $2",
-    )
+    ))
     .bind(account)
     .bind(since)
     .fetch_one(db.reader())

@@ -59,13 +59,19 @@ impl accounts::SessionsEnded for EndGameSessions {
 
 /// Every deposit intent and every cash deposit at a desk asks the player's responsible-gambling state first: a cool-off or
 /// a self-exclusion refuses it (121/122), and so does a deposit above one of the player's
-/// own limits (120).
+/// own limits (120) — counted with the intents still open, and checked again inside the
+/// transaction that records the deposit (`reserve_deposit`), so concurrent deposits cannot
+/// pass the limit together.
 struct DepositLimits(Accounts);
 
 #[async_trait::async_trait]
 impl payments::DepositGuard for DepositLimits {
     async fn check_deposit(&self, user_id: i64, amount: kernel::Minor, currency: kernel::Currency) -> Result<(), AppError> {
         self.0.rg().check_deposit(user_id, currency, amount).await
+    }
+
+    async fn reserve_deposit(&self, conn: &mut store::sqlx::AnyConnection, user_id: i64, amount: kernel::Minor, currency: kernel::Currency) -> Result<(), AppError> {
+        self.0.rg().reserve_deposit(conn, user_id, currency, amount).await
     }
 }
 
@@ -86,20 +92,24 @@ impl payments::cashier::WithdrawalGuard for CashierWithdrawalRules {
     }
 }
 
-/// Sends a cashier withdrawal's payout code by SMS through the accounts outbox.
+/// Sends a cashier withdrawal's payout code by SMS through the accounts outbox, in the
+/// player's language.
 struct PayoutCodeSms {
     db: Db,
+    accounts: Accounts,
     outbox: OutboxWorker,
 }
 
 #[async_trait::async_trait]
 impl payments::cashier::CodeNotifier for PayoutCodeSms {
-    async fn send_payout_code(&self, _user_id: i64, phone: &str, code: &str, amount: kernel::Minor, currency: kernel::Currency) -> Result<(), AppError> {
+    async fn send_payout_code(&self, user_id: i64, phone: &str, code: &str, amount: kernel::Minor, currency: kernel::Currency) -> Result<(), AppError> {
+        let lang = self.accounts.user_by_id(user_id).await?.map(|u| u.lang).unwrap_or_default();
+        let (subject, text) = accounts::messages::payout_code(&lang, code, &kernel::money::format_major(amount, currency), currency.code());
         let message = accounts::notify::Message {
             channel: accounts::notify::Channel::Sms,
             to: phone.to_string(),
-            subject: "Withdrawal code".into(),
-            text: format!("Carthage: your cashier withdrawal code is {code} ({} {}). Show it at the cashier.", kernel::money::format_major(amount, currency), currency.code()),
+            subject,
+            text,
             code: Some(code.to_string()),
             link: None,
         };
@@ -132,7 +142,7 @@ impl AppState {
         let payments = payments::Payments::new(db.clone(), ledger.clone(), content.clone(), config.payments.clone());
         payments.set_deposit_guard(Arc::new(DepositLimits(accounts.clone())));
         let cashier = payments::cashier::Cashier::new(db.clone(), ledger.clone(), config.cashier.clone());
-        cashier.set_notifier(Arc::new(PayoutCodeSms { db: db.clone(), outbox: outbox.clone() }));
+        cashier.set_notifier(Arc::new(PayoutCodeSms { db: db.clone(), accounts: accounts.clone(), outbox: outbox.clone() }));
         cashier.set_deposit_guard(Arc::new(DepositLimits(accounts.clone())));
         cashier.set_withdrawal_guard(Arc::new(CashierWithdrawalRules { payments: payments.clone(), accounts: accounts.clone() }));
         let betting = betting::Betting::new(db.clone(), ledger.clone(), sportsbook::slip::SlipSettings::default());

@@ -286,6 +286,23 @@ impl TxType {
     pub fn from_code(code: i64) -> Option<TxType> {
         TxType::ALL.into_iter().find(|t| t.code() == code)
     }
+
+    /// Every type that is a player's stake, whatever the product: a casino or studio game's
+    /// bet (203, our games and the providers'), a sportsbook bet (211), a partner
+    /// sportsbook's debit (214). **The one list** every rule that counts stakes uses (the
+    /// deposit turnover before a withdrawal); a stake cancelled by its provider is a
+    /// rollback (204) crediting it back.
+    pub const STAKES: [TxType; 3] = [TxType::BetStake, TxType::SportStake, TxType::PartnerSportStake];
+
+    /// True for a stake type ([`Self::STAKES`]).
+    pub fn is_stake(self) -> bool {
+        TxType::STAKES.contains(&self)
+    }
+
+    /// The stake types' codes as an SQL list (`203, 211, 214`), for `tx_type IN (…)`.
+    pub fn stake_codes_sql() -> String {
+        TxType::STAKES.iter().map(|t| t.code().to_string()).collect::<Vec<_>>().join(", ")
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

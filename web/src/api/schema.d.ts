@@ -208,7 +208,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Finds a player by id or phone. */
+        /**
+         * Finds a player by id or phone. The e-mail and phone come masked (`a***@g***.com`,
+         *     `+216 ** *** 456`); a desk's searches are throttled (14 with `retryAfterSeconds`).
+         */
         get: operations["player"];
         put?: never;
         post?: never;
@@ -1815,7 +1818,9 @@ export interface components {
             /** Format: int64 */
             id: number;
             last_name: string;
+            /** @description The player's login, masked (`a***@g***.com` or `+216 ** *** 456`). */
             login: string;
+            /** @description The player's phone, masked (`+216 ** *** 456`). */
             phone?: string | null;
         };
         DeskReportReply: {
@@ -2078,7 +2083,9 @@ export interface components {
                 /** Format: int64 */
                 id: number;
                 last_name: string;
+                /** @description The player's login, masked (`a***@g***.com` or `+216 ** *** 456`). */
                 login: string;
+                /** @description The player's phone, masked (`+216 ** *** 456`). */
                 phone?: string | null;
             };
             /**
@@ -4548,7 +4555,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 23, 24, 40 no query, 111 no such player */
+            /** @description 14 too many searches, 23, 24, 40 no query, 111 no such player */
             default: {
                 headers: {
                     [name: string]: unknown;

@@ -42,11 +42,23 @@ pub struct CashierConfig {
     /// Wrong payout codes a desk may enter within [`Self::code_failure_window_ms`].
     pub max_code_failures: i64,
     pub code_failure_window_ms: i64,
+    /// Player look-ups (`GET /api/desk/player`) a desk may make at once; then one more every
+    /// [`Self::lookup_period`] (14 beyond that).
+    pub lookup_burst: u32,
+    pub lookup_period: std::time::Duration,
 }
 
 impl Default for CashierConfig {
     fn default() -> Self {
-        CashierConfig { list_first: None, list_last: None, code_secret: None, max_code_failures: 10, code_failure_window_ms: 15 * 60_000 }
+        CashierConfig {
+            list_first: None,
+            list_last: None,
+            code_secret: None,
+            max_code_failures: 10,
+            code_failure_window_ms: 15 * 60_000,
+            lookup_burst: 20,
+            lookup_period: std::time::Duration::from_secs(6),
+        }
     }
 }
 
@@ -98,6 +110,8 @@ pub struct Cashier {
     guard: Arc<OnceLock<Arc<dyn WithdrawalGuard>>>,
     deposit_guard: Arc<OnceLock<Arc<dyn crate::DepositGuard>>>,
     secret: Arc<OnceLock<Vec<u8>>>,
+    /// Player look-ups per desk (staff id).
+    lookups: Arc<governor::DefaultKeyedRateLimiter<i64>>,
 }
 
 pub(crate) fn db_err(e: impl std::fmt::Display) -> AppError {
@@ -106,7 +120,11 @@ pub(crate) fn db_err(e: impl std::fmt::Display) -> AppError {
 
 impl Cashier {
     pub fn new(db: Db, ledger: Ledger, cfg: CashierConfig) -> Cashier {
+        let lookups = governor::Quota::with_period(cfg.lookup_period)
+            .unwrap_or_else(|| governor::Quota::per_second(std::num::NonZeroU32::MIN))
+            .allow_burst(std::num::NonZeroU32::new(cfg.lookup_burst.max(1)).unwrap_or(std::num::NonZeroU32::MIN));
         Cashier {
+            lookups: Arc::new(governor::RateLimiter::keyed(lookups)),
             db,
             ledger,
             cfg: Arc::new(cfg),

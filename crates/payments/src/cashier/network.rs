@@ -4,6 +4,8 @@
 use super::{db_err, Cashier, Player, Staff, ROLE_CASHIER, ROLE_PLAYER, ROLE_SUPER_AGENT};
 use kernel::clock::now_ms;
 use kernel::{AppError, Currency, ErrorCode, Minor};
+use futures::FutureExt;
+use std::sync::{Arc, Mutex};
 use store::sqlx::{self, Row};
 use wallet::{AccountRef, BalanceKind, HouseAccount, LedgerError, PostingRequest, Receipt, TxType};
 
@@ -103,6 +105,41 @@ fn float_err(e: LedgerError) -> AppError {
     match e {
         LedgerError::Insufficient(BalanceKind::Float) => ErrorCode::FloatInsufficient.into(),
         e => e.into(),
+    }
+}
+
+/// An e-mail address as a desk sees it: the first letter of the name and of the domain,
+/// the top-level domain whole (`ali.ben@gmail.com` → `a***@g***.com`).
+pub fn mask_email(email: &str) -> String {
+    let Some((name, domain)) = email.rsplit_once('@') else { return mask_phone(email) };
+    let first = |s: &str| s.chars().next().map(String::from).unwrap_or_default();
+    let (host, tld) = domain.rsplit_once('.').unwrap_or((domain, ""));
+    let tld = if tld.is_empty() { String::new() } else { format!(".{tld}") };
+    format!("{}***@{}***{tld}", first(name), first(host))
+}
+
+/// A phone number (digits, as stored) as a desk sees it: the country code and the last
+/// three digits (`21650123456` → `+216 ** *** 456`); a number without the 216 prefix
+/// keeps only its last three digits.
+pub fn mask_phone(phone: &str) -> String {
+    let digits: String = phone.chars().filter(|c| c.is_ascii_digit()).collect();
+    let n = digits.len();
+    if n < 6 {
+        return "***".into();
+    }
+    let last = &digits[n - 3..];
+    match digits.strip_prefix("216") {
+        Some(rest) if rest.len() == 8 => format!("+216 ** *** {last}"),
+        _ => format!("{} {last}", "*".repeat(n - 3)),
+    }
+}
+
+/// A login (an e-mail or a phone number) masked for a desk.
+fn mask_login(login: &str) -> String {
+    if login.contains('@') {
+        mask_email(login)
+    } else {
+        mask_phone(login)
     }
 }
 
@@ -300,7 +337,23 @@ impl Cashier {
         self.ledger.post(posting).await.map_err(float_err)
     }
 
+    /// The desk's search (`GET /api/desk/player`): throttled per desk (a burst of
+    /// `lookup_burst`, then one every `lookup_period`; 14 with `retryAfterSeconds` beyond),
+    /// every search counted whether it finds someone or not, and the reply masks the
+    /// e-mail and phone ([`mask_email`], [`mask_phone`]): the desk recognises the player
+    /// (with the name and the id card), it does not read their contact details.
+    pub async fn desk_lookup(&self, staff: &Staff, query: &str) -> Result<FoundPlayer, AppError> {
+        if let Err(not_until) = self.lookups.check_key(&staff.id) {
+            use governor::clock::Clock;
+            let wait = not_until.wait_time_from(governor::clock::DefaultClock::default().now());
+            return Err(AppError::new(ErrorCode::RateLimited).data(serde_json::json!({ "retryAfterSeconds": wait.as_secs().max(1) })));
+        }
+        let p = self.find_player(query).await?;
+        Ok(FoundPlayer { login: mask_login(&p.login), phone: p.phone.as_deref().map(mask_phone), ..p })
+    }
+
     /// Finds a player (role 0) by id or phone (digits; 8 local digits get the 216 prefix).
+    /// Unmasked and unthrottled: for the network's own calls, not for a desk's reply.
     pub async fn find_player(&self, query: &str) -> Result<FoundPlayer, AppError> {
         let q = query.trim();
         let digits: String = q.chars().filter(|c| c.is_ascii_digit()).collect();
@@ -348,9 +401,10 @@ impl Cashier {
         }
         // The player's responsible-gambling state (a block, their own deposit limits) is
         // asked for a new deposit only: a desk retrying a deposit that went through gets its
-        // receipt back even though that deposit now counts towards the limit. Two different
-        // deposits racing can both pass the check (as two payment intents can): the limit
-        // is the player's own, and the next deposit sees both.
+        // receipt back even though that deposit now counts towards the limit. The binding
+        // limits check runs again inside the posting's transaction, with the deposit posted
+        // (`DepositGuard::reserve_deposit`, serialised per player): of deposits racing, only
+        // those that fit together go through.
         let key = format!("desk:{}:{client_key}", staff.id);
         if self.ledger.lookup(&key).await.map_err(db_err)?.is_none() {
             self.deposit_rules_check(player_id, amount, staff.currency).await?;
@@ -366,7 +420,32 @@ impl Cashier {
         )
         .comment("Cash deposit at a cashier")
         .metadata(serde_json::json!({ "cashier": staff.id, "cashier_name": staff.name }));
-        self.ledger.post(posting).await.map_err(float_err)
+        let Some(guard) = self.deposit_guard.get().cloned() else {
+            return self.ledger.post(posting).await.map_err(float_err);
+        };
+        let refusal: Arc<Mutex<Option<AppError>>> = Arc::default();
+        let attached = {
+            let (refusal, currency) = (refusal.clone(), staff.currency);
+            wallet::attached(move |conn| {
+                async move {
+                    match guard.reserve_deposit(conn, player_id, amount, currency).await {
+                        Ok(()) => Ok(true),
+                        Err(e) => {
+                            *refusal.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                            Ok(false)
+                        }
+                    }
+                }
+                .boxed()
+            })
+        };
+        match self.ledger.post_with(posting, attached).await {
+            Err(LedgerError::Declined) => {
+                let refused = refusal.lock().unwrap_or_else(|p| p.into_inner()).take();
+                Err(refused.unwrap_or_else(|| ErrorCode::DepositLimitReached.into()))
+            }
+            other => other.map_err(float_err),
+        }
     }
 
     /// The shift report of a desk over `[from, to)`: its float's cash deposits (114) and
@@ -437,6 +516,17 @@ mod tests {
         // A configured id that is not in the list changes nothing.
         let ids: Vec<i64> = order_cashiers(list, Some(99), Some(4)).iter().map(|c| c.id).collect();
         assert_eq!(ids, vec![2, 3, 1, 4]);
+    }
+
+    #[test]
+    fn contact_details_are_masked() {
+        assert_eq!(mask_email("ali.ben@gmail.com"), "a***@g***.com");
+        assert_eq!(mask_email("x@mail.example.tn"), "x***@m***.tn");
+        assert_eq!(mask_phone("21650123456"), "+216 ** *** 456");
+        assert_eq!(mask_phone("33612345678"), "******** 678");
+        assert_eq!(mask_phone("123"), "***");
+        assert_eq!(mask_login("21650123456"), "+216 ** *** 456");
+        assert_eq!(mask_login("ali@example.tn"), "a***@e***.tn");
     }
 
     #[test]

@@ -316,16 +316,58 @@ impl Cashier {
     /// wrong codes from this desk.
     pub async fn payout(&self, staff: &Staff, code_input: &str) -> Result<Withdrawal, AppError> {
         let now = now_ms();
+        // Every entry is counted as a wrong code before it is evaluated (one serialised
+        // count-and-record), and forgotten once it turns out to be a real code: so however
+        // many arrive at once, at most `max_code_failures` wrong ones are ever evaluated.
+        let attempt = self.take_code_attempt(staff.id, now).await?;
+        let mut wrong = false;
+        let result = self.payout_by_code(staff, code_input, now, &mut wrong).await;
+        if !wrong {
+            self.forget_code_attempt(attempt).await?;
+        }
+        result
+    }
+
+    /// Records a payout-code attempt of `staff_id` unless the desk already has
+    /// `max_code_failures` in the window (113). The count and the insert are one transaction,
+    /// serialised per desk: the staff member's user row is locked on PostgreSQL; SQLite's one
+    /// writer connection runs such transactions one at a time.
+    async fn take_code_attempt(&self, staff_id: i64, now: i64) -> Result<i64, AppError> {
+        let mut tx = self.db.writer().begin().await.map_err(db_err)?;
+        if self.db.backend() == store::Backend::Postgres {
+            sqlx::query("SELECT id FROM users WHERE id = $1 FOR UPDATE").bind(staff_id).fetch_optional(&mut *tx).await.map_err(db_err)?;
+        }
         let failures: i64 = sqlx::query("SELECT COUNT(*) FROM cashier_code_failures WHERE staff_id = $1 AND created_at >= $2")
-            .bind(staff.id)
+            .bind(staff_id)
             .bind(now - self.cfg.code_failure_window_ms)
-            .fetch_one(self.db.writer())
+            .fetch_one(&mut *tx)
             .await
             .map_err(db_err)?
             .get(0);
         if failures >= self.cfg.max_code_failures {
             return Err(ErrorCode::PayoutCodeLocked.into());
         }
+        let id = kernel::ids::next_id();
+        sqlx::query("INSERT INTO cashier_code_failures (id, staff_id, created_at) VALUES ($1, $2, $3)")
+            .bind(id)
+            .bind(staff_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?;
+        tx.commit().await.map_err(db_err)?;
+        Ok(id)
+    }
+
+    /// An attempt that was not a wrong code no longer counts.
+    async fn forget_code_attempt(&self, id: i64) -> Result<(), AppError> {
+        sqlx::query("DELETE FROM cashier_code_failures WHERE id = $1").bind(id).execute(self.db.writer()).await.map_err(db_err)?;
+        Ok(())
+    }
+
+    /// The payout once the attempt is recorded: a code matching no request is the one
+    /// outcome that keeps counting (`wrong` set); every other answer forgets it.
+    async fn payout_by_code(&self, staff: &Staff, code_input: &str, now: i64, wrong: &mut bool) -> Result<Withdrawal, AppError> {
         let secret = self.secret().await?;
         let hash = code::normalise(code_input).map(|c| code::hash(&secret, &c));
         let found = match &hash {
@@ -342,13 +384,7 @@ impl Cashier {
             return Err(ErrorCode::PayoutCodeInvalid.into());
         }
         let Some(row) = found else {
-            sqlx::query("INSERT INTO cashier_code_failures (id, staff_id, created_at) VALUES ($1, $2, $3)")
-                .bind(kernel::ids::next_id())
-                .bind(staff.id)
-                .bind(now)
-                .execute(self.db.writer())
-                .await
-                .map_err(db_err)?;
+            *wrong = true;
             return Err(ErrorCode::PayoutCodeInvalid.into());
         };
         let id: i64 = row.get(0);

@@ -66,19 +66,22 @@ pub struct PlayerQuery {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DeskPlayer {
     pub id: i64,
+    /// The player's login, masked (`a***@g***.com` or `+216 ** *** 456`).
     pub login: String,
+    /// The player's phone, masked (`+216 ** *** 456`).
     pub phone: Option<String>,
     pub first_name: String,
     pub last_name: String,
     pub currency: String,
 }
 
-/// Finds a player by id or phone.
+/// Finds a player by id or phone. The e-mail and phone come masked (`a***@g***.com`,
+/// `+216 ** *** 456`); a desk's searches are throttled (14 with `retryAfterSeconds`).
 #[utoipa::path(get, path = "/api/desk/player", tag = "desk", params(PlayerQuery),
-    responses((status = 200, body = Envelope<DeskPlayer>), (status = "default", description = "23, 24, 40 no query, 111 no such player", body = ErrorEnvelope)))]
+    responses((status = 200, body = Envelope<DeskPlayer>), (status = "default", description = "14 too many searches, 23, 24, 40 no query, 111 no such player", body = ErrorEnvelope)))]
 pub async fn player(State(state): State<AppState>, session: Session, QueryParams(q): QueryParams<PlayerQuery>) -> ApiResult<DeskPlayer> {
-    staff(&state, &session).await?;
-    let p = state.cashier.find_player(&q.query).await?;
+    let s = staff(&state, &session).await?;
+    let p = state.cashier.desk_lookup(&s, &q.query).await?;
     ok(DeskPlayer { id: p.id, login: p.login, phone: p.phone, first_name: p.first_name, last_name: p.last_name, currency: p.currency.code().into() })
 }
 

@@ -216,7 +216,13 @@ where
             .and_then(|v| v.to_str().ok())
             .unwrap_or("")
             .to_string();
-        Ok(ClientInfo(Client { ip, user_agent }))
+        let lang = parts
+            .headers
+            .get(axum::http::header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(content::lang::from_accept_language)
+            .map(str::to_string);
+        Ok(ClientInfo(Client { ip, user_agent, lang }))
     }
 }
 

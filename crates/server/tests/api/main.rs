@@ -8,6 +8,7 @@ mod casino;
 mod cashier;
 mod crash;
 mod history;
+mod money;
 mod payments;
 mod provider_wallet;
 mod rg;
