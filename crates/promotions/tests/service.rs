@@ -372,3 +372,257 @@ async fn concurrent_stakes_meeting_the_requirement_convert_once() {
     })
     .await;
 }
+
+async fn user(db: &Db, id: i64, currency: &str, created_at: i64, ref_id: Option<&str>) {
+    store::sqlx::query(
+        "INSERT INTO users (id, email, password_hash, currency, ref_id, registered_via, created_at, updated_at) VALUES ($1, $2, 'x', $3, $4, 'web', $5, $5)",
+    )
+    .bind(id)
+    .bind(format!("u{id}@test.local"))
+    .bind(currency)
+    .bind(ref_id)
+    .bind(created_at)
+    .execute(db.writer())
+    .await
+    .unwrap();
+}
+
+fn spec(code: &str, kind: &str) -> promotions::service::CodeSpec {
+    serde_json::from_value(serde_json::json!({ "code": code, "kind": kind })).unwrap()
+}
+
+fn posting(t: TxType, user: i64, key: &str, amount: i64, to_player: bool) -> PostingRequest {
+    let player = AccountRef::Player {
+        user_id: user,
+        kind: BalanceKind::Real,
+    };
+    let house = AccountRef::House(HouseAccount::Payments);
+    let (from, to) = if to_player {
+        (house, player)
+    } else {
+        (player, house)
+    };
+    PostingRequest::transfer(t, key, Some(user), TND, from, to, amount)
+}
+
+#[tokio::test]
+async fn every_promo_code_refusal_2200_to_2215() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db.clone());
+        let p = Promotions::new(db.clone(), ledger.clone());
+        let now = kernel::clock::now_ms();
+        let t = p
+            .create_template("code-bonus", TND, &casino_terms(10_000, 5, 0, 0), "test")
+            .await
+            .unwrap();
+        let mk = |code: &'static str, patch: serde_json::Value| {
+            let p = p.clone();
+            async move {
+                let mut v =
+                    serde_json::json!({ "code": code, "kind": "bonus", "template": "code-bonus" });
+                for (k, x) in patch.as_object().unwrap() {
+                    v[k] = x.clone();
+                }
+                p.create_code(&serde_json::from_value(v).unwrap(), "test")
+                    .await
+                    .unwrap();
+            }
+        };
+        use serde_json::json;
+        mk("OPEN", json!({})).await;
+        mk("OLD", json!({ "valid_until": now - 1 })).await;
+        mk("LATER", json!({ "valid_from": now + 3_600_000 })).await;
+        mk("PARTNER9", json!({ "partner_id": 9 })).await;
+        mk("BLOCKME", json!({})).await;
+        mk("DEP", json!({ "kind": "deposit_bonus" })).await;
+        mk("TURN", json!({ "min_turnover": 1 })).await;
+        mk("TWODEP", json!({ "min_deposits": 2 })).await;
+        mk("ONCE", json!({ "max_uses": 1 })).await;
+        mk("NEWBIE", json!({ "new_players_only": true })).await;
+        mk("PYGONLY", json!({ "currency": "PYG" })).await;
+        mk(
+            "REF9",
+            json!({ "kind": "partner_referral", "partner_id": 9, "template": null }),
+        )
+        .await;
+        p.block_code("blockme", true).await.unwrap();
+        store::sqlx::query("UPDATE promo_codes SET kind = 'lottery' WHERE code = 'OPEN'")
+            .execute(db.writer())
+            .await
+            .unwrap();
+        mk("FINE", json!({})).await;
+
+        user(&db, 601, "TND", now - 86_400_000, Some("7")).await; // referred by partner 7, registered yesterday
+        user(&db, 9, "TND", now - 86_400_000, None).await; // partner 9
+        user(&db, 602, "TND", now + 60_000, None).await; // registered after the codes were created
+                                                         // 601 deposited then withdrew.
+        ledger
+            .post(posting(TxType::Deposit, 601, "d1", 5_000, true))
+            .await
+            .unwrap();
+        ledger
+            .post(posting(TxType::Withdrawal, 601, "w1", 1_000, false))
+            .await
+            .unwrap();
+
+        let code = |u: i64, c: &'static str, signup: bool| {
+            let p = p.clone();
+            async move {
+                p.activate_code(u, c, signup)
+                    .await
+                    .map(|_| ())
+                    .map_err(|e| e.code.code())
+            }
+        };
+        assert_eq!(code(601, "NOPE", false).await, Err(2200));
+        assert_eq!(code(601, "OLD", false).await, Err(2201));
+        assert_eq!(code(601, "FINE", false).await, Ok(()));
+        assert_eq!(code(601, "FINE", false).await, Err(2202));
+        assert_eq!(code(601, "PARTNER9", false).await, Err(2203));
+        assert_eq!(code(9, "PARTNER9", false).await, Err(2204));
+        assert_eq!(code(601, "OPEN", false).await, Err(2205));
+        assert_eq!(code(601, "BLOCKME", false).await, Err(2206));
+        assert_eq!(code(601, "DEP", false).await, Err(2207));
+        assert_eq!(code(601, "TURN", false).await, Err(2208));
+        assert_eq!(code(601, "TWODEP", false).await, Err(2209));
+        assert_eq!(code(601, "LATER", false).await, Err(2210));
+        assert_eq!(code(602, "ONCE", false).await, Ok(()));
+        assert_eq!(code(601, "ONCE", false).await, Err(2211));
+        assert_eq!(code(601, "NEWBIE", false).await, Err(2212));
+        assert_eq!(code(601, "PYGONLY", false).await, Err(2213));
+        assert_eq!(code(602, "REF9", false).await, Err(2214));
+        assert_eq!(code(602, "REF9", true).await, Ok(()));
+        let ref_id: Option<String> =
+            store::sqlx::query_scalar("SELECT ref_id FROM users WHERE id = 602")
+                .fetch_one(db.reader())
+                .await
+                .unwrap();
+        assert_eq!(
+            ref_id.as_deref(),
+            Some("9"),
+            "the referral links the player to its partner"
+        );
+        // Ten wrong codes in an hour, then 2215 even for a good one.
+        for i in 0..9 {
+            assert_eq!(
+                p.check_code(602, &format!("WRONG{i}"), false)
+                    .await
+                    .unwrap_err()
+                    .code
+                    .code(),
+                2200
+            );
+        }
+        assert_eq!(
+            code(602, "NEWBIE", false).await,
+            Ok(()),
+            "a good code under the limit"
+        );
+        assert_eq!(code(602, "WRONG9", false).await, Err(2200));
+        assert_eq!(code(602, "PYGONLY", false).await, Err(2215));
+        assert_eq!(t, p.template_id("code-bonus").await.unwrap().unwrap());
+        // Each refused activation changed nothing: one bonus for 601 (FINE), none for the rest.
+        let bonuses: i64 =
+            store::sqlx::query_scalar("SELECT COUNT(*) FROM bonuses WHERE user_id = 601")
+                .fetch_one(db.reader())
+                .await
+                .unwrap();
+        assert_eq!(bonuses, 1);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn concurrent_activations_grant_once_and_respect_the_global_limit() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db.clone());
+        let p = Promotions::new(db.clone(), ledger.clone());
+        let now = kernel::clock::now_ms();
+        p.create_template("race-bonus", TND, &casino_terms(10_000, 5, 0, 0), "test")
+            .await
+            .unwrap();
+        let mut s = spec("RACE", "bonus");
+        s.template = Some("race-bonus".into());
+        s.max_uses = 5;
+        p.create_code(&s, "test").await.unwrap();
+        for u in 700..720 {
+            user(&db, u, "TND", now, None).await;
+        }
+        // One player tapping twenty times: one bonus.
+        let same = join_all((0..20).map(|_| p.activate_code(700, "race", false))).await;
+        assert_eq!(same.iter().filter(|r| r.is_ok()).count(), 1, "{same:?}");
+        // Twenty players for the five uses (one taken): exactly four more.
+        let many = join_all((701..720).map(|u| p.activate_code(u, "RACE", false))).await;
+        assert_eq!(many.iter().filter(|r| r.is_ok()).count(), 4);
+        assert!(many
+            .iter()
+            .filter_map(|r| r.as_ref().err())
+            .all(|e| e.code == ErrorCode::PromoUsedUp));
+        let bonuses: i64 = store::sqlx::query_scalar("SELECT COUNT(*) FROM bonuses")
+            .fetch_one(db.reader())
+            .await
+            .unwrap();
+        assert_eq!(bonuses, 5);
+        assert_eq!(ledger.verify().await.unwrap().is_consistent(), true);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_free_bet_code_grants_inactive_free_bets_the_player_activates() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db.clone());
+        let p = Promotions::new(db.clone(), ledger.clone());
+        user(&db, 801, "TND", kernel::clock::now_ms(), None).await;
+        let mut s = spec("FREEBET", "free_bets");
+        s.free_bet_amount = 10_000;
+        s.free_bet_count = 1;
+        p.create_code(&s, "test").await.unwrap();
+        let mut bad = spec("ODDVALUE", "free_bets");
+        bad.free_bet_amount = 12_000;
+        bad.free_bet_count = 1;
+        assert_eq!(
+            p.create_code(&bad, "test").await.unwrap_err().code,
+            ErrorCode::BonusTermsRefused
+        );
+        let a = p.activate_code(801, "freebet", false).await.unwrap();
+        assert_eq!(a.free_bets, 1);
+        assert_eq!(
+            balance(&ledger, 801, BalanceKind::FreeBet).await,
+            0,
+            "inactive: nothing moved yet"
+        );
+        let fb = p.free_bets(801).await.unwrap();
+        assert_eq!(
+            (fb.len(), fb[0].status.as_str(), fb[0].min_odds),
+            (1, "inactive", 2.2)
+        );
+        // Activation moves it into the free-bet balance, once.
+        let twice = join_all((0..5).map(|_| p.activate_free_bets(801))).await;
+        assert_eq!(twice.iter().filter(|r| r.is_ok()).count(), 1);
+        assert!(twice
+            .iter()
+            .filter_map(|r| r.as_ref().err())
+            .all(|e| e.code == ErrorCode::FreeBetsEmpty));
+        assert_eq!(balance(&ledger, 801, BalanceKind::FreeBet).await, 10_000);
+        // A free-bet stake uses it up.
+        let stake = PostingRequest::transfer(
+            TxType::SportStake,
+            "fb-stake",
+            Some(801),
+            TND,
+            AccountRef::Player {
+                user_id: 801,
+                kind: BalanceKind::FreeBet,
+            },
+            AccountRef::House(HouseAccount::Sportsbook),
+            10_000,
+        );
+        ledger.post(stake).await.unwrap();
+        assert_eq!(p.free_bets(801).await.unwrap()[0].status, "used");
+        let stats = p.free_bet_stats(801).await.unwrap();
+        assert_eq!(stats.possible_free_bets, 0);
+        assert!(ledger.verify().await.unwrap().is_consistent());
+    })
+    .await;
+}

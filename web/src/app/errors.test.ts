@@ -48,7 +48,7 @@ describe('error catalogue', () => {
   it('maps codes, ranges and 6252 to message keys', () => {
     expect(errorText({ code: 4 }).key[0]).toBe('errors:4');
     expect(errorText({ code: 650 }).key[0]).toBe('errors:bet');
-    expect(errorText({ code: 2212 }).key[0]).toBe('errors:promocode');
+    expect(errorText({ code: 2212 }).key[0]).toBe('errors:2212');
     expect(errorText({ code: 2201 }).key[0]).toBe('errors:2201');
     expect(errorText({ code: 6252, data: 125.5 }, 'default', { currency: 'TND' })).toEqual({
       key: ['errors:6252', 'errors:default', 'errors:default'],

@@ -3,9 +3,13 @@
 //! Money moves only through the ledger; the rows here say why.
 
 mod bonuses;
+mod codes;
+mod freebets;
 mod watch;
 
 pub use bonuses::{BonusView, Grant};
+pub use codes::{normalise, refusal_code, Activated, CodeSpec};
+pub use freebets::{FreeBetStats, FreeBetView};
 
 use crate::terms::OperatorLimits;
 use crate::wagering::{Category, ContributionTable};

@@ -137,8 +137,13 @@ impl PostingObserver for Watch {
             let Some(inner) = self.0.upgrade() else { return Ok(()) };
             let now = now_ms();
             for p in postings {
-                if p.req.tx_type != TxType::BetStake {
-                    continue; // sports bets count at settlement
+                if p.req.tx_type == TxType::SportStake {
+                    // Sports bets count toward a bonus at settlement; a free-bet stake uses up
+                    // the player's active free bets, oldest first.
+                    if let Some((user_id, BalanceKind::FreeBet, stake)) = stake_of(p.req) {
+                        use_free_bets(conn, user_id, stake).await?;
+                    }
+                    continue;
                 }
                 let Some((user_id, BalanceKind::Real, stake)) = stake_of(p.req) else { continue };
                 let row = sqlx::query("SELECT id FROM bonuses WHERE user_id = $1 AND product = 'casino' AND status = 'active'")
@@ -210,4 +215,29 @@ impl PostingObserver for Watch {
         }
         .boxed()
     }
+}
+
+/// Marks active free bets used, soonest to expire first, until `stake` is covered.
+async fn use_free_bets(
+    conn: &mut AnyConnection,
+    user_id: i64,
+    stake: Minor,
+) -> Result<(), sqlx::Error> {
+    let rows = sqlx::query("SELECT id, amount FROM free_bets WHERE user_id = $1 AND status = 'active' ORDER BY expires_at, id")
+        .bind(user_id)
+        .fetch_all(&mut *conn)
+        .await?;
+    let mut left = stake;
+    for r in rows {
+        if left <= 0 {
+            break;
+        }
+        let (id, amount): (i64, i64) = (r.get(0), r.get(1));
+        sqlx::query("UPDATE free_bets SET status = 'used' WHERE id = $1")
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
+        left -= amount;
+    }
+    Ok(())
 }
