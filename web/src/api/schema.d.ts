@@ -458,6 +458,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payment/promocode/activation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activates a promo code: a bonus opens (or waits behind an open one), free bets arrive
+         *     inactive, a deposit bonus waits for the next deposit.
+         */
+        post: operations["activate_promocode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/promocode/check_promocode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Checks a promo code for the signed-in player without activating it. */
+        post: operations["check_promocode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payment/telegram/deposit": {
         parameters: {
             query?: never;
@@ -878,6 +915,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/activate-free-bets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Spec §7 `activate-free-bets`: the free bets earned and granted move into the free-bet
+         *     balance. 506 when there is none to activate.
+         */
+        post: operations["activate_free_bets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/actualFreeBetStats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Spec §7 `actualFreeBetStats`: this week's sports stakes and the free bets they earned. */
+        get: operations["free_bet_stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/balance": {
         parameters: {
             query?: never;
@@ -952,6 +1026,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/bonuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The player's bonuses: open and queued first (with wagering progress), then closed ones. */
+        get: operations["bonuses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/bonuses/{id}/give-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Gives a bonus up: its bonus money is forfeited, real money stays. Answers the bonuses. */
+        post: operations["give_up"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/check": {
         parameters: {
             query?: never;
@@ -978,6 +1086,23 @@ export interface paths {
         };
         /** Confirms an e-mail address with the code from the verification link. */
         get: operations["verify_email"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/free-bets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The player's free bets (the last 50). */
+        get: operations["free_bets"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1546,6 +1671,23 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description What an activation gave. */
+        Activated: {
+            /** @description The bonus granted (bonus codes), as a string id. */
+            bonusId?: string | null;
+            code: string;
+            /**
+             * Format: int64
+             * @description Free bets granted (free-bet codes), waiting for the player's activation.
+             */
+            freeBets: number;
+            kind: string;
+        };
+        ActivatedFreeBets: {
+            /** Format: int64 */
+            activated: number;
+            free_bets: components["schemas"]["FreeBetView"][];
+        };
         /** @description An advertisement banner. */
         Ad: {
             /** Format: int64 */
@@ -1662,6 +1804,53 @@ export interface components {
             /** @description ISO 8601; null for a permanent self-exclusion. */
             until?: string | null;
         };
+        /** @description A bonus as the player sees it (amounts in major units of its currency). */
+        BonusView: {
+            /** Format: double */
+            amount: number;
+            /** Format: int64 */
+            closedAt?: number | null;
+            /**
+             * Format: double
+             * @description What converted to real money (after conversion).
+             */
+            converted: number;
+            currency: components["schemas"]["Currency"];
+            /** Format: int64 */
+            expiresAt?: number | null;
+            /** Format: int64 */
+            grantedAt: number;
+            id: string;
+            /**
+             * Format: double
+             * @description The largest stake while wagering (0: none).
+             */
+            maxBet: number;
+            /**
+             * Format: double
+             * @description The most that converts to real money (0: no maximum).
+             */
+            maxConversion: number;
+            /**
+             * Format: double
+             * @description Sport bonus: the least odds of every selection (e.g. 1.8).
+             */
+            minOdds: number;
+            /** @description `casino` or `sport`. */
+            product: string;
+            /** Format: double */
+            remaining: number;
+            /**
+             * Format: double
+             * @description The wagering requirement and how much of it is done.
+             */
+            required: number;
+            /** @description `queued`, `active`, `met`, `converted`, `given_up`, `expired`. */
+            status: string;
+            template: string;
+            /** Format: double */
+            wagered: number;
+        };
         /** @description A callback's acknowledgement (the sandbox's; Paykassma gets `{"status":"ok"}`). */
         CallbackReply: {
             /** @description The same notification was applied before: nothing changed now. */
@@ -1727,6 +1916,8 @@ export interface components {
             /** @description `24h`, `7d` or `30d`. */
             period: string;
         };
+        /** @enum {string} */
+        Currency: "TND" | "TMT" | "HTG" | "RUB" | "PYG" | "USDT" | "USD" | "EUR";
         /**
          * @description One deposit limit: the amount in force, and a raise or removal waiting until
          *     `pending_from` (`pending_amount` null with `pending_from` set: the limit is being removed).
@@ -1874,6 +2065,43 @@ export interface components {
             hash: string;
             /** Format: int64 */
             id: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Activated: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description What an activation gave. */
+            result?: {
+                /** @description The bonus granted (bonus codes), as a string id. */
+                bonusId?: string | null;
+                code: string;
+                /**
+                 * Format: int64
+                 * @description Free bets granted (free-bet codes), waiting for the player's activation.
+                 */
+                freeBets: number;
+                kind: string;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_ActivatedFreeBets: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /** Format: int64 */
+                activated: number;
+                free_bets: components["schemas"]["FreeBetView"][];
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_AdjustReply: {
@@ -2248,6 +2476,23 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_FreeBetStats: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description `actualFreeBetStats`: sports stakes this week and the free bets they earned so far. */
+            result?: {
+                /** Format: double */
+                bets_total_now: number;
+                /** Format: int64 */
+                possible_free_bets: number;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Game: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -2444,6 +2689,28 @@ export interface components {
                 numberDocument?: string | null;
                 phone?: string | null;
                 yandex?: string | null;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_PromoCheckReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description Spec §5: `success` true and `state` 2 for a valid code; a refused code answers its 2200–2215 code. */
+            result?: {
+                code: string;
+                /** @description `bonus`, `free_bets`, `deposit_bonus`, `partner_referral`. */
+                kind: string;
+                /**
+                 * Format: int32
+                 * @description 2 valid (1 is the app's state for an invalid code, answered as an error code instead).
+                 */
+                state: number;
+                success: boolean;
             };
             /**
              * Format: int32
@@ -2811,6 +3078,62 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_BonusView: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /** Format: double */
+                amount: number;
+                /** Format: int64 */
+                closedAt?: number | null;
+                /**
+                 * Format: double
+                 * @description What converted to real money (after conversion).
+                 */
+                converted: number;
+                currency: components["schemas"]["Currency"];
+                /** Format: int64 */
+                expiresAt?: number | null;
+                /** Format: int64 */
+                grantedAt: number;
+                id: string;
+                /**
+                 * Format: double
+                 * @description The largest stake while wagering (0: none).
+                 */
+                maxBet: number;
+                /**
+                 * Format: double
+                 * @description The most that converts to real money (0: no maximum).
+                 */
+                maxConversion: number;
+                /**
+                 * Format: double
+                 * @description Sport bonus: the least odds of every selection (e.g. 1.8).
+                 */
+                minOdds: number;
+                /** @description `casino` or `sport`. */
+                product: string;
+                /** Format: double */
+                remaining: number;
+                /**
+                 * Format: double
+                 * @description The wagering requirement and how much of it is done.
+                 */
+                required: number;
+                /** @description `queued`, `active`, `met`, `converted`, `given_up`, `expired`. */
+                status: string;
+                template: string;
+                /** Format: double */
+                wagered: number;
+            }[];
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Vec_CashierReply: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -2879,6 +3202,31 @@ export interface components {
                 /** Format: int64 */
                 priority: number;
                 text: string;
+            }[];
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_FreeBetView: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /** Format: double */
+                amount: number;
+                currency: components["schemas"]["Currency"];
+                /** Format: int64 */
+                expiresAt: number;
+                id: string;
+                /**
+                 * Format: double
+                 * @description The least total odds it can be used at (2.2).
+                 */
+                minOdds: number;
+                /** @description `inactive`, `active`, `used`, `expired`. */
+                status: string;
             }[];
             /**
              * Format: int32
@@ -3228,7 +3576,7 @@ export interface components {
          * @description Reply codes (the envelope's status). 0 is success.
          * @enum {integer}
          */
-        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 15 | 17 | 21 | 22 | 101 | 102 | 103 | 231 | 501 | 506 | 507 | 508 | 105 | 106 | 6252 | 20 | 12 | 13 | 14 | 16 | 18 | 19 | 23 | 24 | 25 | 26 | 28 | 29 | 30 | 31 | 32 | 33 | 27 | 36 | 37 | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 71 | 72 | 120 | 121 | 122 | 123 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90 | 91 | 92 | 95 | 96 | 97 | 98 | 99 | 110 | 111 | 112 | 113 | 600 | 601 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 611 | 612 | 613 | 614 | 615 | 616 | 617 | 999 | 1489 | 3301 | 1000;
+        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 15 | 17 | 21 | 22 | 101 | 102 | 103 | 231 | 501 | 506 | 507 | 508 | 105 | 106 | 6252 | 20 | 12 | 13 | 14 | 16 | 18 | 19 | 23 | 24 | 25 | 26 | 28 | 29 | 30 | 31 | 32 | 33 | 27 | 36 | 37 | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 71 | 72 | 120 | 121 | 122 | 123 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90 | 91 | 92 | 95 | 96 | 97 | 98 | 99 | 110 | 111 | 112 | 113 | 600 | 601 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 611 | 612 | 613 | 614 | 615 | 616 | 617 | 999 | 1489 | 3301 | 130 | 131 | 132 | 2200 | 2201 | 2202 | 2203 | 2204 | 2205 | 2206 | 2207 | 2208 | 2209 | 2210 | 2211 | 2212 | 2213 | 2214 | 2215 | 1000;
         /** @description Failure: `status` is the code, `result` optional data (e.g. `retryAfterSeconds`). */
         ErrorEnvelope: {
             error_message: string;
@@ -3322,6 +3670,29 @@ export interface components {
             cashier_id: number;
             /** @description `to_cashier` or `from_cashier`. */
             direction: string;
+        };
+        /** @description `actualFreeBetStats`: sports stakes this week and the free bets they earned so far. */
+        FreeBetStats: {
+            /** Format: double */
+            bets_total_now: number;
+            /** Format: int64 */
+            possible_free_bets: number;
+        };
+        /** @description A free bet as the player sees it. */
+        FreeBetView: {
+            /** Format: double */
+            amount: number;
+            currency: components["schemas"]["Currency"];
+            /** Format: int64 */
+            expiresAt: number;
+            id: string;
+            /**
+             * Format: double
+             * @description The least total odds it can be used at (2.2).
+             */
+            minOdds: number;
+            /** @description `inactive`, `active`, `used`, `expired`. */
+            status: string;
         };
         FreeBetsReply: {
             /** @description Free bets ready to use. */
@@ -3651,6 +4022,21 @@ export interface components {
             /** @description Passport or identity document number. */
             number_document?: string | null;
             phone?: string | null;
+        };
+        /** @description Spec §5: `success` true and `state` 2 for a valid code; a refused code answers its 2200–2215 code. */
+        PromoCheckReply: {
+            code: string;
+            /** @description `bonus`, `free_bets`, `deposit_bonus`, `partner_referral`. */
+            kind: string;
+            /**
+             * Format: int32
+             * @description 2 valid (1 is the app's state for an invalid code, answered as an error code instead).
+             */
+            state: number;
+            success: boolean;
+        };
+        PromoCodeRequest: {
+            code: string;
         };
         /** @description A provider as the lobby shows it. */
         Provider: {
@@ -5097,6 +5483,88 @@ export interface operations {
             };
         };
     };
+    activate_promocode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromoCodeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Activated"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 2200–2215 the code's refusal, 23, 24, 40 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    check_promocode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromoCodeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PromoCheckReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 2200–2215 the code's refusal (docs/PROMOTIONS.md), 23, 24, 40 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     telegram_deposit: {
         parameters: {
             query?: never;
@@ -6040,6 +6508,80 @@ export interface operations {
             };
         };
     };
+    activate_free_bets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ActivatedFreeBets"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 506 none to activate, 23, 24 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    free_bet_stats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FreeBetStats"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     balance: {
         parameters: {
             query?: never;
@@ -6185,6 +6727,83 @@ export interface operations {
             };
         };
     };
+    bonuses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_BonusView"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    give_up: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bonus id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_BonusView"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 131 not an open bonus of this player, 23, 24 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     check: {
         parameters: {
             query?: never;
@@ -6251,6 +6870,43 @@ export interface operations {
                 };
             };
             /** @description 6 invalid key, 7 expired, 8 already verified */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    free_bets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_FreeBetView"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24 */
             default: {
                 headers: {
                     [name: string]: unknown;

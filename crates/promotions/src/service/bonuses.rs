@@ -22,6 +22,7 @@ const DAY_MS: i64 = 86_400_000;
 
 /// A bonus as the player sees it (amounts in major units of its currency).
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct BonusView {
     pub id: String,
     pub template: String,

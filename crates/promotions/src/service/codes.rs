@@ -50,6 +50,7 @@ pub struct CodeSpec {
 
 /// What an activation gave.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct Activated {
     pub code: String,
     pub kind: String,
@@ -315,6 +316,71 @@ impl Promotions {
             Err(r) => {
                 if r == Refusal::NotFound {
                     self.note_wrong(user_id).await?;
+                }
+                let e = AppError::new(refusal_code(r));
+                Err(if r == Refusal::TooManyAttempts {
+                    e.data(3600)
+                } else {
+                    e
+                })
+            }
+        }
+    }
+
+    /// Checks a code for someone not signed in yet (the sign-up form, spec §5 state 2/1):
+    /// the code's own terms only — it exists, is not blocked, is valid now and not used up.
+    /// `subject` stands for the visitor in the wrong-code limit (a negative number derived
+    /// from their address).
+    pub async fn check_code_guest(&self, code: &str, subject: i64) -> Result<Kind, AppError> {
+        let wrong: i64 =
+            sqlx::query("SELECT COUNT(*) FROM promo_attempts WHERE user_id = $1 AND at > $2")
+                .bind(subject)
+                .bind(now_ms() - HOUR_MS)
+                .fetch_one(self.db().reader())
+                .await
+                .map_err(db_err)?
+                .get(0);
+        let normal = normalise(code);
+        let stored = match &normal {
+            Some(c) => self.stored_code(c).await?,
+            None => None,
+        };
+        let row_uses = match &normal {
+            Some(c) => sqlx::query("SELECT uses FROM promo_codes WHERE code = $1")
+                .bind(c)
+                .fetch_optional(self.db().reader())
+                .await
+                .map_err(db_err)?
+                .map(|r| r.get::<i64, _>(0))
+                .unwrap_or(0),
+            None => 0,
+        };
+        let facts = PlayerFacts {
+            user_id: subject,
+            currency: stored
+                .as_ref()
+                .and_then(|s| s.terms.currency.clone())
+                .unwrap_or_default(),
+            registered_at: now_ms(),
+            referred_by: None,
+            already_activated: false,
+            uses_so_far: row_uses,
+            deposits: i64::MAX,
+            turnover: i64::MAX,
+            withdrew_since_deposit: false,
+            at_signup: true,
+            recent_wrong_codes: wrong.max(0) as u32,
+        };
+        let mut terms = stored.as_ref().map(|s| s.terms.clone());
+        if let Some(t) = terms.as_mut() {
+            // Partner ownership is the player's matter, checked at activation.
+            t.partner_id = None;
+        }
+        match check(terms.as_ref(), &facts, now_ms()) {
+            Ok(kind) => Ok(kind),
+            Err(r) => {
+                if r == Refusal::NotFound {
+                    self.note_wrong(subject).await?;
                 }
                 let e = AppError::new(refusal_code(r));
                 Err(if r == Refusal::TooManyAttempts {

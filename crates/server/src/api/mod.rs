@@ -2,23 +2,24 @@
 //! document and the error catalogue export.
 
 pub mod admin;
-pub mod casino;
 pub mod cashier;
-pub mod sportsbook;
-pub mod desk;
+pub mod casino;
 pub mod crash; // crash
+pub mod desk;
 pub mod dev;
 pub mod envelope;
 pub mod extract;
 pub mod partners;
 pub mod payments;
+pub mod promotions;
 pub mod provider_wallet;
+pub mod rg;
 pub mod site;
+pub mod sportsbook;
 pub mod studio;
 pub mod types;
 pub mod user;
-pub mod wallet;
-pub mod rg; // responsible gambling
+pub mod wallet; // responsible gambling
 
 use crate::app::AppState;
 use axum::Router;
@@ -27,7 +28,11 @@ use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::OpenApi;
 
 pub fn routes(state: &AppState) -> Router<AppState> {
-    let mut r = Router::new().merge(user::routes()).merge(wallet::routes()).merge(site::routes()).merge(admin::routes())
+    let mut r = Router::new()
+        .merge(user::routes())
+        .merge(wallet::routes())
+        .merge(site::routes())
+        .merge(admin::routes())
         .merge(casino::routes())
         .merge(provider_wallet::routes())
         .merge(studio::routes())
@@ -37,7 +42,8 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .merge(cashier::routes())
         .merge(desk::routes())
         .merge(sportsbook::routes())
-        .merge(partners::routes());
+        .merge(partners::routes())
+        .merge(promotions::routes());
     if state.is_demo() {
         r = r.merge(dev::routes());
     }
@@ -60,6 +66,8 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         studio::session, studio::slot_info, studio::slot_spin, studio::roulette_spin, studio::dice_roll,
         studio::seeds, studio::set_client_seed, studio::rotate, studio::rounds, studio::round_record,
         crash::fairness, crash::rounds, // crash
+        promotions::check_promocode, promotions::activate_promocode, promotions::bonuses, promotions::give_up,
+        promotions::free_bets, promotions::activate_free_bets, promotions::free_bet_stats,
         rg::rg_state, rg::rg_set_limits, rg::rg_self_exclusion, rg::rg_cool_off, rg::rg_reality_check, rg::rg_session, // responsible gambling
         payments::token, payments::deposit, payments::paykassma_deposit, payments::telegram_deposit,
         payments::withdrawal, payments::paykassma_withdrawal, payments::intent, payments::callback,
@@ -123,15 +131,24 @@ pub fn openapi_json() -> String {
 ///   envelope; each code's HTTP status is in `ErrorCode`'s `x-error-codes`.
 fn describe_refusals(doc: &mut serde_json::Value) {
     let error = serde_json::json!({ "$ref": "#/components/schemas/ErrorEnvelope" });
-    let Some(paths) = doc.get_mut("paths").and_then(|p| p.as_object_mut()) else { return };
+    let Some(paths) = doc.get_mut("paths").and_then(|p| p.as_object_mut()) else {
+        return;
+    };
     for item in paths.values_mut() {
-        let Some(item) = item.as_object_mut() else { continue };
+        let Some(item) = item.as_object_mut() else {
+            continue;
+        };
         for (method, op) in item.iter_mut() {
             if !matches!(method.as_str(), "get" | "post" | "put" | "patch" | "delete") {
                 continue;
             }
-            let Some(responses) = op.get_mut("responses").and_then(|r| r.as_object_mut()) else { continue };
-            if let Some(schema) = responses.get_mut("200").and_then(|r| r.pointer_mut("/content/application~1json/schema")) {
+            let Some(responses) = op.get_mut("responses").and_then(|r| r.as_object_mut()) else {
+                continue;
+            };
+            if let Some(schema) = responses
+                .get_mut("200")
+                .and_then(|r| r.pointer_mut("/content/application~1json/schema"))
+            {
                 if schema.get("anyOf").is_none() {
                     *schema = serde_json::json!({ "anyOf": [schema.clone(), error.clone()] });
                 }
