@@ -211,7 +211,9 @@ impl Payments {
         if balance < amount {
             return Err(ErrorCode::InsufficientForWithdrawal.into());
         }
-        let left = rules::wagering_left(self.db(), payer.id, payer.currency, rules::turnover_milli(&settings)).await?;
+        let turnover = rules::wagering_left(self.db(), payer.id, payer.currency, rules::turnover_milli(&settings)).await?;
+        // An open bonus: its wagering first, or the player gives it up (docs/PROMOTIONS.md).
+        let left = turnover.max(self.bonus_wagering_left(payer.id).await?);
         if left > 0 {
             return Err(rules::wagering_error(left, payer.currency));
         }

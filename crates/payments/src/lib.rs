@@ -150,6 +150,14 @@ pub trait DepositGuard: Send + Sync {
     async fn reserve_deposit(&self, conn: &mut store::sqlx::AnyConnection, user_id: i64, amount: Minor, currency: Currency) -> Result<(), AppError>;
 }
 
+/// Bonus wagering still open (promotions): a withdrawal waits until it is done or the bonus
+/// is given up (6252 with the amount still to wager).
+#[async_trait::async_trait]
+pub trait WageringGuard: Send + Sync {
+    /// What the player still has to wager on open bonuses (minor units of their currency).
+    async fn open_wagering(&self, user_id: i64) -> Result<Minor, AppError>;
+}
+
 /// What the providers share with the service: the database, the HTTP client, our address.
 pub struct Shared {
     pub db: Db,
@@ -181,6 +189,7 @@ pub struct Payments {
     content: content::Content,
     providers: Arc<HashMap<&'static str, Arc<dyn Provider>>>,
     guard: Arc<OnceLock<Arc<dyn DepositGuard>>>,
+    wagering: Arc<OnceLock<Arc<dyn WageringGuard>>>,
     /// Owner of the jobs (PostgreSQL advisory lock holder), see [`jobs`].
     owner: Arc<tokio::sync::Mutex<Option<store::sqlx::pool::PoolConnection<store::sqlx::Any>>>>,
 }
@@ -220,6 +229,7 @@ impl Payments {
             content,
             providers: Arc::new(providers),
             guard: Arc::new(OnceLock::new()),
+            wagering: Arc::new(OnceLock::new()),
             owner: Arc::new(tokio::sync::Mutex::new(None)),
         }
     }
@@ -244,6 +254,19 @@ impl Payments {
     /// Wires the responsible-gambling deposit limits (once).
     pub fn set_deposit_guard(&self, guard: Arc<dyn DepositGuard>) {
         let _ = self.guard.set(guard);
+    }
+
+    /// Wires the bonus wagering rule of withdrawals (once).
+    pub fn set_wagering_guard(&self, guard: Arc<dyn WageringGuard>) {
+        let _ = self.wagering.set(guard);
+    }
+
+    /// What the player still has to wager on open bonuses (0 when none is open).
+    pub(crate) async fn bonus_wagering_left(&self, user_id: i64) -> Result<Minor, AppError> {
+        match self.wagering.get() {
+            Some(g) => g.open_wagering(user_id).await,
+            None => Ok(0),
+        }
     }
 
     pub fn provider(&self, name: &str) -> Result<&Arc<dyn Provider>, AppError> {

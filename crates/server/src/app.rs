@@ -125,6 +125,17 @@ impl payments::cashier::WithdrawalGuard for CashierWithdrawalRules {
     }
 }
 
+/// A withdrawal waits for open bonus wagering (6252 with the amount left), provider and
+/// cashier withdrawals alike; the player may give the bonus up instead.
+struct BonusWagering(promotions::service::Promotions);
+
+#[async_trait::async_trait]
+impl payments::WageringGuard for BonusWagering {
+    async fn open_wagering(&self, user_id: i64) -> Result<kernel::Minor, AppError> {
+        Ok(self.0.open_wagering(user_id).await?.map(|(left, _)| left).unwrap_or(0))
+    }
+}
+
 /// Sends a cashier withdrawal's payout code by SMS through the accounts outbox, in the
 /// player's language.
 struct PayoutCodeSms {
@@ -245,6 +256,7 @@ impl AppState {
         );
         let partners = crate::partners::Partners::new(config.partners.clone(), db.clone());
         let promotions = promotions::service::Promotions::new(db.clone(), ledger.clone());
+        payments.set_wagering_guard(Arc::new(BonusWagering(promotions.clone())));
         Ok(AppState {
             promotions,
             partners,

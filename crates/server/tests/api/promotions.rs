@@ -123,3 +123,29 @@ async fn the_freebet_code_gives_one_free_bet_the_player_activates() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_withdrawal_waits_for_open_bonus_wagering_or_its_give_up() {
+    each_backend(async |app| {
+        let (api, user, _) = app.player("withdraw-bonus@example.com").await;
+        // Real money that needs no deposit turnover (credited, not deposited).
+        app.credit(user, BalanceKind::Real, 100_000).await;
+        let token = |api: &Api| {
+            let api = api.clone();
+            async move { ok(api.post("/api/payment/token", json!({})).await)["token"].as_str().unwrap().to_string() }
+        };
+        let withdraw = |t: String| json!({"amount": 20, "phone_number": "+216 50 123 456", "sessionToken": t});
+        ok(api.post("/api/payment/promocode/activation", json!({ "code": "WELCOME" })).await);
+        // 500 to wager on the bonus: 6252 with that amount, in the player's currency units.
+        let left = fail(api.post("/api/payment/withdrawal", withdraw(token(&api).await)).await, 200, 6252);
+        assert_eq!(left.as_f64(), Some(500.0), "{left}");
+        assert_eq!(app.minor_balance(user, BalanceKind::Real).await, 100_000, "nothing held");
+        // Given up, the withdrawal goes; the bonus money is gone, the real money is the player's.
+        let id = ok(api.get("/api/user/bonuses").await)[0]["id"].as_str().unwrap().to_string();
+        ok(api.post(&format!("/api/user/bonuses/{id}/give-up"), json!({})).await);
+        ok(api.post("/api/payment/withdrawal", withdraw(token(&api).await)).await);
+        assert_eq!(app.minor_balance(user, BalanceKind::Bonus).await, 0);
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}
