@@ -42,14 +42,9 @@ pub fn parse_bound(text: &str, end_of_day: bool) -> Option<i64> {
         return None;
     }
     if let Ok(n) = text.parse::<i64>() {
-        return Some(if n.abs() < 100_000_000_000 {
-            n * 1000
-        } else {
-            n
-        });
+        return Some(if n.abs() < 100_000_000_000 { n * 1000 } else { n });
     }
-    if let Ok(t) = time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)
-    {
+    if let Ok(t) = time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339) {
         return Some((t.unix_timestamp_nanos() / 1_000_000) as i64);
     }
     let fmt = time::macros::format_description!("[year]-[month]-[day]");
@@ -78,10 +73,7 @@ mod tests {
         assert_eq!(parse_bound("02-01-1970", false), Some(DAY_MS));
         assert_eq!(parse_bound("86400", false), Some(DAY_MS));
         assert_eq!(parse_bound("1795323600123", false), Some(1_795_323_600_123));
-        assert_eq!(
-            parse_bound("2026-11-22T05:00:00.123Z", false),
-            Some(1_795_323_600_123)
-        );
+        assert_eq!(parse_bound("2026-11-22T05:00:00.123Z", false), Some(1_795_323_600_123));
         assert_eq!(parse_bound("yesterday", false), None);
         assert_eq!(parse_bound("", false), None);
     }

@@ -308,18 +308,10 @@ pub struct AppError {
 
 impl AppError {
     pub fn new(code: ErrorCode) -> Self {
-        Self {
-            code,
-            detail: None,
-            data: None,
-        }
+        Self { code, detail: None, data: None }
     }
     pub fn with_detail(code: ErrorCode, detail: impl Into<String>) -> Self {
-        Self {
-            code,
-            detail: Some(detail.into()),
-            data: None,
-        }
+        Self { code, detail: Some(detail.into()), data: None }
     }
     pub fn data(mut self, data: impl Serialize) -> Self {
         self.data = serde_json::to_value(data).ok();
@@ -345,19 +337,13 @@ pub const RG_PERMANENT: i64 = i64::MAX;
 /// the two columns of their user row (`self_excluded_until`, `cool_off_until`, epoch ms;
 /// [`RG_PERMANENT`] for a permanent exclusion). `result` is `{until}` (ISO 8601, null when
 /// permanent). Sign-in, the session check, deposits and stakes all ask this.
-pub fn rg_block(
-    self_excluded_until: Option<i64>,
-    cool_off_until: Option<i64>,
-    now: i64,
-) -> Result<(), AppError> {
+pub fn rg_block(self_excluded_until: Option<i64>, cool_off_until: Option<i64>, now: i64) -> Result<(), AppError> {
     if let Some(until) = self_excluded_until.filter(|u| *u > now) {
         let until = (until != RG_PERMANENT).then(|| crate::clock::to_rfc3339(until));
-        return Err(AppError::new(ErrorCode::SelfExcluded)
-            .data(serde_json::json!({ "until": until, "permanent": until.is_none() })));
+        return Err(AppError::new(ErrorCode::SelfExcluded).data(serde_json::json!({ "until": until, "permanent": until.is_none() })));
     }
     if let Some(until) = cool_off_until.filter(|u| *u > now) {
-        return Err(AppError::new(ErrorCode::CoolingOff)
-            .data(serde_json::json!({ "until": crate::clock::to_rfc3339(until) })));
+        return Err(AppError::new(ErrorCode::CoolingOff).data(serde_json::json!({ "until": crate::clock::to_rfc3339(until) })));
     }
     Ok(())
 }
@@ -376,10 +362,7 @@ mod tests {
     #[test]
     fn rg_blocks_refuse_until_they_pass() {
         assert!(rg_block(None, None, 10).is_ok());
-        assert!(
-            rg_block(Some(10), Some(10), 10).is_ok(),
-            "a block ends at its time"
-        );
+        assert!(rg_block(Some(10), Some(10), 10).is_ok(), "a block ends at its time");
         let e = rg_block(Some(RG_PERMANENT), Some(20), 10).unwrap_err();
         assert_eq!(e.code, ErrorCode::SelfExcluded);
         assert_eq!(e.data.unwrap()["until"], serde_json::Value::Null);

@@ -10,19 +10,7 @@ use std::str::FromStr;
 /// An amount in minor units of some currency (e.g. millimes for TND).
 pub type Minor = i64;
 
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Serialize,
-    Deserialize,
-    utoipa::ToSchema,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Currency {
     Tnd,
@@ -124,9 +112,7 @@ pub fn parse_major(text: &str, currency: Currency) -> Result<Minor, MoneyError> 
     if int_part.is_empty() && frac_part.is_empty() {
         return Err(MoneyError::Invalid);
     }
-    if !int_part.bytes().all(|b| b.is_ascii_digit())
-        || !frac_part.bytes().all(|b| b.is_ascii_digit())
-    {
+    if !int_part.bytes().all(|b| b.is_ascii_digit()) || !frac_part.bytes().all(|b| b.is_ascii_digit()) {
         return Err(MoneyError::Invalid);
     }
     let exp = currency.exponent() as usize;
@@ -134,18 +120,10 @@ pub fn parse_major(text: &str, currency: Currency) -> Result<Minor, MoneyError> 
     if frac_trimmed.len() > exp {
         return Err(MoneyError::TooPrecise);
     }
-    let int_value: i64 = if int_part.is_empty() {
-        0
-    } else {
-        int_part.parse().map_err(|_| MoneyError::Overflow)?
-    };
+    let int_value: i64 = if int_part.is_empty() { 0 } else { int_part.parse().map_err(|_| MoneyError::Overflow)? };
     let mut frac_value: i64 = 0;
     for i in 0..exp {
-        let digit = frac_trimmed
-            .as_bytes()
-            .get(i)
-            .map(|b| (b - b'0') as i64)
-            .unwrap_or(0);
+        let digit = frac_trimmed.as_bytes().get(i).map(|b| (b - b'0') as i64).unwrap_or(0);
         frac_value = frac_value * 10 + digit;
     }
     let minor = int_value
@@ -165,12 +143,7 @@ pub fn format_major(minor: Minor, currency: Currency) -> String {
     if exp == 0 {
         return format!("{sign}{abs}");
     }
-    format!(
-        "{sign}{}.{:0width$}",
-        abs / scale,
-        abs % scale,
-        width = exp as usize
-    )
+    format!("{sign}{}.{:0width$}", abs / scale, abs % scale, width = exp as usize)
 }
 
 /// An amount rendered as an exact JSON number in major units (no float on the way).
@@ -190,8 +163,7 @@ impl Serialize for MajorUnits {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let text = format_major(self.minor, self.currency);
         // `RawValue` writes the digits verbatim: 12.345 stays 12.345.
-        let raw =
-            serde_json::value::RawValue::from_string(text).map_err(serde::ser::Error::custom)?;
+        let raw = serde_json::value::RawValue::from_string(text).map_err(serde::ser::Error::custom)?;
         raw.serialize(serializer)
     }
 }
@@ -230,15 +202,9 @@ impl Serialize for Fixed {
         let text = if self.decimals == 0 {
             format!("{v}")
         } else {
-            format!(
-                "{sign}{}.{:0width$}",
-                v.abs() / scale,
-                v.abs() % scale,
-                width = self.decimals as usize
-            )
+            format!("{sign}{}.{:0width$}", v.abs() / scale, v.abs() % scale, width = self.decimals as usize)
         };
-        let raw =
-            serde_json::value::RawValue::from_string(text).map_err(serde::ser::Error::custom)?;
+        let raw = serde_json::value::RawValue::from_string(text).map_err(serde::ser::Error::custom)?;
         raw.serialize(serializer)
     }
 }
@@ -259,10 +225,7 @@ mod tests {
 
     #[test]
     fn fixed_is_exact() {
-        assert_eq!(
-            serde_json::to_string(&Fixed::new(9612, 2)).unwrap(),
-            "96.12"
-        );
+        assert_eq!(serde_json::to_string(&Fixed::new(9612, 2)).unwrap(), "96.12");
         assert_eq!(serde_json::to_string(&Fixed::new(100, 2)).unwrap(), "1.00");
         assert_eq!(serde_json::to_string(&Fixed::new(-5, 2)).unwrap(), "-0.05");
         assert_eq!(serde_json::to_string(&Fixed::new(7, 0)).unwrap(), "7");
@@ -284,29 +247,17 @@ mod tests {
         assert_eq!(parse_major(".5", Currency::Tmt), Ok(50));
         assert_eq!(parse_major("-0.001", Currency::Tnd), Ok(-1));
         assert_eq!(parse_major("1.2340", Currency::Tnd), Ok(1234));
-        assert_eq!(
-            parse_major("1.2345", Currency::Tnd),
-            Err(MoneyError::TooPrecise)
-        );
-        assert_eq!(
-            parse_major("1.5", Currency::Pyg),
-            Err(MoneyError::TooPrecise)
-        );
+        assert_eq!(parse_major("1.2345", Currency::Tnd), Err(MoneyError::TooPrecise));
+        assert_eq!(parse_major("1.5", Currency::Pyg), Err(MoneyError::TooPrecise));
         assert_eq!(parse_major("abc", Currency::Tnd), Err(MoneyError::Invalid));
         assert_eq!(parse_major("1e3", Currency::Tnd), Err(MoneyError::Invalid));
         assert_eq!(parse_major(".", Currency::Tnd), Err(MoneyError::Invalid));
-        assert_eq!(
-            parse_major("99999999999999999999", Currency::Tnd),
-            Err(MoneyError::Overflow)
-        );
+        assert_eq!(parse_major("99999999999999999999", Currency::Tnd), Err(MoneyError::Overflow));
         assert_eq!(format_major(12_345, Currency::Tnd), "12.345");
         assert_eq!(format_major(-5, Currency::Tnd), "-0.005");
         assert_eq!(format_major(700, Currency::Pyg), "700");
         assert_eq!(format_major(1, Currency::Usdt), "0.000001");
-        assert_eq!(
-            format_major(i64::MIN, Currency::Tnd),
-            "-9223372036854775.808"
-        );
+        assert_eq!(format_major(i64::MIN, Currency::Tnd), "-9223372036854775.808");
     }
 
     #[test]

@@ -27,10 +27,7 @@ use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 
 fn env(key: &str, default: &str) -> String {
-    std::env::var(key)
-        .ok()
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| default.to_string())
+    std::env::var(key).ok().filter(|v| !v.is_empty()).unwrap_or_else(|| default.to_string())
 }
 
 #[derive(Default)]
@@ -103,32 +100,17 @@ async fn main() -> anyhow::Result<()> {
                     Some(user.id),
                     kernel::Currency::Tnd,
                     wallet::AccountRef::House(wallet::HouseAccount::DemoCredit),
-                    wallet::AccountRef::Player {
-                        user_id: user.id,
-                        kind: wallet::BalanceKind::Real,
-                    },
+                    wallet::AccountRef::Player { user_id: user.id, kind: wallet::BalanceKind::Real },
                     kernel::Currency::Tnd.major(1_000),
                 )
                 .comment("crash load test credit");
-                state
-                    .ledger
-                    .post(credit)
-                    .await
-                    .map_err(kernel::AppError::from)?;
+                state.ledger.post(credit).await.map_err(kernel::AppError::from)?;
                 // A game session lives inside a sign-in: sign in, then launch from it.
                 let signed_in = state
                     .accounts
-                    .login(
-                        accounts::LoginKind::Email,
-                        &email,
-                        "Bench1234",
-                        &accounts::Client::default(),
-                    )
+                    .login(accounts::LoginKind::Email, &email, "Bench1234", &accounts::Client::default())
                     .await?;
-                let (_, player_session_id) = state
-                    .accounts
-                    .authenticate_session(&signed_in.token)
-                    .await?;
+                let (_, player_session_id) = state.accounts.authenticate_session(&signed_in.token).await?;
                 let token = state
                     .casino
                     .sessions()
@@ -153,20 +135,14 @@ async fn main() -> anyhow::Result<()> {
             }
         })
         .await;
-    eprintln!(
-        "setup: {players} players ready in {:.1} s",
-        t0.elapsed().as_secs_f64()
-    );
+    eprintln!("setup: {players} players ready in {:.1} s", t0.elapsed().as_secs_f64());
 
     // ---- connect everyone
     let figures = Arc::new(Mutex::new(Figures::default()));
     let connected = Arc::new(AtomicUsize::new(0));
     let done_players = Arc::new(AtomicUsize::new(0));
     let refused = Arc::new(AtomicUsize::new(0));
-    let tokens = Arc::try_unwrap(tokens)
-        .map_err(|_| anyhow::anyhow!("tokens"))?
-        .into_inner()
-        .unwrap();
+    let tokens = Arc::try_unwrap(tokens).map_err(|_| anyhow::anyhow!("tokens"))?.into_inner().unwrap();
     let gate = Arc::new(tokio::sync::Semaphore::new(200));
     // Nobody bets before everyone is connected: then all play the same rounds.
     let go = Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -187,19 +163,9 @@ async fn main() -> anyhow::Result<()> {
                 loop {
                     // Connected means the server said `hello` (it may refuse a player
                     // with an error message instead, e.g. when its database is busy).
-                    let outcome = match tokio_tungstenite::connect_async_with_config(
-                        &url,
-                        Some(ws_config()),
-                        false,
-                    )
-                    .await
-                    {
+                    let outcome = match tokio_tungstenite::connect_async_with_config(&url, Some(ws_config()), false).await {
                         Ok((mut s, _)) => match s.next().await {
-                            Some(Ok(Message::Text(t)))
-                                if t.as_str().contains("\"type\":\"hello\"") =>
-                            {
-                                Ok(s)
-                            }
+                            Some(Ok(Message::Text(t))) if t.as_str().contains("\"type\":\"hello\"") => Ok(s),
                             other => Err(format!("no hello: {other:?}")),
                         },
                         Err(e) => Err(e.to_string()),
@@ -238,14 +204,8 @@ async fn main() -> anyhow::Result<()> {
     }
 
     // ---- report
-    let stats: Value = reqwest::get(format!("{http_base}/api/dev/crash/stats"))
-        .await?
-        .json()
-        .await?;
-    let mut f = Arc::try_unwrap(figures)
-        .map_err(|_| anyhow::anyhow!("figures"))?
-        .into_inner()
-        .unwrap();
+    let stats: Value = reqwest::get(format!("{http_base}/api/dev/crash/stats")).await?.json().await?;
+    let mut f = Arc::try_unwrap(figures).map_err(|_| anyhow::anyhow!("figures"))?.into_inner().unwrap();
     let report = json!({
         "players": players,
         "roundsPlayed": rounds,
@@ -289,22 +249,12 @@ impl Rng {
     }
 }
 
-type Socket =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-async fn play(
-    socket: Socket,
-    rounds: usize,
-    tick_ms: f64,
-    figures: Arc<Mutex<Figures>>,
-    go: Arc<std::sync::atomic::AtomicBool>,
-) {
+async fn play(socket: Socket, rounds: usize, tick_ms: f64, figures: Arc<Mutex<Figures>>, go: Arc<std::sync::atomic::AtomicBool>) {
     let mut in_round = false;
     let (mut tx, mut rx) = socket.split();
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(1);
+    let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1);
     let mut rng = Rng(seed ^ (&tx as *const _ as u64) | 1);
     let mut local = Figures::default();
     let mut played = 0;

@@ -27,10 +27,7 @@ use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 
 fn env(key: &str, default: &str) -> String {
-    std::env::var(key)
-        .ok()
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| default.to_string())
+    std::env::var(key).ok().filter(|v| !v.is_empty()).unwrap_or_else(|| default.to_string())
 }
 
 fn pct(v: &mut [f64], p: f64) -> f64 {
@@ -101,27 +98,12 @@ async fn main() -> anyhow::Result<()> {
                     Some(user.id),
                     kernel::Currency::Tnd,
                     wallet::AccountRef::House(wallet::HouseAccount::DemoCredit),
-                    wallet::AccountRef::Player {
-                        user_id: user.id,
-                        kind: wallet::BalanceKind::Real,
-                    },
+                    wallet::AccountRef::Player { user_id: user.id, kind: wallet::BalanceKind::Real },
                     kernel::Currency::Tnd.major(10_000),
                 )
                 .comment("sportsbook load test credit");
-                state
-                    .ledger
-                    .post(credit)
-                    .await
-                    .map_err(kernel::AppError::from)?;
-                let signed_in = state
-                    .accounts
-                    .login(
-                        accounts::LoginKind::Email,
-                        &email,
-                        "Bench1234",
-                        &accounts::Client::default(),
-                    )
-                    .await?;
+                state.ledger.post(credit).await.map_err(kernel::AppError::from)?;
+                let signed_in = state.accounts.login(accounts::LoginKind::Email, &email, "Bench1234", &accounts::Client::default()).await?;
                 tokens.lock().unwrap()[i] = signed_in.token;
                 Ok::<(), kernel::AppError>(())
             }
@@ -133,16 +115,8 @@ async fn main() -> anyhow::Result<()> {
             }
         })
         .await;
-    let tokens: Arc<Vec<String>> = Arc::new(
-        Arc::try_unwrap(tokens)
-            .map_err(|_| anyhow::anyhow!("tokens"))?
-            .into_inner()
-            .unwrap(),
-    );
-    eprintln!(
-        "setup: {players} players ready in {:.1} s",
-        t0.elapsed().as_secs_f64()
-    );
+    let tokens: Arc<Vec<String>> = Arc::new(Arc::try_unwrap(tokens).map_err(|_| anyhow::anyhow!("tokens"))?.into_inner().unwrap());
+    eprintln!("setup: {players} players ready in {:.1} s", t0.elapsed().as_secs_f64());
 
     // ---- the feed's own rate: one socket on `all`
     let feed_odds = Arc::new(AtomicU64::new(0));
@@ -150,29 +124,16 @@ async fn main() -> anyhow::Result<()> {
     // The sockets run on a runtime of their own (one thread): the 5,000 subscribers' frames
     // would otherwise queue ahead of the placements' replies on the generator's side and be
     // counted as the server's latency. (The generator still shares the machine's 2 cores.)
-    let sockets = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .thread_name("subscribers")
-        .enable_all()
-        .build()?;
+    let sockets = tokio::runtime::Builder::new_multi_thread().worker_threads(1).thread_name("subscribers").enable_all().build()?;
     {
-        let (mut s, _) =
-            tokio_tungstenite::connect_async(format!("{ws_base}/api/sportsbook/ws")).await?;
-        s.send(Message::Text(
-            json!({"type": "subscribe", "topics": ["all"]})
-                .to_string()
-                .into(),
-        ))
-        .await?;
+        let (mut s, _) = tokio_tungstenite::connect_async(format!("{ws_base}/api/sportsbook/ws")).await?;
+        s.send(Message::Text(json!({"type": "subscribe", "topics": ["all"]}).to_string().into())).await?;
         let (feed_odds, counting) = (feed_odds.clone(), counting.clone());
         sockets.spawn(async move {
             while let Some(Ok(m)) = s.next().await {
                 if let Message::Text(t) = m {
                     if counting.load(Ordering::Relaxed) {
-                        feed_odds.fetch_add(
-                            t.as_str().matches("\"odds_change\"").count() as u64,
-                            Ordering::Relaxed,
-                        );
+                        feed_odds.fetch_add(t.as_str().matches("\"odds_change\"").count() as u64, Ordering::Relaxed);
                     }
                 }
             }
@@ -184,30 +145,11 @@ async fn main() -> anyhow::Result<()> {
     // whole live list (every event in play).
     let pattern = env("SB_TOPICS", "screen");
     // The line lists at most 300 events per reply: asked sport by sport.
-    let line: Value = reqwest::get(format!("{base}/api/sportsbook/line?live=true"))
-        .await?
-        .json()
-        .await?;
+    let line: Value = reqwest::get(format!("{base}/api/sportsbook/line?live=true")).await?.json().await?;
     let mut ids: Vec<String> = Vec::new();
-    for sport in line["result"]["sports"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|s| s["id"].as_str())
-    {
-        let per_sport: Value = reqwest::get(format!(
-            "{base}/api/sportsbook/line?live=true&sport={sport}"
-        ))
-        .await?
-        .json()
-        .await?;
-        ids.extend(
-            per_sport["result"]["events"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|e| e["id"].as_str().map(str::to_string)),
-        );
+    for sport in line["result"]["sports"].as_array().into_iter().flatten().filter_map(|s| s["id"].as_str()) {
+        let per_sport: Value = reqwest::get(format!("{base}/api/sportsbook/line?live=true&sport={sport}")).await?.json().await?;
+        ids.extend(per_sport["result"]["events"].as_array().into_iter().flatten().filter_map(|e| e["id"].as_str().map(str::to_string)));
     }
     let live_ids: Arc<Vec<String>> = Arc::new(ids);
     eprintln!("line: {} events in play listed", live_ids.len());
@@ -216,20 +158,13 @@ async fn main() -> anyhow::Result<()> {
     let gate = Arc::new(tokio::sync::Semaphore::new(100));
     let t1 = Instant::now();
     for i in 0..subscribers {
-        let (url, delivery, connected, gate, counting) = (
-            format!("{ws_base}/api/sportsbook/ws"),
-            delivery.clone(),
-            connected.clone(),
-            gate.clone(),
-            counting.clone(),
-        );
+        let (url, delivery, connected, gate, counting) =
+            (format!("{ws_base}/api/sportsbook/ws"), delivery.clone(), connected.clone(), gate.clone(), counting.clone());
         let topics: Vec<String> = if pattern == "live" || live_ids.is_empty() {
             vec!["live".into()]
         } else {
             let n = live_ids.len();
-            let mut t: Vec<String> = (0..20.min(n))
-                .map(|k| format!("list:{}", live_ids[(i * 20 + k) % n]))
-                .collect();
+            let mut t: Vec<String> = (0..20.min(n)).map(|k| format!("list:{}", live_ids[(i * 20 + k) % n])).collect();
             t.push(format!("event:{}", live_ids[(i * 7919) % n]));
             t
         };
@@ -238,13 +173,7 @@ async fn main() -> anyhow::Result<()> {
                 let _permit = gate.acquire().await.unwrap();
                 let mut tries = 0u64;
                 loop {
-                    match tokio_tungstenite::connect_async_with_config(
-                        &url,
-                        Some(ws_config()),
-                        false,
-                    )
-                    .await
-                    {
+                    match tokio_tungstenite::connect_async_with_config(&url, Some(ws_config()), false).await {
                         Ok((s, _)) => break s,
                         Err(e) => {
                             tries += 1;
@@ -257,15 +186,7 @@ async fn main() -> anyhow::Result<()> {
                     }
                 }
             };
-            if socket
-                .send(Message::Text(
-                    json!({"type": "subscribe", "topics": topics})
-                        .to_string()
-                        .into(),
-                ))
-                .await
-                .is_err()
-            {
+            if socket.send(Message::Text(json!({"type": "subscribe", "topics": topics}).to_string().into())).await.is_err() {
                 return;
             }
             connected.fetch_add(1, Ordering::Relaxed);
@@ -285,43 +206,26 @@ async fn main() -> anyhow::Result<()> {
                 n += 1;
                 delivery.frames.fetch_add(1, Ordering::Relaxed);
                 delivery.bytes.fetch_add(t.len() as u64, Ordering::Relaxed);
-                delivery
-                    .messages
-                    .fetch_add(t.matches("\"type\":").count() as u64, Ordering::Relaxed);
+                delivery.messages.fetch_add(t.matches("\"type\":").count() as u64, Ordering::Relaxed);
                 if (n + i as u64) % 50 == 0 {
                     // The first message's feed time: `"timestamp":<ms>`.
                     if let Some(at) = t.find("\"timestamp\":") {
-                        let digits: String = t[at + 12..]
-                            .chars()
-                            .take_while(|c| c.is_ascii_digit())
-                            .collect();
+                        let digits: String = t[at + 12..].chars().take_while(|c| c.is_ascii_digit()).collect();
                         if let Ok(ts) = digits.parse::<i64>() {
-                            delivery
-                                .delay_ms
-                                .lock()
-                                .unwrap()
-                                .push((now_ms() - ts) as f64);
+                            delivery.delay_ms.lock().unwrap().push((now_ms() - ts) as f64);
                         }
                     }
                 }
             }
         });
     }
-    while connected.load(Ordering::Relaxed) < subscribers && t1.elapsed() < Duration::from_secs(120)
-    {
+    while connected.load(Ordering::Relaxed) < subscribers && t1.elapsed() < Duration::from_secs(120) {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    eprintln!(
-        "subscribers: {} connected in {:.1} s",
-        connected.load(Ordering::Relaxed),
-        t1.elapsed().as_secs_f64()
-    );
+    eprintln!("subscribers: {} connected in {:.1} s", connected.load(Ordering::Relaxed), t1.elapsed().as_secs_f64());
 
     // ---- the line to bet on, refreshed every 2 s
-    let http = reqwest::Client::builder()
-        .pool_max_idle_per_host(256)
-        .timeout(Duration::from_secs(10))
-        .build()?;
+    let http = reqwest::Client::builder().pool_max_idle_per_host(256).timeout(Duration::from_secs(10)).build()?;
     let targets: Arc<Mutex<Vec<Value>>> = Arc::new(Mutex::new(Vec::new()));
     let refresh = {
         let (http, targets, base) = (http.clone(), targets.clone(), base.clone());
@@ -329,18 +233,12 @@ async fn main() -> anyhow::Result<()> {
             loop {
                 let mut picked = Vec::new();
                 for live in ["true", "false"] {
-                    if let Ok(r) = http
-                        .get(format!("{base}/api/sportsbook/line?live={live}"))
-                        .send()
-                        .await
-                    {
+                    if let Ok(r) = http.get(format!("{base}/api/sportsbook/line?live={live}")).send().await {
                         if let Ok(v) = r.json::<Value>().await {
                             for e in v["result"]["events"].as_array().into_iter().flatten() {
                                 let m = &e["markets"][0];
                                 if m["status"] == "active" {
-                                    if let Some(o) =
-                                        m["outcomes"].as_array().and_then(|o| o.first())
-                                    {
+                                    if let Some(o) = m["outcomes"].as_array().and_then(|o| o.first()) {
                                         picked.push(json!({"event_id": e["id"], "market": m["key"], "outcome_id": o["id"], "odds": o["odds"], "live": live == "true"}));
                                     }
                                 }
@@ -374,25 +272,15 @@ async fn main() -> anyhow::Result<()> {
             let t = targets.lock().unwrap();
             // Alternate in play and not started, spread over the events.
             let live: Vec<&Value> = t.iter().filter(|l| l["live"] == (i % 2 == 0)).collect();
-            let pool = if live.is_empty() {
-                t.iter().collect()
-            } else {
-                live
-            };
+            let pool = if live.is_empty() { t.iter().collect() } else { live };
             // A well-mixed event per request (splitmix64): a player rarely meets one event twice.
             let mut z = (i as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
             z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
             z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
             pool[((z ^ (z >> 31)) % pool.len() as u64) as usize].clone()
         };
-        let (http, tokens, latencies, codes, failures, base) = (
-            http.clone(),
-            tokens.clone(),
-            latencies.clone(),
-            codes.clone(),
-            failures.clone(),
-            base.clone(),
-        );
+        let (http, tokens, latencies, codes, failures, base) =
+            (http.clone(), tokens.clone(), latencies.clone(), codes.clone(), failures.clone(), base.clone());
         let key = format!("sbload-{run}-{i}");
         sent.push(tokio::spawn(async move {
             let token = &tokens[(i * 31) % tokens.len()];

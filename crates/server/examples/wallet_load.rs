@@ -15,17 +15,9 @@ use std::time::{Duration, Instant};
 
 const SECRET: &str = "demo-secret";
 
-async fn signed(
-    http: &reqwest::Client,
-    base: &str,
-    op: &str,
-    body: &Value,
-) -> anyhow::Result<Value> {
+async fn signed(http: &reqwest::Client, base: &str, op: &str, body: &Value) -> anyhow::Result<Value> {
     let raw = serde_json::to_vec(body)?;
-    let ts = (std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)?
-        .as_secs())
-    .to_string();
+    let ts = (std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_secs()).to_string();
     let sig = casino::signature::sign(SECRET, &ts, &raw);
     let resp = http
         .post(format!("{base}/api/wallet/v1/{op}"))
@@ -43,17 +35,8 @@ async fn signed(
 
 /// A new player (one-click sign-up) with a demo game session: the session token.
 async fn player(http: &reqwest::Client, base: &str) -> anyhow::Result<String> {
-    let s: Value = http
-        .post(format!("{base}/api/user/signup/one-click"))
-        .json(&json!({"currency": "TND"}))
-        .send()
-        .await?
-        .json()
-        .await?;
-    let token = s["result"]["token"]
-        .as_str()
-        .ok_or_else(|| anyhow::anyhow!("sign-up: {s}"))?
-        .to_string();
+    let s: Value = http.post(format!("{base}/api/user/signup/one-click")).json(&json!({"currency": "TND"})).send().await?.json().await?;
+    let token = s["result"]["token"].as_str().ok_or_else(|| anyhow::anyhow!("sign-up: {s}"))?.to_string();
     let l: Value = http
         .post(format!("{base}/api/casino/session"))
         .bearer_auth(&token)
@@ -62,25 +45,17 @@ async fn player(http: &reqwest::Client, base: &str) -> anyhow::Result<String> {
         .await?
         .json()
         .await?;
-    Ok(l["result"]["sessionToken"]
-        .as_str()
-        .ok_or_else(|| anyhow::anyhow!("launch: {l}"))?
-        .to_string())
+    Ok(l["result"]["sessionToken"].as_str().ok_or_else(|| anyhow::anyhow!("launch: {l}"))?.to_string())
 }
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
-    let base = args
-        .get(1)
-        .cloned()
-        .unwrap_or_else(|| "http://127.0.0.1:8080".into());
+    let base = args.get(1).cloned().unwrap_or_else(|| "http://127.0.0.1:8080".into());
     let secs: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(10);
     let conns: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(64);
     let players: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(64);
-    let http = reqwest::Client::builder()
-        .pool_max_idle_per_host(conns)
-        .build()?;
+    let http = reqwest::Client::builder().pool_max_idle_per_host(conns).build()?;
 
     let mut sessions = Vec::with_capacity(players);
     for _ in 0..players {
@@ -92,13 +67,7 @@ async fn main() -> anyhow::Result<()> {
     let started = Instant::now();
     let mut tasks = Vec::new();
     for w in 0..conns {
-        let (http, base, sessions, stop, errors) = (
-            http.clone(),
-            base.clone(),
-            sessions.clone(),
-            stop.clone(),
-            errors.clone(),
-        );
+        let (http, base, sessions, stop, errors) = (http.clone(), base.clone(), sessions.clone(), stop.clone(), errors.clone());
         tasks.push(tokio::spawn(async move {
             let mut latencies = Vec::new();
             let mut n = 0u64;
@@ -132,11 +101,7 @@ async fn main() -> anyhow::Result<()> {
     }
     let elapsed = started.elapsed().as_secs_f64();
     all.sort();
-    let pct = |p: f64| {
-        all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1)))
-            .map(|d| d.as_secs_f64() * 1000.0)
-            .unwrap_or(0.0)
-    };
+    let pct = |p: f64| all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1))).map(|d| d.as_secs_f64() * 1000.0).unwrap_or(0.0);
     println!(
         "pairs {} in {:.1} s: {:.0} bet+win pairs/s ({:.0} wallet calls/s), pair latency p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, errors {}",
         all.len(),

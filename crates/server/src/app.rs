@@ -68,26 +68,12 @@ struct DepositLimits(Accounts);
 
 #[async_trait::async_trait]
 impl payments::DepositGuard for DepositLimits {
-    async fn check_deposit(
-        &self,
-        user_id: i64,
-        amount: kernel::Minor,
-        currency: kernel::Currency,
-    ) -> Result<(), AppError> {
+    async fn check_deposit(&self, user_id: i64, amount: kernel::Minor, currency: kernel::Currency) -> Result<(), AppError> {
         self.0.rg().check_deposit(user_id, currency, amount).await
     }
 
-    async fn reserve_deposit(
-        &self,
-        conn: &mut store::sqlx::AnyConnection,
-        user_id: i64,
-        amount: kernel::Minor,
-        currency: kernel::Currency,
-    ) -> Result<(), AppError> {
-        self.0
-            .rg()
-            .reserve_deposit(conn, user_id, currency, amount)
-            .await
+    async fn reserve_deposit(&self, conn: &mut store::sqlx::AnyConnection, user_id: i64, amount: kernel::Minor, currency: kernel::Currency) -> Result<(), AppError> {
+        self.0.rg().reserve_deposit(conn, user_id, currency, amount).await
     }
 }
 
@@ -101,27 +87,10 @@ struct CashierWithdrawalRules {
 
 #[async_trait::async_trait]
 impl payments::cashier::WithdrawalGuard for CashierWithdrawalRules {
-    async fn check_withdrawal(
-        &self,
-        user_id: i64,
-        amount: kernel::Minor,
-        currency: kernel::Currency,
-    ) -> Result<(), AppError> {
-        let user = self
-            .accounts
-            .user_by_id(user_id)
-            .await?
-            .ok_or(ErrorCode::NotAuthenticated)?;
-        let payer = payments::Payer {
-            id: user.id,
-            currency,
-            registered_via: user.registered_via,
-            phone: user.phone,
-            lang: user.lang,
-        };
-        self.payments
-            .check_withdrawal(&payer, payments::rules::LimitKey::Withdrawal, amount)
-            .await
+    async fn check_withdrawal(&self, user_id: i64, amount: kernel::Minor, currency: kernel::Currency) -> Result<(), AppError> {
+        let user = self.accounts.user_by_id(user_id).await?.ok_or(ErrorCode::NotAuthenticated)?;
+        let payer = payments::Payer { id: user.id, currency, registered_via: user.registered_via, phone: user.phone, lang: user.lang };
+        self.payments.check_withdrawal(&payer, payments::rules::LimitKey::Withdrawal, amount).await
     }
 }
 
@@ -146,26 +115,9 @@ struct PayoutCodeSms {
 
 #[async_trait::async_trait]
 impl payments::cashier::CodeNotifier for PayoutCodeSms {
-    async fn send_payout_code(
-        &self,
-        user_id: i64,
-        phone: &str,
-        code: &str,
-        amount: kernel::Minor,
-        currency: kernel::Currency,
-    ) -> Result<(), AppError> {
-        let lang = self
-            .accounts
-            .user_by_id(user_id)
-            .await?
-            .map(|u| u.lang)
-            .unwrap_or_default();
-        let (subject, text) = accounts::messages::payout_code(
-            &lang,
-            code,
-            &kernel::money::format_major(amount, currency),
-            currency.code(),
-        );
+    async fn send_payout_code(&self, user_id: i64, phone: &str, code: &str, amount: kernel::Minor, currency: kernel::Currency) -> Result<(), AppError> {
+        let lang = self.accounts.user_by_id(user_id).await?.map(|u| u.lang).unwrap_or_default();
+        let (subject, text) = accounts::messages::payout_code(&lang, code, &kernel::money::format_major(amount, currency), currency.code());
         let message = accounts::notify::Message {
             channel: accounts::notify::Channel::Sms,
             to: phone.to_string(),
@@ -174,15 +126,8 @@ impl payments::cashier::CodeNotifier for PayoutCodeSms {
             code: Some(code.to_string()),
             link: None,
         };
-        let mut conn = self
-            .db
-            .writer()
-            .acquire()
-            .await
-            .map_err(AppError::internal)?;
-        accounts::notify::enqueue(&mut conn, &message, None)
-            .await
-            .map_err(AppError::internal)?;
+        let mut conn = self.db.writer().acquire().await.map_err(AppError::internal)?;
+        accounts::notify::enqueue(&mut conn, &message, None).await.map_err(AppError::internal)?;
         self.outbox.wake();
         Ok(())
     }
@@ -193,8 +138,7 @@ impl AppState {
     pub fn new(config: Config, db: Db) -> anyhow::Result<AppState> {
         let ledger = Ledger::with_limits(db.clone(), config.ledger_limits);
         let demo = config.mode == Mode::Demo;
-        let transports =
-            Transports::new(config.transports.clone()).map_err(|e| anyhow::anyhow!(e))?;
+        let transports = Transports::new(config.transports.clone()).map_err(|e| anyhow::anyhow!(e))?;
         // Demo mode delivers every channel (to the readable outbox, and through a transport
         // when one is configured); production only what a transport can carry.
         let channels = Channels {
@@ -202,58 +146,19 @@ impl AppState {
             sms: demo || config.transports.has(accounts::notify::Channel::Sms),
         };
         let casino = casino::Casino::new(db.clone(), ledger.clone());
-        let accounts = Accounts::new(
-            db.clone(),
-            ledger.clone(),
-            accounts::AccountsConfig {
-                channels,
-                ..config.accounts.clone()
-            },
-        )
-        .on_sessions_ended(Arc::new(EndGameSessions(casino.sessions().clone())));
-        let outbox = accounts.outbox_worker(
-            Arc::new(transports),
-            OutboxConfig {
-                demo,
-                ..config.outbox.clone()
-            },
-        );
+        let accounts = Accounts::new(db.clone(), ledger.clone(), accounts::AccountsConfig { channels, ..config.accounts.clone() })
+            .on_sessions_ended(Arc::new(EndGameSessions(casino.sessions().clone())));
+        let outbox = accounts.outbox_worker(Arc::new(transports), OutboxConfig { demo, ..config.outbox.clone() });
         let content = Content::new(db.clone());
-        let single = games::single::Single::new(
-            db.clone(),
-            casino.wallet().clone(),
-            casino.sessions().clone(),
-        );
-        let crash = games::crash::CrashEngine::new(
-            db.clone(),
-            ledger.clone(),
-            casino.clone(),
-            games::crash::CrashConfig::from_env(),
-        ); // crash
-        let payments = payments::Payments::new(
-            db.clone(),
-            ledger.clone(),
-            content.clone(),
-            config.payments.clone(),
-        );
+        let single = games::single::Single::new(db.clone(), casino.wallet().clone(), casino.sessions().clone());
+        let crash = games::crash::CrashEngine::new(db.clone(), ledger.clone(), casino.clone(), games::crash::CrashConfig::from_env()); // crash
+        let payments = payments::Payments::new(db.clone(), ledger.clone(), content.clone(), config.payments.clone());
         payments.set_deposit_guard(Arc::new(DepositLimits(accounts.clone())));
-        let cashier =
-            payments::cashier::Cashier::new(db.clone(), ledger.clone(), config.cashier.clone());
-        cashier.set_notifier(Arc::new(PayoutCodeSms {
-            db: db.clone(),
-            accounts: accounts.clone(),
-            outbox: outbox.clone(),
-        }));
+        let cashier = payments::cashier::Cashier::new(db.clone(), ledger.clone(), config.cashier.clone());
+        cashier.set_notifier(Arc::new(PayoutCodeSms { db: db.clone(), accounts: accounts.clone(), outbox: outbox.clone() }));
         cashier.set_deposit_guard(Arc::new(DepositLimits(accounts.clone())));
-        cashier.set_withdrawal_guard(Arc::new(CashierWithdrawalRules {
-            payments: payments.clone(),
-            accounts: accounts.clone(),
-        }));
-        let betting = betting::Betting::new(
-            db.clone(),
-            ledger.clone(),
-            sportsbook::slip::SlipSettings::default(),
-        );
+        cashier.set_withdrawal_guard(Arc::new(CashierWithdrawalRules { payments: payments.clone(), accounts: accounts.clone() }));
+        let betting = betting::Betting::new(db.clone(), ledger.clone(), sportsbook::slip::SlipSettings::default());
         let partners = crate::partners::Partners::new(config.partners.clone(), db.clone());
         let promotions = promotions::service::Promotions::new(db.clone(), ledger.clone());
         payments.set_wagering_guard(Arc::new(BonusWagering(promotions.clone())));
@@ -282,11 +187,7 @@ impl AppState {
     }
 
     /// The player's last crash rounds (the studio's round history for game `crash`).
-    pub async fn crash_rounds(
-        &self,
-        user_id: i64,
-        limit: i64,
-    ) -> Result<Vec<serde_json::Value>, AppError> {
+    pub async fn crash_rounds(&self, user_id: i64, limit: i64) -> Result<Vec<serde_json::Value>, AppError> {
         self.crash.player_rounds(user_id, limit).await
     }
 }
@@ -297,13 +198,9 @@ pub fn router(state: AppState) -> Router {
         .route("/api", any(api_not_found))
         .method_not_allowed_fallback(method_not_allowed)
         .route_layer(middleware::from_fn_with_state(state.clone(), track_metrics))
-        .layer(axum::extract::DefaultBodyLimit::max(
-            state.config.max_body_bytes,
-        ))
+        .layer(axum::extract::DefaultBodyLimit::max(state.config.max_body_bytes))
         .layer(middleware::from_fn_with_state(state.clone(), csrf_guard));
-    let ops = Router::new()
-        .route("/healthz", get(healthz))
-        .route("/metrics", get(metrics));
+    let ops = Router::new().route("/healthz", get(healthz)).route("/metrics", get(metrics));
     let headers = Arc::new(SecurityHeaders::new(&state.config));
     api.merge(ops)
         .fallback_service(static_app(&state.config.web_dir))
@@ -327,10 +224,7 @@ async fn method_not_allowed() -> ApiError {
 /// balancer or supervisor takes the instance out and restarts it (a stopped SQLite ledger
 /// writer refuses every posting until a restart).
 async fn healthz(State(state): State<AppState>) -> Response {
-    let database = match store::sqlx::query("SELECT 1")
-        .execute(state.db.reader())
-        .await
-    {
+    let database = match store::sqlx::query("SELECT 1").execute(state.db.reader()).await {
         Ok(_) => true,
         Err(e) => {
             tracing::error!(error = %e, "health check: database unavailable");
@@ -353,11 +247,7 @@ async fn healthz(State(state): State<AppState>) -> Response {
         "ledger": if ledger { "ok" } else { "stopped" },
         "payments": if payments { "ok" } else { "stopped" },
     });
-    let status = if up {
-        StatusCode::OK
-    } else {
-        StatusCode::SERVICE_UNAVAILABLE
-    };
+    let status = if up { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
     (status, axum::Json(body)).into_response()
 }
 
@@ -375,11 +265,7 @@ async fn metrics(State(state): State<AppState>, parts: axum::http::request::Part
 /// The metrics text, behind the token when one is configured.
 fn metrics_reply(state: &AppState, parts: &axum::http::request::Parts) -> Response {
     if let Some(token) = &state.config.metrics_token {
-        let given = parts
-            .headers
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "));
+        let given = parts.headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
         if !given.is_some_and(|g| constant_time_eq(g.trim().as_bytes(), token.as_bytes())) {
             return ApiError(AppError::new(ErrorCode::NotAuthenticated)).into_response();
         }
@@ -393,10 +279,7 @@ pub fn metrics_router(state: AppState) -> Router {
     async fn handler(State(state): State<AppState>, parts: axum::http::request::Parts) -> Response {
         metrics_reply(&state, &parts)
     }
-    Router::new()
-        .route("/metrics", get(handler))
-        .fallback(api_not_found)
-        .with_state(state)
+    Router::new().route("/metrics", get(handler)).fallback(api_not_found).with_state(state)
 }
 
 /// Compares secrets without an early exit on the first differing byte.
@@ -407,15 +290,9 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 async fn track_metrics(State(state): State<AppState>, req: Request, next: Next) -> Response {
     let start = Instant::now();
     let method = req.method().as_str().to_string();
-    let route = req
-        .extensions()
-        .get::<MatchedPath>()
-        .map(|p| p.as_str().to_string())
-        .unwrap_or_else(|| "unmatched".into());
+    let route = req.extensions().get::<MatchedPath>().map(|p| p.as_str().to_string()).unwrap_or_else(|| "unmatched".into());
     let resp = next.run(req).await;
-    state
-        .metrics
-        .observe(&method, &route, resp.status().as_u16(), start.elapsed());
+    state.metrics.observe(&method, &route, resp.status().as_u16(), start.elapsed());
     resp
 }
 
@@ -445,15 +322,10 @@ fn same_origin(state: &AppState, req: &Request) -> bool {
         return true;
     };
     let origin = origin.trim_end_matches('/');
-    if state.config.allowed_origins.iter().any(|o| o == origin)
-        || origin == state.config.public_url.trim_end_matches('/')
-    {
+    if state.config.allowed_origins.iter().any(|o| o == origin) || origin == state.config.public_url.trim_end_matches('/') {
         return true;
     }
-    let host = headers
-        .get(header::HOST)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).unwrap_or("");
     let origin_host = origin.split_once("://").map(|(_, h)| h).unwrap_or("");
     !host.is_empty() && origin_host.eq_ignore_ascii_case(host)
 }
@@ -470,11 +342,7 @@ pub struct SecurityHeaders {
 impl SecurityHeaders {
     pub fn new(config: &Config) -> SecurityHeaders {
         let csp = |frame_ancestors: &str| {
-            let frames: String = config
-                .csp_frame_sources
-                .iter()
-                .map(|s| format!(" {s}"))
-                .collect();
+            let frames: String = config.csp_frame_sources.iter().map(|s| format!(" {s}")).collect();
             // Scripts and styles only from our own files (the built app has no inline script
             // or style element; React's `style` props go through the CSSOM, which CSP does not
             // govern). Images and media may come from providers' CDNs over HTTPS. The app
@@ -484,53 +352,30 @@ impl SecurityHeaders {
                  font-src 'self' data:; connect-src 'self'; frame-src 'self'{frames}; worker-src 'self'; manifest-src 'self'; \
                  object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors {frame_ancestors}"
             );
-            HeaderValue::from_str(&value).unwrap_or_else(|_| {
-                HeaderValue::from_static("default-src 'self'; frame-ancestors 'none'")
-            })
+            HeaderValue::from_str(&value).unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'; frame-ancestors 'none'"))
         };
         SecurityHeaders {
             csp: csp("'none'"),
             csp_studio: csp("'self'"),
             // Two years, subdomains included: the whole site is HTTPS-only.
-            hsts: config
-                .hsts()
-                .then(|| HeaderValue::from_static("max-age=63072000; includeSubDomains")),
+            hsts: config.hsts().then(|| HeaderValue::from_static("max-age=63072000; includeSubDomains")),
         }
     }
 }
 
-async fn security_headers(
-    State(headers): State<Arc<SecurityHeaders>>,
-    req: Request,
-    next: Next,
-) -> Response {
+async fn security_headers(State(headers): State<Arc<SecurityHeaders>>, req: Request, next: Next) -> Response {
     // Game clients are framed by the game page, the sandbox's payment pages by the payment
     // frame, the demo partner sportsbooks by the sport pages (same origin only); nothing
     // else may be framed.
-    let framable = req.uri().path().starts_with("/studio")
-        || req.uri().path().starts_with("/pay/")
-        || req.uri().path().starts_with("/partners/");
+    let framable = req.uri().path().starts_with("/studio") || req.uri().path().starts_with("/pay/") || req.uri().path().starts_with("/partners/");
     let mut resp = next.run(req).await;
     let h = resp.headers_mut();
-    h.entry(header::X_CONTENT_TYPE_OPTIONS)
-        .or_insert(HeaderValue::from_static("nosniff"));
-    h.entry(header::REFERRER_POLICY)
-        .or_insert(HeaderValue::from_static("strict-origin-when-cross-origin"));
-    h.entry(header::X_FRAME_OPTIONS)
-        .or_insert(HeaderValue::from_static(if framable {
-            "SAMEORIGIN"
-        } else {
-            "DENY"
-        }));
-    h.entry(header::CONTENT_SECURITY_POLICY)
-        .or_insert(if framable {
-            headers.csp_studio.clone()
-        } else {
-            headers.csp.clone()
-        });
+    h.entry(header::X_CONTENT_TYPE_OPTIONS).or_insert(HeaderValue::from_static("nosniff"));
+    h.entry(header::REFERRER_POLICY).or_insert(HeaderValue::from_static("strict-origin-when-cross-origin"));
+    h.entry(header::X_FRAME_OPTIONS).or_insert(HeaderValue::from_static(if framable { "SAMEORIGIN" } else { "DENY" }));
+    h.entry(header::CONTENT_SECURITY_POLICY).or_insert(if framable { headers.csp_studio.clone() } else { headers.csp.clone() });
     if let Some(hsts) = &headers.hsts {
-        h.entry(header::STRICT_TRANSPORT_SECURITY)
-            .or_insert(hsts.clone());
+        h.entry(header::STRICT_TRANSPORT_SECURITY).or_insert(hsts.clone());
     }
     resp
 }
@@ -545,10 +390,8 @@ fn static_app(dir: &std::path::Path) -> Router {
         tracing::warn!(dir = %dir.display(), "the player app is not built (run `make run`); serving a notice instead");
         return Router::new().fallback(not_built);
     }
-    let file =
-        |path: std::path::PathBuf| ServeFile::new(path).precompressed_br().precompressed_gzip();
-    let folder =
-        |path: std::path::PathBuf| ServeDir::new(path).precompressed_br().precompressed_gzip();
+    let file = |path: std::path::PathBuf| ServeFile::new(path).precompressed_br().precompressed_gzip();
+    let folder = |path: std::path::PathBuf| ServeDir::new(path).precompressed_br().precompressed_gzip();
     let spa = folder(dir.to_path_buf()).fallback(file(index));
     // The studio game client: its own page, framed by the game page (same origin only).
     let studio_page = file(dir.join("studio.html"));
@@ -574,18 +417,11 @@ async fn not_built() -> Response {
 async fn static_cache_headers(req: Request<Body>, next: Next) -> Response {
     let immutable = req.uri().path().starts_with("/assets/");
     let mut resp = next.run(req).await;
-    let value = if immutable && resp.status().is_success() {
-        "public, max-age=31536000, immutable"
-    } else {
-        "no-cache"
-    };
+    let value = if immutable && resp.status().is_success() { "public, max-age=31536000, immutable" } else { "no-cache" };
     let h = resp.headers_mut();
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
     // The same path answers brotli, gzip or plain bytes by Accept-Encoding: caches must key on it.
-    if !h.get_all(header::VARY).iter().any(|v| {
-        v.to_str()
-            .is_ok_and(|v| v.to_ascii_lowercase().contains("accept-encoding"))
-    }) {
+    if !h.get_all(header::VARY).iter().any(|v| v.to_str().is_ok_and(|v| v.to_ascii_lowercase().contains("accept-encoding"))) {
         h.append(header::VARY, HeaderValue::from_static("accept-encoding"));
     }
     resp

@@ -19,18 +19,11 @@ struct Texts {
 
 impl Texts {
     fn new(en: &str, fr: &str, ar: &str) -> Texts {
-        Texts {
-            en: en.into(),
-            fr: fr.into(),
-            ar: ar.into(),
-        }
+        Texts { en: en.into(), fr: fr.into(), ar: ar.into() }
     }
 
     fn translations(&self) -> BTreeMap<String, String> {
-        BTreeMap::from([
-            ("fr".to_string(), self.fr.clone()),
-            ("ar".to_string(), self.ar.clone()),
-        ])
+        BTreeMap::from([("fr".to_string(), self.fr.clone()), ("ar".to_string(), self.ar.clone())])
     }
 }
 
@@ -48,17 +41,7 @@ fn slot_texts(volatility: &str) -> Texts {
     }
 }
 
-fn game(
-    game_id: &str,
-    name: &str,
-    texts: Texts,
-    kind: &str,
-    tabs: &[&str],
-    rtp_bp: u32,
-    volatility: &str,
-    featured: i64,
-    sort: i64,
-) -> NewGame {
+fn game(game_id: &str, name: &str, texts: Texts, kind: &str, tabs: &[&str], rtp_bp: u32, volatility: &str, featured: i64, sort: i64) -> NewGame {
     NewGame {
         game_id: game_id.into(),
         name: name.into(),
@@ -83,17 +66,8 @@ pub fn studio_games() -> Vec<NewGame> {
         .iter()
         .enumerate()
         .map(|(i, g)| {
-            game(
-                g.id(),
-                g.name(),
-                slot_texts(g.volatility()),
-                "slot",
-                &["popular", "top"],
-                g.declared_rtp_bp(),
-                g.volatility(),
-                10 - i as i64,
-                i as i64,
-            )
+            game(g.id(), g.name(), slot_texts(g.volatility()), "slot",
+                &["popular", "top"], g.declared_rtp_bp(), g.volatility(), 10 - i as i64, i as i64)
         })
         .collect();
     let crash = Texts::new(
@@ -111,39 +85,9 @@ pub fn studio_games() -> Vec<NewGame> {
         "Misez au-dessus ou en dessous de votre cible, de 0,00 à 100,00.",
         "راهن على نتيجة أعلى أو أدنى من هدفك، من 0.00 إلى 100.00.",
     );
-    games.push(game(
-        "crash",
-        "Crash",
-        crash,
-        "crash",
-        &["crashGames", "popular", "top"],
-        9900,
-        "high",
-        20,
-        10,
-    ));
-    games.push(game(
-        "roulette",
-        "European Roulette",
-        roulette,
-        "roulette",
-        &["roulette", "popular"],
-        9730,
-        "medium",
-        5,
-        11,
-    ));
-    games.push(game(
-        "dice",
-        "Dice",
-        dice,
-        "dice",
-        &["popular"],
-        9900,
-        "medium",
-        4,
-        12,
-    ));
+    games.push(game("crash", "Crash", crash, "crash", &["crashGames", "popular", "top"], 9900, "high", 20, 10));
+    games.push(game("roulette", "European Roulette", roulette, "roulette", &["roulette", "popular"], 9730, "medium", 5, 11));
+    games.push(game("dice", "Dice", dice, "dice", &["popular"], 9900, "medium", 4, 12));
     games
 }
 
@@ -160,21 +104,13 @@ pub async fn install(state: &AppState) -> anyhow::Result<()> {
         launch_url: "/studio/{gameId}?token={token}&lang={lang}".into(),
         logo_url: Some(format!("/games/{STUDIO}/logo.svg")),
     };
-    state
-        .casino
-        .catalogue()
-        .upsert_provider(&studio, &studio_games())
-        .await
-        .map_err(|e| anyhow::anyhow!(e.text()))?;
+    state.casino.catalogue().upsert_provider(&studio, &studio_games()).await.map_err(|e| anyhow::anyhow!(e.text()))?;
     // The partner sportsbooks: unlisted providers (no games) whose `enabled` flag is the
     // operator's switch for their frames. Their wallets speak their own dialects with the
     // secrets of `PartnersConfig`: no `wallet_secret`, so our own signed wallet dialect
     // (`/api/wallet/v1/*`) refuses them (66).
     let cfg = &state.partners.config;
-    for (name, display, url) in [
-        (crate::partners::DIGITAIN, "Digitain", &cfg.digitain_url),
-        (crate::partners::GR8, "GR8 Tech", &cfg.gr8_iframe_url),
-    ] {
+    for (name, display, url) in [(crate::partners::DIGITAIN, "Digitain", &cfg.digitain_url), (crate::partners::GR8, "GR8 Tech", &cfg.gr8_iframe_url)] {
         let partner = NewProvider {
             name: name.into(),
             display_name: display.into(),
@@ -186,12 +122,7 @@ pub async fn install(state: &AppState) -> anyhow::Result<()> {
             launch_url: url.clone(),
             logo_url: None,
         };
-        state
-            .casino
-            .catalogue()
-            .upsert_provider(&partner, &[])
-            .await
-            .map_err(|e| anyhow::anyhow!(e.text()))?;
+        state.casino.catalogue().upsert_provider(&partner, &[]).await.map_err(|e| anyhow::anyhow!(e.text()))?;
     }
     if state.is_demo() {
         let demo = NewProvider {
@@ -208,8 +139,7 @@ pub async fn install(state: &AppState) -> anyhow::Result<()> {
         let table = NewGame {
             game_id: "demo-table".into(),
             name: "Demo Table".into(),
-            description: "A table driven from outside through the signed provider wallet API."
-                .into(),
+            description: "A table driven from outside through the signed provider wallet API.".into(),
             descriptions: Texts::new(
                 "",
                 "Une table pilotée de l'extérieur par l'API portefeuille signée du fournisseur.",
@@ -226,12 +156,7 @@ pub async fn install(state: &AppState) -> anyhow::Result<()> {
             volatility: None,
             sort: 0,
         };
-        state
-            .casino
-            .catalogue()
-            .upsert_provider(&demo, &[table])
-            .await
-            .map_err(|e| anyhow::anyhow!(e.text()))?;
+        state.casino.catalogue().upsert_provider(&demo, &[table]).await.map_err(|e| anyhow::anyhow!(e.text()))?;
     }
     Ok(())
 }

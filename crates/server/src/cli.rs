@@ -11,11 +11,7 @@ use std::str::FromStr;
 use wallet::BalanceKind;
 
 #[derive(Parser)]
-#[command(
-    name = "carthage",
-    version,
-    about = "The Carthage betting and casino platform"
-)]
+#[command(name = "carthage", version, about = "The Carthage betting and casino platform")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -206,69 +202,30 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
         }
         Command::Seed => {
             let state = state().await?;
-            crate::seed::run(&state)
-                .await
-                .map_err(|e| anyhow::anyhow!(e.text()))?;
+            crate::seed::run(&state).await.map_err(|e| anyhow::anyhow!(e.text()))?;
             println!("seeded");
             if state.is_demo() {
                 print_demo_accounts();
             }
             Ok(0)
         }
-        Command::User {
-            command:
-                UserCommand::Create {
-                    role,
-                    email,
-                    phone,
-                    password,
-                    currency,
-                    first_name,
-                    last_name,
-                },
-        } => {
+        Command::User { command: UserCommand::Create { role, email, phone, password, currency, first_name, last_name } } => {
             let role = Role::parse(&role).ok_or_else(|| anyhow::anyhow!("unknown role {role}"))?;
-            let currency = Currency::from_str(&currency)
-                .map_err(|_| anyhow::anyhow!("unknown currency {currency}"))?;
+            let currency = Currency::from_str(&currency).map_err(|_| anyhow::anyhow!("unknown currency {currency}"))?;
             if email.is_none() && phone.is_none() {
                 anyhow::bail!("give --email or --phone");
             }
             let state = state().await?;
             let user = state
                 .accounts
-                .create_user(NewUser {
-                    email,
-                    phone,
-                    password,
-                    role,
-                    currency,
-                    first_name,
-                    last_name,
-                    registered_via: "cli",
-                })
+                .create_user(NewUser { email, phone, password, role, currency, first_name, last_name, registered_via: "cli" })
                 .await
                 .map_err(|e| anyhow::anyhow!("{} (code {})", e.text(), e.code.code()))?;
-            println!(
-                "created user {} ({}, role {})",
-                user.id,
-                user.login(),
-                role.name()
-            );
+            println!("created user {} ({}, role {})", user.id, user.login(), role.name());
             Ok(0)
         }
-        Command::Wallet {
-            command:
-                WalletCommand::Adjust {
-                    user,
-                    kind,
-                    amount,
-                    reason,
-                    actor,
-                    key,
-                },
-        } => {
-            let kind = BalanceKind::from_str(&kind)
-                .map_err(|_| anyhow::anyhow!("unknown balance kind {kind}"))?;
+        Command::Wallet { command: WalletCommand::Adjust { user, kind, amount, reason, actor, key } } => {
+            let kind = BalanceKind::from_str(&kind).map_err(|_| anyhow::anyhow!("unknown balance kind {kind}"))?;
             if reason.trim().is_empty() {
                 anyhow::bail!("--reason is required");
             }
@@ -279,20 +236,13 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
                 .await
                 .map_err(|e| anyhow::anyhow!(e.text()))?
                 .ok_or_else(|| anyhow::anyhow!("no user {user}"))?;
-            let minor =
-                parse_major(&amount, u.currency).map_err(|e| anyhow::anyhow!("--amount: {e}"))?;
+            let minor = parse_major(&amount, u.currency).map_err(|e| anyhow::anyhow!("--amount: {e}"))?;
             if minor == 0 {
                 anyhow::bail!("--amount must not be zero");
             }
-            let actor = actor
-                .or_else(|| std::env::var("USER").ok())
-                .unwrap_or_else(|| "cli".into());
+            let actor = actor.or_else(|| std::env::var("USER").ok()).unwrap_or_else(|| "cli".into());
             let key = key.unwrap_or_else(|| format!("adjust:{}", kernel::ids::next_id()));
-            match state
-                .ledger
-                .adjust(u.id, u.currency, kind, minor, &actor, &reason, key.clone())
-                .await
-            {
+            match state.ledger.adjust(u.id, u.currency, kind, minor, &actor, &reason, key.clone()).await {
                 Ok(r) => {
                     let after = r.balance_after(u.id, kind).unwrap_or(0);
                     println!(
@@ -314,9 +264,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
                 }
             }
         }
-        Command::Ledger {
-            command: LedgerCommand::Verify,
-        } => {
+        Command::Ledger { command: LedgerCommand::Verify } => {
             let config = Config::from_env()?;
             let db = store::Db::connect(&config.database_url).await?;
             db.migrate().await?;
@@ -329,10 +277,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
                 println!("ledger is consistent");
                 Ok(0)
             } else {
-                println!(
-                    "LEDGER IS INCONSISTENT:\n{}",
-                    serde_json::to_string_pretty(&report)?
-                );
+                println!("LEDGER IS INCONSISTENT:\n{}", serde_json::to_string_pretty(&report)?);
                 Ok(1)
             }
         }
@@ -340,28 +285,13 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
             print!("{}", crate::api::openapi_json());
             Ok(0)
         }
-        Command::Float {
-            command:
-                FloatCommand::Issue {
-                    agent,
-                    amount,
-                    key,
-                    actor,
-                },
-        } => {
+        Command::Float { command: FloatCommand::Issue { agent, amount, key, actor } } => {
             let state = state().await?;
             let agent = find_user(&state, &agent).await?;
-            let minor = parse_major(&amount, agent.currency)
-                .map_err(|e| anyhow::anyhow!("--amount: {e}"))?;
-            let actor = actor
-                .or_else(|| std::env::var("USER").ok())
-                .unwrap_or_else(|| "cli".into());
+            let minor = parse_major(&amount, agent.currency).map_err(|e| anyhow::anyhow!("--amount: {e}"))?;
+            let actor = actor.or_else(|| std::env::var("USER").ok()).unwrap_or_else(|| "cli".into());
             let key = key.unwrap_or_else(|| kernel::ids::next_id().to_string());
-            match state
-                .cashier
-                .issue_float(agent.id, minor, &key, &format!("cli:{actor}"))
-                .await
-            {
+            match state.cashier.issue_float(agent.id, minor, &key, &format!("cli:{actor}")).await {
                 Ok(r) => {
                     let after = r.balance_after(agent.id, BalanceKind::Float).unwrap_or(0);
                     println!(
@@ -380,27 +310,13 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
                 }
             }
         }
-        Command::Cashier {
-            command:
-                CashierCommand::Location {
-                    cashier,
-                    first_name,
-                    address,
-                    phone,
-                    agent,
-                },
-        } => {
+        Command::Cashier { command: CashierCommand::Location { cashier, first_name, address, phone, agent } } => {
             let state = state().await?;
             let cashier = find_user(&state, &cashier).await?;
             let result = async {
-                state
-                    .cashier
-                    .set_location(cashier.id, &first_name, &address, &phone)
-                    .await?;
+                state.cashier.set_location(cashier.id, &first_name, &address, &phone).await?;
                 if let Some(agent) = agent {
-                    let agent = find_user(&state, &agent).await.map_err(|e| {
-                        kernel::AppError::with_detail(kernel::ErrorCode::NoSuchUser, e.to_string())
-                    })?;
+                    let agent = find_user(&state, &agent).await.map_err(|e| kernel::AppError::with_detail(kernel::ErrorCode::NoSuchUser, e.to_string()))?;
                     state.cashier.assign_to_agent(cashier.id, agent.id).await?;
                 }
                 Ok::<(), kernel::AppError>(())
@@ -408,11 +324,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
             .await;
             match result {
                 Ok(()) => {
-                    println!(
-                        "cashier {} located: {}",
-                        cashier.id,
-                        payments::cashier::network::location_name(&first_name, &address, &phone)
-                    );
+                    println!("cashier {} located: {}", cashier.id, payments::cashier::network::location_name(&first_name, &address, &phone));
                     Ok(0)
                 }
                 Err(e) => {
@@ -425,16 +337,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
             let text = match command {
                 GamesCommand::List => Ok(studio::report::list_text()),
                 GamesCommand::Rtp { game } => studio::report::rtp_text(&game),
-                GamesCommand::Simulate {
-                    game,
-                    spins,
-                    threads,
-                } => {
-                    let threads = threads.unwrap_or_else(|| {
-                        std::thread::available_parallelism()
-                            .map(|n| n.get())
-                            .unwrap_or(1)
-                    });
+                GamesCommand::Simulate { game, spins, threads } => {
+                    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
                     studio::report::simulate_text(&game, spins, threads)
                 }
             };
@@ -455,17 +359,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
 fn print_demo_accounts() {
     println!("Demo accounts (CARTHAGE_MODE=demo):");
     for a in crate::seed::DEMO_ACCOUNTS {
-        let phone = a
-            .phone
-            .map(|p| format!(" / phone +{p}"))
-            .unwrap_or_default();
-        println!(
-            "  {:<12} {}{}  password: {}",
-            a.role.name(),
-            a.email,
-            phone,
-            a.password
-        );
+        let phone = a.phone.map(|p| format!(" / phone +{p}")).unwrap_or_default();
+        println!("  {:<12} {}{}  password: {}", a.role.name(), a.email, phone, a.password);
     }
     println!("Promo codes (sign-up or profile):");
     for (code, what) in crate::seed::DEMO_PROMO_CODES {
@@ -480,7 +375,5 @@ async fn find_user(state: &AppState, who: &str) -> anyhow::Result<accounts::User
         Ok(id) => state.accounts.user_by_id(id).await,
         Err(_) => state.accounts.find_by_login(who.trim()).await,
     };
-    found
-        .map_err(|e| anyhow::anyhow!(e.text()))?
-        .ok_or_else(|| anyhow::anyhow!("no user {who}"))
+    found.map_err(|e| anyhow::anyhow!(e.text()))?.ok_or_else(|| anyhow::anyhow!("no user {who}"))
 }

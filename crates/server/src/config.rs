@@ -55,27 +55,16 @@ pub struct Config {
     pub partners: crate::partners::PartnersConfig,
 }
 
-fn parse_var<T: std::str::FromStr>(
-    var: &impl Fn(&str) -> Option<String>,
-    key: &str,
-) -> anyhow::Result<Option<T>> {
+fn parse_var<T: std::str::FromStr>(var: &impl Fn(&str) -> Option<String>, key: &str) -> anyhow::Result<Option<T>> {
     match var(key) {
         None => Ok(None),
-        Some(v) => v
-            .parse::<T>()
-            .map(Some)
-            .map_err(|_| anyhow::anyhow!("{key}: invalid value {v:?}")),
+        Some(v) => v.parse::<T>().map(Some).map_err(|_| anyhow::anyhow!("{key}: invalid value {v:?}")),
     }
 }
 
 fn list(v: Option<String>) -> Vec<String> {
-    v.map(|v| {
-        v.split(',')
-            .map(|s| s.trim().trim_end_matches('/').to_string())
-            .filter(|s| !s.is_empty())
-            .collect()
-    })
-    .unwrap_or_default()
+    v.map(|v| v.split(',').map(|s| s.trim().trim_end_matches('/').to_string()).filter(|s| !s.is_empty()).collect())
+        .unwrap_or_default()
 }
 
 impl Config {
@@ -86,23 +75,15 @@ impl Config {
     /// The configuration from variables read through `lookup` (the environment, or a map
     /// in tests), validated: production refuses to start with a setting it cannot honour.
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> anyhow::Result<Config> {
-        let var = |k: &str| {
-            lookup(k)
-                .map(|v| v.trim().to_string())
-                .filter(|v| !v.is_empty())
-        };
+        let var = |k: &str| lookup(k).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
         let mode = match var("CARTHAGE_MODE").as_deref() {
             None | Some("production") | Some("prod") => Mode::Production,
             Some("demo") => Mode::Demo,
             Some(other) => anyhow::bail!("CARTHAGE_MODE must be demo or production, not {other:?}"),
         };
-        let bind: SocketAddr =
-            parse_var(&var, "BIND")?.unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 8080)));
+        let bind: SocketAddr = parse_var(&var, "BIND")?.unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 8080)));
         let public_url = var("PUBLIC_URL").unwrap_or_else(|| format!("http://{bind}"));
-        let mut accounts = AccountsConfig {
-            public_url: public_url.clone(),
-            ..AccountsConfig::default()
-        };
+        let mut accounts = AccountsConfig { public_url: public_url.clone(), ..AccountsConfig::default() };
         if let Some(salt) = var("PHONE_CODE_SALT") {
             accounts.phone_code_salt = salt;
         } else if mode == Mode::Production {
@@ -124,9 +105,7 @@ impl Config {
             Mode::Demo => Some(parse_var(&var, "DEMO_CREDIT")?.unwrap_or(500)),
             Mode::Production => {
                 if var("DEMO_CREDIT").is_some() {
-                    anyhow::bail!(
-                        "DEMO_CREDIT is a demo-mode setting; production never credits sign-ups"
-                    );
+                    anyhow::bail!("DEMO_CREDIT is a demo-mode setting; production never credits sign-ups");
                 }
                 None
             }
@@ -138,17 +117,12 @@ impl Config {
         };
         let defaults = wallet::LedgerLimits::default();
         let ledger_limits = wallet::LedgerLimits {
-            max_amount_major: parse_var(&var, "LEDGER_MAX_AMOUNT")?
-                .unwrap_or(defaults.max_amount_major),
-            max_balance_major: parse_var(&var, "LEDGER_MAX_BALANCE")?
-                .unwrap_or(defaults.max_balance_major),
+            max_amount_major: parse_var(&var, "LEDGER_MAX_AMOUNT")?.unwrap_or(defaults.max_amount_major),
+            max_balance_major: parse_var(&var, "LEDGER_MAX_BALANCE")?.unwrap_or(defaults.max_balance_major),
         };
-        ledger_limits
-            .validate()
-            .map_err(|e| anyhow::anyhow!("LEDGER_MAX_AMOUNT / LEDGER_MAX_BALANCE: {e}"))?;
+        ledger_limits.validate().map_err(|e| anyhow::anyhow!("LEDGER_MAX_AMOUNT / LEDGER_MAX_BALANCE: {e}"))?;
         if let Some(methods) = var("SIGNUP_METHODS") {
-            accounts.signup = SignupMethods::parse(&methods)
-                .map_err(|e| anyhow::anyhow!("SIGNUP_METHODS: {e}"))?;
+            accounts.signup = SignupMethods::parse(&methods).map_err(|e| anyhow::anyhow!("SIGNUP_METHODS: {e}"))?;
         }
         let payments = payments_from(&var, mode)?;
         let config = Config {
@@ -220,9 +194,7 @@ impl Config {
         }
         for source in &self.csp_frame_sources {
             let ok = (source.starts_with("https://") || source.starts_with("http://"))
-                && source
-                    .bytes()
-                    .all(|b| b.is_ascii_graphic() && b != b';' && b != b',' && b != b'\'');
+                && source.bytes().all(|b| b.is_ascii_graphic() && b != b';' && b != b',' && b != b'\'');
             if !ok {
                 anyhow::bail!("CSP_FRAME_SOURCES: {source:?} is not an origin such as https://games.example.com");
             }
@@ -239,11 +211,7 @@ impl Config {
     /// A configuration for tests: demo mode, fast password hashing.
     pub fn for_tests(database_url: &str) -> Config {
         let accounts = AccountsConfig {
-            hash: HashParams {
-                memory_kib: 1024,
-                iterations: 1,
-                parallelism: 1,
-            },
+            hash: HashParams { memory_kib: 1024, iterations: 1, parallelism: 1 },
             ..AccountsConfig::default()
         };
         Config {
@@ -261,18 +229,14 @@ impl Config {
             accounts,
             ledger_limits: wallet::LedgerLimits::default(),
             transports: TransportConfig::default(),
-            outbox: OutboxConfig {
-                poll: std::time::Duration::from_millis(100),
-                ..OutboxConfig::default()
-            },
+            outbox: OutboxConfig { poll: std::time::Duration::from_millis(100), ..OutboxConfig::default() },
             metrics_token: None,
             metrics_bind: None,
             csp_frame_sources: vec![],
             payments: payments::PaymentsConfig::default(),
             cashier: payments::cashier::CashierConfig::default(),
             sportsbook_feed: SportsbookFeed::Off,
-            partners: crate::partners::PartnersConfig::from_lookup(&|_: &str| None, true)
-                .expect("the demo partner settings"),
+            partners: crate::partners::PartnersConfig::from_lookup(&|_: &str| None, true).expect("the demo partner settings"),
         }
     }
 }
@@ -283,11 +247,7 @@ pub enum SportsbookFeed {
     /// No feed: the line holds only what is applied to it (tests, or betting closed).
     Off,
     /// The built-in simulator (`sportsbook::sim`), ticked every `tick_ms`.
-    Simulator {
-        seed: u64,
-        config: sportsbook::sim::SimConfig,
-        tick_ms: u64,
-    },
+    Simulator { seed: u64, config: sportsbook::sim::SimConfig, tick_ms: u64 },
     /// An operator's feed adapter pushes the documented JSON feed to `POST
     /// /api/sportsbook/feed`, signed with this secret (docs/SPORTSBOOK.md "Importing a feed").
     Push { secret: String },
@@ -303,18 +263,11 @@ impl SportsbookFeed {
             config.speed = speed;
         }
         config.live_events = parse_var(var, "SPORTSBOOK_SIM_LIVE")?.unwrap_or(24);
-        let seed =
-            parse_var(var, "SPORTSBOOK_SIM_SEED")?.unwrap_or_else(|| kernel::ids::next_id() as u64);
+        let seed = parse_var(var, "SPORTSBOOK_SIM_SEED")?.unwrap_or_else(|| kernel::ids::next_id() as u64);
         // One tick is one frame to every live-update subscriber: fewer, fuller frames when
         // thousands of matches are in play (docs/PERFORMANCE.md "Sportsbook").
-        let tick_ms = parse_var(var, "SPORTSBOOK_SIM_TICK_MS")?
-            .unwrap_or(100u64)
-            .clamp(10, 5_000);
-        Ok(SportsbookFeed::Simulator {
-            seed,
-            config,
-            tick_ms,
-        })
+        let tick_ms = parse_var(var, "SPORTSBOOK_SIM_TICK_MS")?.unwrap_or(100u64).clamp(10, 5_000);
+        Ok(SportsbookFeed::Simulator { seed, config, tick_ms })
     }
 }
 
@@ -322,20 +275,12 @@ impl SportsbookFeed {
 /// Paykassma emulation, with demo keys. Production: the sandbox only with
 /// `PAYMENTS_SANDBOX=1` (and its own secret); Paykassma only with `PAYKASSMA_ENABLED=1` and
 /// every `PAYKASSMA_*` key — it refuses to start without them.
-fn payments_from(
-    var: &impl Fn(&str) -> Option<String>,
-    mode: Mode,
-) -> anyhow::Result<payments::PaymentsConfig> {
+fn payments_from(var: &impl Fn(&str) -> Option<String>, mode: Mode) -> anyhow::Result<payments::PaymentsConfig> {
     let demo = mode == Mode::Demo;
-    let mut p = payments::PaymentsConfig {
-        sandbox_enabled: parse_var(var, "PAYMENTS_SANDBOX")?.unwrap_or(demo),
-        ..Default::default()
-    };
+    let mut p = payments::PaymentsConfig { sandbox_enabled: parse_var(var, "PAYMENTS_SANDBOX")?.unwrap_or(demo), ..Default::default() };
     match var("PAYMENTS_SANDBOX_SECRET") {
         Some(s) => p.sandbox_secret = s,
-        None if p.sandbox_enabled && !demo => {
-            anyhow::bail!("PAYMENTS_SANDBOX=1 in production needs PAYMENTS_SANDBOX_SECRET")
-        }
+        None if p.sandbox_enabled && !demo => anyhow::bail!("PAYMENTS_SANDBOX=1 in production needs PAYMENTS_SANDBOX_SECRET"),
         None => {}
     }
     if p.sandbox_secret.len() < 16 {
@@ -345,17 +290,12 @@ fn payments_from(
     let paykassma = parse_var::<bool>(var, "PAYKASSMA_ENABLED")?.unwrap_or(demo);
     p.paykassma = if paykassma {
         let mut k = payments::PaykassmaConfig::demo();
-        k.api_url = var("PAYKASSMA_API_URL")
-            .map(|u| u.trim_end_matches('/').to_string())
-            .or(k.api_url);
+        k.api_url = var("PAYKASSMA_API_URL").map(|u| u.trim_end_matches('/').to_string()).or(k.api_url);
         k.plugin_url = var("PAYKASSMA_PLUGIN_URL").or(k.plugin_url);
         let mut missing = Vec::new();
         for (key, slot) in [
             ("PAYKASSMA_POSTBACK_ACCESS_KEY", &mut k.postback_access_key),
-            (
-                "PAYKASSMA_POSTBACK_PRIVATE_KEY",
-                &mut k.postback_private_key,
-            ),
+            ("PAYKASSMA_POSTBACK_PRIVATE_KEY", &mut k.postback_private_key),
             ("PAYKASSMA_PRIVATE_KEY", &mut k.private_key),
             ("PAYKASSMA_WALLET_TYPE", &mut k.wallet_type),
         ] {
@@ -383,19 +323,10 @@ fn payments_from(
     if let Some(rates) = var("PAYMENTS_USDT_RATES") {
         let mut out = Vec::new();
         for pair in rates.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let (c, r) = pair
-                .split_once('=')
-                .ok_or_else(|| anyhow::anyhow!("PAYMENTS_USDT_RATES: {pair:?} is not CUR=rate"))?;
-            let currency: kernel::Currency = c
-                .trim()
-                .parse()
-                .map_err(|_| anyhow::anyhow!("PAYMENTS_USDT_RATES: unknown currency {c:?}"))?;
-            let ok =
-                kernel::money::parse_major(r.trim(), kernel::Currency::Usdt).is_ok_and(|v| v > 0);
-            anyhow::ensure!(
-                ok,
-                "PAYMENTS_USDT_RATES: {r:?} is not a positive rate with at most 6 decimals"
-            );
+            let (c, r) = pair.split_once('=').ok_or_else(|| anyhow::anyhow!("PAYMENTS_USDT_RATES: {pair:?} is not CUR=rate"))?;
+            let currency: kernel::Currency = c.trim().parse().map_err(|_| anyhow::anyhow!("PAYMENTS_USDT_RATES: unknown currency {c:?}"))?;
+            let ok = kernel::money::parse_major(r.trim(), kernel::Currency::Usdt).is_ok_and(|v| v > 0);
+            anyhow::ensure!(ok, "PAYMENTS_USDT_RATES: {r:?} is not a positive rate with at most 6 decimals");
             out.push((currency, r.trim().to_string()));
         }
         p.usdt_rates = out;
@@ -405,17 +336,11 @@ fn payments_from(
         p.deposit_ttl_ms = m * 60_000;
     }
     if let Some(h) = parse_var::<i64>(var, "PAYMENTS_WITHDRAWAL_BLOCK_HOURS")? {
-        anyhow::ensure!(
-            h >= 0,
-            "PAYMENTS_WITHDRAWAL_BLOCK_HOURS must not be negative"
-        );
+        anyhow::ensure!(h >= 0, "PAYMENTS_WITHDRAWAL_BLOCK_HOURS must not be negative");
         p.withdrawal_block_ms = h * 3_600_000;
     }
     if let Some(s) = parse_var::<i64>(var, "PAYMENTS_RECONCILE_STALE_SECONDS")? {
-        anyhow::ensure!(
-            s >= 1,
-            "PAYMENTS_RECONCILE_STALE_SECONDS must be at least 1"
-        );
+        anyhow::ensure!(s >= 1, "PAYMENTS_RECONCILE_STALE_SECONDS must be at least 1");
         p.reconcile_stale_ms = s * 1000;
     }
     if let Some(s) = parse_var::<u64>(var, "PAYMENTS_JOBS_SECONDS")? {
@@ -432,10 +357,7 @@ mod tests {
     use std::collections::HashMap;
 
     fn config(vars: &[(&str, &str)]) -> anyhow::Result<Config> {
-        let map: HashMap<String, String> = vars
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
+        let map: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         Config::from_lookup(|k| map.get(k).cloned())
     }
 
@@ -446,40 +368,18 @@ mod tests {
         let e = config(&[PROD, ("SMS_GATEWAY_URL", "https://sms.example.com/send")]).unwrap_err();
         assert!(e.to_string().contains("SMTP_URL"), "{e}");
         // The method named explicitly: the same.
-        let e = config(&[
-            PROD,
-            ("SIGNUP_METHODS", "email"),
-            ("SMS_GATEWAY_URL", "https://sms.example.com/send"),
-        ])
-        .unwrap_err();
+        let e = config(&[PROD, ("SIGNUP_METHODS", "email"), ("SMS_GATEWAY_URL", "https://sms.example.com/send")]).unwrap_err();
         assert!(e.to_string().contains("SMTP_URL"), "{e}");
         // E-mail sign-up turned off: it starts, and e-mail sign-up is refused (36).
-        let c = config(&[
-            PROD,
-            ("SIGNUP_METHODS", "phone,oneclick"),
-            ("SMS_GATEWAY_URL", "https://sms.example.com/send"),
-        ])
-        .unwrap();
-        assert_eq!(
-            c.accounts.signup,
-            SignupMethods {
-                email: false,
-                phone: true,
-                one_click: true
-            }
-        );
+        let c = config(&[PROD, ("SIGNUP_METHODS", "phone,oneclick"), ("SMS_GATEWAY_URL", "https://sms.example.com/send")]).unwrap();
+        assert_eq!(c.accounts.signup, SignupMethods { email: false, phone: true, one_click: true });
     }
 
     #[test]
     fn production_without_an_sms_gateway_refuses_phone_signup() {
         let e = config(&[PROD, ("SMTP_URL", "smtps://u:p@smtp.example.com:465")]).unwrap_err();
         assert!(e.to_string().contains("SMS_GATEWAY_URL"), "{e}");
-        assert!(config(&[
-            PROD,
-            ("SMTP_URL", "smtps://u:p@smtp.example.com:465"),
-            ("SIGNUP_METHODS", "email, oneclick")
-        ])
-        .is_ok());
+        assert!(config(&[PROD, ("SMTP_URL", "smtps://u:p@smtp.example.com:465"), ("SIGNUP_METHODS", "email, oneclick")]).is_ok());
         // No transport at all: only one-click sign-up (or none) can be offered.
         assert!(config(&[PROD, ("SIGNUP_METHODS", "oneclick")]).is_ok());
         assert!(config(&[PROD, ("SIGNUP_METHODS", "none")]).is_ok());
@@ -488,27 +388,14 @@ mod tests {
 
     #[test]
     fn production_with_both_transports_starts_with_every_method() {
-        let c = config(&[
-            PROD,
-            ("SMTP_URL", "smtps://u:p@smtp.example.com:465"),
-            ("SMS_GATEWAY_URL", "https://sms.example.com/send"),
-        ])
-        .unwrap();
+        let c = config(&[PROD, ("SMTP_URL", "smtps://u:p@smtp.example.com:465"), ("SMS_GATEWAY_URL", "https://sms.example.com/send")]).unwrap();
         assert_eq!(c.accounts.signup, SignupMethods::default());
         assert!(c.hsts(), "production sends HSTS");
     }
 
     #[test]
     fn the_per_ip_message_burst_is_a_setting() {
-        assert_eq!(
-            config(&[("CARTHAGE_MODE", "demo")])
-                .unwrap()
-                .accounts
-                .limits
-                .sends_per_ip
-                .burst,
-            20
-        );
+        assert_eq!(config(&[("CARTHAGE_MODE", "demo")]).unwrap().accounts.limits.sends_per_ip.burst, 20);
         let c = config(&[("CARTHAGE_MODE", "demo"), ("MESSAGES_PER_IP_BURST", "300")]).unwrap();
         assert_eq!(c.accounts.limits.sends_per_ip.burst, 300);
         assert!(config(&[("CARTHAGE_MODE", "demo"), ("MESSAGES_PER_IP_BURST", "0")]).is_err());
@@ -520,46 +407,20 @@ mod tests {
         let c = config(&[("CARTHAGE_MODE", "demo")]).unwrap();
         assert_eq!(c.accounts.signup, SignupMethods::default());
         assert!(!c.hsts(), "plain-HTTP demo: no HSTS");
-        let c = config(&[
-            ("CARTHAGE_MODE", "demo"),
-            ("PUBLIC_URL", "https://demo.example.com"),
-        ])
-        .unwrap();
+        let c = config(&[("CARTHAGE_MODE", "demo"), ("PUBLIC_URL", "https://demo.example.com")]).unwrap();
         assert!(c.hsts());
     }
 
     #[test]
     fn metrics_and_frame_settings() {
-        let c = config(&[
-            ("CARTHAGE_MODE", "demo"),
-            ("METRICS_BIND", "127.0.0.1:9100"),
-            ("METRICS_TOKEN", "0123456789abcdef"),
-        ])
-        .unwrap();
-        assert_eq!(
-            c.metrics_bind,
-            Some(SocketAddr::from(([127, 0, 0, 1], 9100)))
-        );
+        let c = config(&[("CARTHAGE_MODE", "demo"), ("METRICS_BIND", "127.0.0.1:9100"), ("METRICS_TOKEN", "0123456789abcdef")]).unwrap();
+        assert_eq!(c.metrics_bind, Some(SocketAddr::from(([127, 0, 0, 1], 9100))));
         assert_eq!(c.metrics_token.as_deref(), Some("0123456789abcdef"));
         assert!(config(&[("CARTHAGE_MODE", "demo"), ("METRICS_TOKEN", "short")]).is_err());
         assert!(config(&[("CARTHAGE_MODE", "demo"), ("METRICS_BIND", "nowhere")]).is_err());
-        let c = config(&[
-            ("CARTHAGE_MODE", "demo"),
-            (
-                "CSP_FRAME_SOURCES",
-                "https://games.example.com/, https://sport.example.com",
-            ),
-        ])
-        .unwrap();
-        assert_eq!(
-            c.csp_frame_sources,
-            vec!["https://games.example.com", "https://sport.example.com"]
-        );
-        assert!(config(&[
-            ("CARTHAGE_MODE", "demo"),
-            ("CSP_FRAME_SOURCES", "https://x.com; script-src *")
-        ])
-        .is_err());
+        let c = config(&[("CARTHAGE_MODE", "demo"), ("CSP_FRAME_SOURCES", "https://games.example.com/, https://sport.example.com")]).unwrap();
+        assert_eq!(c.csp_frame_sources, vec!["https://games.example.com", "https://sport.example.com"]);
+        assert!(config(&[("CARTHAGE_MODE", "demo"), ("CSP_FRAME_SOURCES", "https://x.com; script-src *")]).is_err());
         assert!(config(&[("CARTHAGE_MODE", "demo"), ("CSP_FRAME_SOURCES", "*")]).is_err());
     }
 
@@ -567,28 +428,13 @@ mod tests {
     fn payment_settings() {
         // Demo: the sandbox and the Paykassma emulation, with demo keys.
         let c = config(&[("CARTHAGE_MODE", "demo")]).unwrap();
-        assert!(
-            c.payments.sandbox_enabled
-                && c.payments
-                    .paykassma
-                    .as_ref()
-                    .is_some_and(|k| k.api_url.is_none() && !k.top_level)
-        );
+        assert!(c.payments.sandbox_enabled && c.payments.paykassma.as_ref().is_some_and(|k| k.api_url.is_none() && !k.top_level));
         // Production: neither unless asked; Paykassma refuses to start without its keys.
         let prod = [PROD, ("SIGNUP_METHODS", "oneclick")];
         let c = config(&prod).unwrap();
         assert!(!c.payments.sandbox_enabled && c.payments.paykassma.is_none());
-        let e = config(&[
-            PROD,
-            ("SIGNUP_METHODS", "oneclick"),
-            ("PAYKASSMA_ENABLED", "true"),
-        ])
-        .unwrap_err();
-        assert!(
-            e.to_string().contains("PAYKASSMA_POSTBACK_ACCESS_KEY")
-                && e.to_string().contains("PAYKASSMA_API_URL"),
-            "{e}"
-        );
+        let e = config(&[PROD, ("SIGNUP_METHODS", "oneclick"), ("PAYKASSMA_ENABLED", "true")]).unwrap_err();
+        assert!(e.to_string().contains("PAYKASSMA_POSTBACK_ACCESS_KEY") && e.to_string().contains("PAYKASSMA_API_URL"), "{e}");
         let full = [
             PROD,
             ("SIGNUP_METHODS", "oneclick"),
@@ -601,38 +447,16 @@ mod tests {
             ("PAYKASSMA_WALLET_TYPE", "upi_s"),
         ];
         let k = config(&full).unwrap().payments.paykassma.unwrap();
-        assert_eq!(
-            (k.api_url.as_deref(), k.top_level),
-            (Some("https://api.paykassma.example"), true)
-        );
+        assert_eq!((k.api_url.as_deref(), k.top_level), (Some("https://api.paykassma.example"), true));
         // The sandbox in production needs its own secret.
-        assert!(config(&[
-            PROD,
-            ("SIGNUP_METHODS", "oneclick"),
-            ("PAYMENTS_SANDBOX", "true")
-        ])
-        .is_err());
-        assert!(config(&[
-            PROD,
-            ("SIGNUP_METHODS", "oneclick"),
-            ("PAYMENTS_SANDBOX", "true"),
-            ("PAYMENTS_SANDBOX_SECRET", "0123456789abcdef")
-        ])
-        .is_ok());
+        assert!(config(&[PROD, ("SIGNUP_METHODS", "oneclick"), ("PAYMENTS_SANDBOX", "true")]).is_err());
+        assert!(config(&[PROD, ("SIGNUP_METHODS", "oneclick"), ("PAYMENTS_SANDBOX", "true"), ("PAYMENTS_SANDBOX_SECRET", "0123456789abcdef")]).is_ok());
         // Rates and delays.
-        let c = config(&[
-            ("CARTHAGE_MODE", "demo"),
-            ("PAYMENTS_USDT_RATES", "TND=3.2, HTG=130.5"),
-            ("PAYMENTS_DEPOSIT_TTL_MINUTES", "5"),
-        ])
-        .unwrap();
+        let c = config(&[("CARTHAGE_MODE", "demo"), ("PAYMENTS_USDT_RATES", "TND=3.2, HTG=130.5"), ("PAYMENTS_DEPOSIT_TTL_MINUTES", "5")]).unwrap();
         assert_eq!(c.payments.usdt_rates.len(), 2);
         assert_eq!(c.payments.deposit_ttl_ms, 300_000);
         for bad in ["TND", "XXX=1", "TND=-1", "TND=1.0000001"] {
-            assert!(
-                config(&[("CARTHAGE_MODE", "demo"), ("PAYMENTS_USDT_RATES", bad)]).is_err(),
-                "{bad}"
-            );
+            assert!(config(&[("CARTHAGE_MODE", "demo"), ("PAYMENTS_USDT_RATES", bad)]).is_err(), "{bad}");
         }
     }
 }

@@ -18,19 +18,14 @@ use store::Db;
 
 /// Connects, migrates and returns the state (what `serve` and the tests do first).
 pub async fn prepare(config: Config) -> anyhow::Result<AppState> {
-    let pool = store::PoolConfig {
-        max_connections: config.db_max_connections,
-        ..Default::default()
-    };
+    let pool = store::PoolConfig { max_connections: config.db_max_connections, ..Default::default() };
     let db = Db::connect_with(&config.database_url, pool).await?;
     db.migrate().await?;
     let state = AppState::new(config, db)?;
     catalogue::install(&state).await?;
     // The slip follows the site settings' limits (spec §3 `limits.bets`, `inbetKf`);
     // housekeeping re-reads them every minute.
-    state
-        .betting
-        .use_site_settings(&state.content.settings().await?);
+    state.betting.use_site_settings(&state.content.settings().await?);
     Ok(state)
 }
 
@@ -62,22 +57,9 @@ pub async fn serve(
     };
     let feed = match &state.config.sportsbook_feed {
         config::SportsbookFeed::Off | config::SportsbookFeed::Push { .. } => None,
-        config::SportsbookFeed::Simulator {
-            seed,
-            config,
-            tick_ms,
-        } => {
-            tracing::info!(
-                seed,
-                live = config.live_events,
-                speed = config.speed,
-                "sportsbook: simulated feed"
-            );
-            Some(tokio::spawn(state.betting.clone().run_simulator(
-                *seed,
-                config.clone(),
-                *tick_ms,
-            )))
+        config::SportsbookFeed::Simulator { seed, config, tick_ms } => {
+            tracing::info!(seed, live = config.live_events, speed = config.speed, "sportsbook: simulated feed");
+            Some(tokio::spawn(state.betting.clone().run_simulator(*seed, config.clone(), *tick_ms)))
         }
     };
     let promotions = state.promotions.clone();
@@ -88,59 +70,40 @@ pub async fn serve(
             accounts.limits().housekeeping();
             // Studio rounds interrupted (crash, restart) more than 30 s ago are finished.
             match single.recover(30_000).await {
-                Ok(r) if r.settled + r.voided > 0 => tracing::warn!(
-                    settled = r.settled,
-                    voided = r.voided,
-                    "studio: interrupted rounds recovered"
-                ),
+                Ok(r) if r.settled + r.voided > 0 => tracing::warn!(settled = r.settled, voided = r.voided, "studio: interrupted rounds recovered"),
                 Ok(_) => {}
                 Err(e) => tracing::error!(error = %e.text(), "studio: round recovery failed"),
             }
             // Cashier withdrawals a crash left half done (no hold yet, or a final posting
             // missing) more than a minute ago are settled; idempotent by their keys.
             match cashier.recover(60_000).await {
-                Ok(n) if n > 0 => {
-                    tracing::warn!(settled = n, "cashier: interrupted withdrawals recovered")
-                }
+                Ok(n) if n > 0 => tracing::warn!(settled = n, "cashier: interrupted withdrawals recovered"),
                 Ok(_) => {}
                 Err(e) => tracing::error!(error = %e.text(), "cashier: withdrawal recovery failed"),
             }
             // The slip's limits follow the site settings (an operator may change them).
             match content.settings().await {
                 Ok(doc) => betting.use_site_settings(&doc),
-                Err(e) => {
-                    tracing::error!(error = %e.text(), "sportsbook: reading the site settings failed")
-                }
+                Err(e) => tracing::error!(error = %e.text(), "sportsbook: reading the site settings failed"),
             }
             // Sports bets a crash left `placing` for five minutes: open or rejected by the ledger.
             match betting.recover(300_000, kernel::clock::now_ms()).await {
-                Ok(n) if n > 0 => {
-                    tracing::warn!(finished = n, "sportsbook: interrupted bets recovered")
-                }
+                Ok(n) if n > 0 => tracing::warn!(finished = n, "sportsbook: interrupted bets recovered"),
                 Ok(_) => {}
                 Err(e) => tracing::error!(error = %e.text(), "sportsbook: bet recovery failed"),
             }
             // Legs on events the feed lost (the simulator's line does not survive a restart)
             // are void once the event is well past: 30 minutes with the simulator (its
             // matches last minutes), 72 hours otherwise (a real feed's late results).
-            match betting
-                .void_orphans(orphan_after_ms, kernel::clock::now_ms())
-                .await
-            {
-                Ok(n) if n > 0 => {
-                    tracing::warn!(legs = n, "sportsbook: legs without a result voided")
-                }
+            match betting.void_orphans(orphan_after_ms, kernel::clock::now_ms()).await {
+                Ok(n) if n > 0 => tracing::warn!(legs = n, "sportsbook: legs without a result voided"),
                 Ok(_) => {}
-                Err(e) => {
-                    tracing::error!(error = %e.text(), "sportsbook: voiding lost legs failed")
-                }
+                Err(e) => tracing::error!(error = %e.text(), "sportsbook: voiding lost legs failed"),
             }
             // Bonuses: conversions a restart left, expiry, queued ones opening; free bets
             // past their life. Every step is keyed, so instances may run it side by side.
             match promotions.sweep().await {
-                Ok((converted, expired)) if converted + expired > 0 => {
-                    tracing::info!(converted, expired, "promotions: bonuses closed")
-                }
+                Ok((converted, expired)) if converted + expired > 0 => tracing::info!(converted, expired, "promotions: bonuses closed"),
                 Ok(_) => {}
                 Err(e) => tracing::error!(error = %e.text(), "promotions: the bonus sweep failed"),
             }
@@ -169,9 +132,7 @@ pub async fn serve(
         None => None,
     };
     let app = app::router(state).into_make_service_with_connect_info::<SocketAddr>();
-    let result = axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await;
+    let result = axum::serve(listener, app).with_graceful_shutdown(shutdown).await;
     housekeeping.abort();
     if let Some(f) = feed {
         f.abort();

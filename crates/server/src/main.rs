@@ -11,17 +11,11 @@ fn init_logging() {
     let json = match std::env::var("JSON_LOGS").ok().as_deref() {
         Some("true") | Some("1") => true,
         Some(_) => false,
-        None => std::env::var("CARTHAGE_MODE")
-            .map(|m| m != "demo")
-            .unwrap_or(true),
+        None => std::env::var("CARTHAGE_MODE").map(|m| m != "demo").unwrap_or(true),
     };
-    let filter = EnvFilter::try_from_env("RUST_LOG")
-        .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,tower_http=warn"));
+    let filter = EnvFilter::try_from_env("RUST_LOG").unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,tower_http=warn"));
     if json {
-        tracing_subscriber::fmt()
-            .with_env_filter(filter)
-            .json()
-            .init();
+        tracing_subscriber::fmt().with_env_filter(filter).json().init();
     } else {
         tracing_subscriber::fmt().with_env_filter(filter).init();
     }

@@ -14,36 +14,11 @@ pub struct DemoAccount {
 }
 
 pub const DEMO_ACCOUNTS: &[DemoAccount] = &[
-    DemoAccount {
-        role: Role::Player,
-        email: "player@carthage.local",
-        phone: Some("21620000001"),
-        password: "Player123",
-    },
-    DemoAccount {
-        role: Role::Partner,
-        email: "partner@carthage.local",
-        phone: None,
-        password: "Partner123",
-    },
-    DemoAccount {
-        role: Role::Cashier,
-        email: "cashier@carthage.local",
-        phone: None,
-        password: "Cashier123",
-    },
-    DemoAccount {
-        role: Role::SuperAgent,
-        email: "agent@carthage.local",
-        phone: None,
-        password: "Agent1234",
-    },
-    DemoAccount {
-        role: Role::Admin,
-        email: "admin@carthage.local",
-        phone: None,
-        password: "Admin1234",
-    },
+    DemoAccount { role: Role::Player, email: "player@carthage.local", phone: Some("21620000001"), password: "Player123" },
+    DemoAccount { role: Role::Partner, email: "partner@carthage.local", phone: None, password: "Partner123" },
+    DemoAccount { role: Role::Cashier, email: "cashier@carthage.local", phone: None, password: "Cashier123" },
+    DemoAccount { role: Role::SuperAgent, email: "agent@carthage.local", phone: None, password: "Agent1234" },
+    DemoAccount { role: Role::Admin, email: "admin@carthage.local", phone: None, password: "Admin1234" },
 ];
 
 /// The demo player's starting balance, in TND.
@@ -81,10 +56,7 @@ pub async fn run(state: &AppState) -> Result<(), AppError> {
                 Some(user.id),
                 Currency::Tnd,
                 AccountRef::House(HouseAccount::DemoCredit),
-                AccountRef::Player {
-                    user_id: user.id,
-                    kind: BalanceKind::Real,
-                },
+                AccountRef::Player { user_id: user.id, kind: BalanceKind::Real },
                 Currency::Tnd.major(DEMO_PLAYER_CREDIT_TND),
             )
             .comment("Demo credit");
@@ -95,10 +67,7 @@ pub async fn run(state: &AppState) -> Result<(), AppError> {
                 Some(user.id),
                 Currency::Tnd,
                 AccountRef::House(HouseAccount::Cashback),
-                AccountRef::Player {
-                    user_id: user.id,
-                    kind: BalanceKind::Cashback,
-                },
+                AccountRef::Player { user_id: user.id, kind: BalanceKind::Cashback },
                 Currency::Tnd.major(15),
             )
             .comment("Demo cashback");
@@ -111,10 +80,8 @@ pub async fn run(state: &AppState) -> Result<(), AppError> {
 
 /// Demo mode's promo codes (issue 19): `WELCOME`, a 50 TND casino bonus to wager 10 times
 /// (at most 5 TND a stake while wagering), and `FREEBET`, one 10 TND free bet.
-pub const DEMO_PROMO_CODES: &[(&str, &str)] = &[
-    ("WELCOME", "50 TND casino bonus, 10× wagering"),
-    ("FREEBET", "one 10 TND free bet"),
-];
+pub const DEMO_PROMO_CODES: &[(&str, &str)] =
+    &[("WELCOME", "50 TND casino bonus, 10× wagering"), ("FREEBET", "one 10 TND free bet")];
 
 async fn seed_promotions(state: &AppState) -> Result<(), AppError> {
     use promotions::terms::{Amount, Product, Template, WageringBase};
@@ -122,9 +89,7 @@ async fn seed_promotions(state: &AppState) -> Result<(), AppError> {
     if p.template_id("welcome-50").await?.is_none() {
         let welcome = Template {
             product: Product::Casino,
-            amount: Amount::Fixed {
-                amount: Currency::Tnd.major(50),
-            },
+            amount: Amount::Fixed { amount: Currency::Tnd.major(50) },
             wagering_multiple: 10,
             wagering_base: WageringBase::Bonus,
             max_bet: Currency::Tnd.major(5),
@@ -132,16 +97,14 @@ async fn seed_promotions(state: &AppState) -> Result<(), AppError> {
             life_days: 30,
             min_odds: 0,
         };
-        p.create_template("welcome-50", Currency::Tnd, &welcome, "seed")
-            .await?;
+        p.create_template("welcome-50", Currency::Tnd, &welcome, "seed").await?;
     }
     let codes = [
         serde_json::json!({ "code": "WELCOME", "kind": "bonus", "template": "welcome-50", "currency": "TND" }),
         serde_json::json!({ "code": "FREEBET", "kind": "free_bets", "free_bet_amount": Currency::Tnd.major(10), "free_bet_count": 1, "currency": "TND" }),
     ];
     for spec in codes {
-        let spec: promotions::service::CodeSpec =
-            serde_json::from_value(spec).map_err(AppError::internal)?;
+        let spec: promotions::service::CodeSpec = serde_json::from_value(spec).map_err(AppError::internal)?;
         match p.create_code(&spec, "seed").await {
             Ok(()) => {}
             // Seeding again: the code is there.
@@ -158,13 +121,11 @@ async fn seed_promotions(state: &AppState) -> Result<(), AppError> {
 /// `accounts` is not added to the seed's own) and then marked as an e-mail sign-up; the same
 /// statement upgrades a database seeded before (idempotent: only a `seed` row changes).
 async fn make_web_signup(state: &AppState, user_id: i64) -> Result<(), AppError> {
-    store::sqlx::query(
-        "UPDATE users SET registered_via = 'email' WHERE id = $1 AND registered_via = 'seed'",
-    )
-    .bind(user_id)
-    .execute(state.db.writer())
-    .await
-    .map_err(AppError::internal)?;
+    store::sqlx::query("UPDATE users SET registered_via = 'email' WHERE id = $1 AND registered_via = 'seed'")
+        .bind(user_id)
+        .execute(state.db.writer())
+        .await
+        .map_err(AppError::internal)?;
     Ok(())
 }
 
@@ -175,47 +136,23 @@ pub const DEMO_CASHIER_FLOAT_TND: i64 = 5_000;
 /// Demo mode: the demo cashier's location, owned by the demo super agent, with float.
 async fn seed_cashier_network(state: &AppState) -> Result<(), AppError> {
     let (Some(cashier), Some(agent)) = (
-        state
-            .accounts
-            .find_by_login("cashier@carthage.local")
-            .await?,
+        state.accounts.find_by_login("cashier@carthage.local").await?,
         state.accounts.find_by_login("agent@carthage.local").await?,
     ) else {
         return Ok(());
     };
-    state
-        .cashier
-        .set_location(
-            cashier.id,
-            "Demo cashier",
-            "12 Avenue Habib Bourguiba, Tunis",
-            "+216 71 000 000",
-        )
-        .await?;
+    state.cashier.set_location(cashier.id, "Demo cashier", "12 Avenue Habib Bourguiba, Tunis", "+216 71 000 000").await?;
     state.cashier.assign_to_agent(cashier.id, agent.id).await?;
     // Within the ledger's configured maxima (a deployment, or a test, may set them low).
     let limits = state.ledger.limits();
-    let cap = limits
-        .max_amount(Currency::Tnd)
-        .min(limits.max_balance(Currency::Tnd));
+    let cap = limits.max_amount(Currency::Tnd).min(limits.max_balance(Currency::Tnd));
     let agent_float = Currency::Tnd.major(DEMO_AGENT_FLOAT_TND).min(cap);
-    let cashier_float = Currency::Tnd
-        .major(DEMO_CASHIER_FLOAT_TND)
-        .min(agent_float / 2);
-    state
-        .cashier
-        .issue_float(agent.id, agent_float, "seed:demo-agent-float", "seed")
-        .await?;
+    let cashier_float = Currency::Tnd.major(DEMO_CASHIER_FLOAT_TND).min(agent_float / 2);
+    state.cashier.issue_float(agent.id, agent_float, "seed:demo-agent-float", "seed").await?;
     let staff = state.cashier.staff(agent.id).await?;
     state
         .cashier
-        .move_float(
-            &staff,
-            cashier.id,
-            cashier_float,
-            payments::cashier::FloatDirection::ToCashier,
-            "seed:demo-cashier-float",
-        )
+        .move_float(&staff, cashier.id, cashier_float, payments::cashier::FloatDirection::ToCashier, "seed:demo-cashier-float")
         .await?;
     Ok(())
 }

@@ -1,8 +1,6 @@
 use crate::model::*;
 use crate::observer::PostingObserver;
-use crate::posting::{
-    open_accounts_on, run_direct, spawn_batcher, AllItem, Attached, Cx, Done, Job, Op,
-};
+use crate::posting::{open_accounts_on, run_direct, spawn_batcher, AllItem, Attached, Cx, Done, Job, Op};
 use kernel::clock::now_ms;
 use kernel::ids::next_id;
 use kernel::{Currency, Minor};
@@ -98,14 +96,10 @@ fn outcome(result: &Result<Receipt, LedgerError>) -> &'static str {
 
 fn validate(req: &PostingRequest, limits: &LedgerLimits) -> Result<(), LedgerError> {
     if req.idempotency_key.trim().is_empty() || req.idempotency_key.len() > 200 {
-        return Err(LedgerError::Invalid(
-            "idempotency key must be 1 to 200 characters".into(),
-        ));
+        return Err(LedgerError::Invalid("idempotency key must be 1 to 200 characters".into()));
     }
     if req.legs.len() < 2 {
-        return Err(LedgerError::Invalid(
-            "a posting needs at least two legs".into(),
-        ));
+        return Err(LedgerError::Invalid("a posting needs at least two legs".into()));
     }
     // A posting whose legs are all zero is a *record*: it moves nothing but claims its key
     // (a provider's zero stake, so the same id cannot come back later with an amount).
@@ -121,16 +115,12 @@ fn validate(req: &PostingRequest, limits: &LedgerLimits) -> Result<(), LedgerErr
         *sums.entry(leg.currency).or_default() += leg.amount as i128;
     }
     if sums.values().any(|s| *s != 0) {
-        return Err(LedgerError::Invalid(
-            "legs must sum to zero per currency".into(),
-        ));
+        return Err(LedgerError::Invalid("legs must sum to zero per currency".into()));
     }
     let mut seen = std::collections::BTreeSet::new();
     for leg in &req.legs {
         if !seen.insert((leg.account, leg.currency)) {
-            return Err(LedgerError::Invalid(
-                "an account appears twice in one posting".into(),
-            ));
+            return Err(LedgerError::Invalid("an account appears twice in one posting".into()));
         }
     }
     Ok(())
@@ -144,19 +134,9 @@ impl Ledger {
 
     /// [`Self::new`] with the per-posting and per-balance maxima from the settings.
     pub fn with_limits(db: Db, limits: LedgerLimits) -> Ledger {
-        let cx = Cx {
-            limits,
-            observer: Default::default(),
-        };
-        let batcher =
-            (db.backend() == Backend::Sqlite).then(|| spawn_batcher(db.clone(), cx.clone()));
-        Ledger {
-            db,
-            house_ids: Default::default(),
-            stats: Default::default(),
-            batcher,
-            cx,
-        }
+        let cx = Cx { limits, observer: Default::default() };
+        let batcher = (db.backend() == Backend::Sqlite).then(|| spawn_batcher(db.clone(), cx.clone()));
+        Ledger { db, house_ids: Default::default(), stats: Default::default(), batcher, cx }
     }
 
     pub fn limits(&self) -> LedgerLimits {
@@ -176,12 +156,7 @@ impl Ledger {
     pub async fn halt_writer(&self) {
         if let Some(batcher) = &self.batcher {
             let (reply, _answer) = oneshot::channel();
-            let _ = batcher
-                .send(Job {
-                    op: Op::Halt,
-                    reply,
-                })
-                .await;
+            let _ = batcher.send(Job { op: Op::Halt, reply }).await;
             for _ in 0..100 {
                 if batcher.is_closed() {
                     return;
@@ -206,12 +181,7 @@ impl Ledger {
     }
 
     fn count(&self, tx_type: TxType, outcome: &'static str) {
-        *self
-            .stats
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .entry((tx_type, outcome))
-            .or_default() += 1;
+        *self.stats.lock().unwrap_or_else(|p| p.into_inner()).entry((tx_type, outcome)).or_default() += 1;
     }
 
     /// Opens every balance of a player in a currency (idempotent).
@@ -221,17 +191,8 @@ impl Ledger {
         Ok(())
     }
 
-    async fn house_id(
-        &self,
-        account: HouseAccount,
-        currency: Currency,
-    ) -> Result<i64, LedgerError> {
-        if let Some(id) = self
-            .house_ids
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(&(account, currency))
-        {
+    async fn house_id(&self, account: HouseAccount, currency: Currency) -> Result<i64, LedgerError> {
+        if let Some(id) = self.house_ids.lock().unwrap_or_else(|p| p.into_inner()).get(&(account, currency)) {
             return Ok(*id);
         }
         let now = now_ms();
@@ -245,18 +206,13 @@ impl Ledger {
         .bind(now)
         .execute(self.db.writer())
         .await?;
-        let id: i64 = sqlx::query(
-            "SELECT id FROM ledger_accounts WHERE owner_id = 0 AND kind = $1 AND currency = $2",
-        )
-        .bind(account.as_str())
-        .bind(currency.code())
-        .fetch_one(self.db.writer())
-        .await?
-        .get(0);
-        self.house_ids
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert((account, currency), id);
+        let id: i64 = sqlx::query("SELECT id FROM ledger_accounts WHERE owner_id = 0 AND kind = $1 AND currency = $2")
+            .bind(account.as_str())
+            .bind(currency.code())
+            .fetch_one(self.db.writer())
+            .await?
+            .get(0);
+        self.house_ids.lock().unwrap_or_else(|p| p.into_inner()).insert((account, currency), id);
         Ok(id)
     }
 
@@ -270,30 +226,18 @@ impl Ledger {
     /// its stake moved. `then` runs on the posting's connection once the posting applied
     /// (not on a replay of its key: the first request wrote them); `Ok(false)` from it, or an
     /// error, undoes both (`Declined`, or the error). Otherwise as [`Self::post`].
-    pub async fn post_with(
-        &self,
-        req: PostingRequest,
-        then: Attached,
-    ) -> Result<Receipt, LedgerError> {
+    pub async fn post_with(&self, req: PostingRequest, then: Attached) -> Result<Receipt, LedgerError> {
         self.post_counted(req, Some(then)).await
     }
 
-    async fn post_counted(
-        &self,
-        req: PostingRequest,
-        then: Option<Attached>,
-    ) -> Result<Receipt, LedgerError> {
+    async fn post_counted(&self, req: PostingRequest, then: Option<Attached>) -> Result<Receipt, LedgerError> {
         let tx_type = req.tx_type;
         let result = self.post_inner(req, then).await;
         self.count(tx_type, outcome(&result));
         result
     }
 
-    async fn post_inner(
-        &self,
-        req: PostingRequest,
-        then: Option<Attached>,
-    ) -> Result<Receipt, LedgerError> {
+    async fn post_inner(&self, req: PostingRequest, then: Option<Attached>) -> Result<Receipt, LedgerError> {
         validate(&req, &self.cx.limits)?;
         // House account ids are resolved before the transaction (cached after first use)
         // so the posting itself is: INSERT transaction, one conditional UPDATE per player
@@ -301,15 +245,7 @@ impl Ledger {
         let mut house = HashMap::new();
         self.resolve_house(&req, &mut house).await?;
         let hash = request_hash(&req);
-        match self
-            .run(Op::Post {
-                req,
-                hash,
-                house,
-                then: std::sync::Mutex::new(then),
-            })
-            .await?
-        {
+        match self.run(Op::Post { req, hash, house, then: std::sync::Mutex::new(then) }).await? {
             Done::Posted(receipt) => Ok(receipt),
             _ => Err(LedgerError::Invalid("unexpected outcome".into())),
         }
@@ -324,8 +260,7 @@ impl Ledger {
     /// as a whole cannot be made durable, every posting answers `Unavailable` (retry with
     /// the same keys).
     pub async fn post_many(&self, reqs: Vec<PostingRequest>) -> Vec<Result<Receipt, LedgerError>> {
-        let mut out: Vec<Option<Result<Receipt, LedgerError>>> =
-            (0..reqs.len()).map(|_| None).collect();
+        let mut out: Vec<Option<Result<Receipt, LedgerError>>> = (0..reqs.len()).map(|_| None).collect();
         let mut items = Vec::with_capacity(reqs.len());
         let mut at = Vec::with_capacity(reqs.len());
         let mut types = Vec::with_capacity(reqs.len());
@@ -348,12 +283,8 @@ impl Ledger {
             let n = items.len();
             let results = match self.run(Op::PostMany { items, house }).await {
                 Ok(Done::PostedMany(r)) if r.len() == n => r,
-                Ok(_) => (0..n)
-                    .map(|_| Err(LedgerError::Invalid("unexpected outcome".into())))
-                    .collect(),
-                Err(e) => (0..n)
-                    .map(|_| Err(LedgerError::Unavailable(e.to_string())))
-                    .collect(),
+                Ok(_) => (0..n).map(|_| Err(LedgerError::Invalid("unexpected outcome".into()))).collect(),
+                Err(e) => (0..n).map(|_| Err(LedgerError::Unavailable(e.to_string()))).collect(),
             };
             for (i, r) in at.into_iter().zip(results) {
                 out[i] = Some(r);
@@ -362,8 +293,7 @@ impl Ledger {
         out.into_iter()
             .zip(types)
             .map(|(r, tx_type)| {
-                let r =
-                    r.unwrap_or_else(|| Err(LedgerError::Invalid("posting not applied".into())));
+                let r = r.unwrap_or_else(|| Err(LedgerError::Invalid("posting not applied".into())));
                 self.count(tx_type, outcome(&r));
                 r
             })
@@ -371,11 +301,7 @@ impl Ledger {
     }
 
     /// Adds the ids of the house accounts `req` names to `house` (cached after first use).
-    async fn resolve_house(
-        &self,
-        req: &PostingRequest,
-        house: &mut HashMap<(HouseAccount, Currency), i64>,
-    ) -> Result<(), LedgerError> {
+    async fn resolve_house(&self, req: &PostingRequest, house: &mut HashMap<(HouseAccount, Currency), i64>) -> Result<(), LedgerError> {
         for leg in &req.legs {
             if let AccountRef::House(acc) = leg.account {
                 house.insert((acc, leg.currency), self.house_id(acc, leg.currency).await?);
@@ -394,9 +320,7 @@ impl Ledger {
                     .send(Job { op, reply })
                     .await
                     .map_err(|_| LedgerError::Unavailable("the ledger writer stopped".into()))?;
-                answer
-                    .await
-                    .map_err(|_| LedgerError::Unavailable("the ledger writer stopped".into()))?
+                answer.await.map_err(|_| LedgerError::Unavailable("the ledger writer stopped".into()))?
             }
         }
     }
@@ -405,13 +329,8 @@ impl Ledger {
     /// it, or — when it is unknown — leaves a tombstone that refuses it if it arrives
     /// later (no money moves). Idempotent: a retry answers the same outcome.
     pub async fn rollback(&self, req: RollbackRequest) -> Result<RollbackOutcome, LedgerError> {
-        if req.original_key.trim().is_empty()
-            || req.rollback_key.trim().is_empty()
-            || req.original_key == req.rollback_key
-        {
-            return Err(LedgerError::Invalid(
-                "rollback needs two distinct keys".into(),
-            ));
+        if req.original_key.trim().is_empty() || req.rollback_key.trim().is_empty() || req.original_key == req.rollback_key {
+            return Err(LedgerError::Invalid("rollback needs two distinct keys".into()));
         }
         let result = match self.run(Op::Rollback(req)).await {
             Ok(Done::RolledBack(outcome)) => Ok(outcome),
@@ -438,31 +357,20 @@ impl Ledger {
     /// replays every item and moves nothing. `Err((i, e))`: item `i` failed with `e` and
     /// nothing of the operation was written (when the operation as a whole could not be made
     /// durable, `i` is 0 and `e` is `Unavailable`: retry with the same keys).
-    pub async fn post_all(
-        &self,
-        reqs: Vec<AllRequest>,
-    ) -> Result<Vec<AllOutcome>, (usize, LedgerError)> {
+    pub async fn post_all(&self, reqs: Vec<AllRequest>) -> Result<Vec<AllOutcome>, (usize, LedgerError)> {
         let mut house = HashMap::new();
         let mut items = Vec::with_capacity(reqs.len());
         for (i, req) in reqs.into_iter().enumerate() {
             match req {
                 AllRequest::Post(p) => {
                     validate(&p, &self.cx.limits).map_err(|e| (i, e))?;
-                    self.resolve_house(&p, &mut house)
-                        .await
-                        .map_err(|e| (i, e))?;
+                    self.resolve_house(&p, &mut house).await.map_err(|e| (i, e))?;
                     let hash = request_hash(&p);
                     items.push(AllItem::Post(p, hash));
                 }
                 AllRequest::Rollback(r) => {
-                    if r.original_key.trim().is_empty()
-                        || r.rollback_key.trim().is_empty()
-                        || r.original_key == r.rollback_key
-                    {
-                        return Err((
-                            i,
-                            LedgerError::Invalid("rollback needs two distinct keys".into()),
-                        ));
+                    if r.original_key.trim().is_empty() || r.rollback_key.trim().is_empty() || r.original_key == r.rollback_key {
+                        return Err((i, LedgerError::Invalid("rollback needs two distinct keys".into())));
                     }
                     items.push(AllItem::Rollback(r));
                 }
@@ -473,14 +381,7 @@ impl Ledger {
         }
         let n = items.len();
         let failed = Arc::new(std::sync::atomic::AtomicUsize::new(usize::MAX));
-        match self
-            .run(Op::PostAll {
-                items,
-                house,
-                failed: failed.clone(),
-            })
-            .await
-        {
+        match self.run(Op::PostAll { items, house, failed: failed.clone() }).await {
             Ok(Done::PostedAll(out)) if out.len() == n => Ok(out),
             Ok(_) => Err((0, LedgerError::Invalid("unexpected outcome".into()))),
             Err(e) => {
@@ -512,11 +413,7 @@ impl Ledger {
         }
         let player = AccountRef::Player { user_id, kind };
         let house = AccountRef::House(kind.funding_house());
-        let (from, to) = if amount > 0 {
-            (house, player)
-        } else {
-            (player, house)
-        };
+        let (from, to) = if amount > 0 { (house, player) } else { (player, house) };
         let posting = PostingRequest::transfer(TxType::ManualAdjustment, idempotency_key.clone(), Some(user_id), currency, from, to, amount.abs())
             .comment(format!("Manual adjustment: {reason}"))
             .metadata(serde_json::json!({ "actor": actor, "reason": reason }))
@@ -544,26 +441,15 @@ impl Ledger {
         for r in rows {
             let kind: String = r.get(0);
             let currency: String = r.get(1);
-            if let (Ok(kind), Ok(currency)) =
-                (BalanceKind::from_str(&kind), Currency::from_str(&currency))
-            {
-                out.push(Balance {
-                    kind,
-                    currency,
-                    amount: r.get(2),
-                });
+            if let (Ok(kind), Ok(currency)) = (BalanceKind::from_str(&kind), Currency::from_str(&currency)) {
+                out.push(Balance { kind, currency, amount: r.get(2) });
             }
         }
         Ok(out)
     }
 
     /// One balance (0 when the account does not exist).
-    pub async fn balance(
-        &self,
-        user_id: i64,
-        kind: BalanceKind,
-        currency: Currency,
-    ) -> Result<Minor, LedgerError> {
+    pub async fn balance(&self, user_id: i64, kind: BalanceKind, currency: Currency) -> Result<Minor, LedgerError> {
         let row = sqlx::query("SELECT balance FROM ledger_accounts WHERE owner_id = $1 AND kind = $2 AND currency = $3 AND is_house = 0")
             .bind(user_id)
             .bind(kind.as_str())
@@ -594,9 +480,7 @@ impl Ledger {
         for r in rows {
             let kind: String = r.get(3);
             let currency: String = r.get(4);
-            let (Ok(kind), Ok(currency)) =
-                (BalanceKind::from_str(&kind), Currency::from_str(&currency))
-            else {
+            let (Ok(kind), Ok(currency)) = (BalanceKind::from_str(&kind), Currency::from_str(&currency)) else {
                 continue;
             };
             out.push(HistoryEntry {
@@ -609,8 +493,7 @@ impl Ledger {
                 balance_after: r.get(6),
                 comment: r.get(7),
                 created_at: r.get(8),
-                metadata: serde_json::from_str(&r.get::<String, _>(9))
-                    .unwrap_or(serde_json::Value::Null),
+                metadata: serde_json::from_str(&r.get::<String, _>(9)).unwrap_or(serde_json::Value::Null),
             });
         }
         Ok(out)
@@ -640,12 +523,7 @@ impl Ledger {
 
     /// Whether a posting of `tx_type` for `user_id` exists in `group` (a provider's round):
     /// a win of a provider whose wins need a bet checks its round with this.
-    pub async fn group_has(
-        &self,
-        group: &str,
-        tx_type: TxType,
-        user_id: i64,
-    ) -> Result<bool, LedgerError> {
+    pub async fn group_has(&self, group: &str, tx_type: TxType, user_id: i64) -> Result<bool, LedgerError> {
         let row = sqlx::query("SELECT id FROM ledger_transactions WHERE group_key = $1 AND tx_type = $2 AND user_id = $3 LIMIT 1")
             .bind(group)
             .bind(tx_type.code())
@@ -738,10 +616,7 @@ mod tests {
 
     #[test]
     fn request_hash_depends_on_parameters() {
-        let a = req(vec![
-            Leg::player(1, BalanceKind::Real, Currency::Tnd, 5),
-            Leg::house(HouseAccount::Adjustments, Currency::Tnd, -5),
-        ]);
+        let a = req(vec![Leg::player(1, BalanceKind::Real, Currency::Tnd, 5), Leg::house(HouseAccount::Adjustments, Currency::Tnd, -5)]);
         let mut b = a.clone();
         b.legs[0].amount = 6;
         b.legs[1].amount = -6;
@@ -752,9 +627,6 @@ mod tests {
         // A fingerprint (a provider's round) takes part; its absence keeps old hashes.
         let d = a.clone().fingerprint("round-1");
         assert_ne!(request_hash(&a), request_hash(&d));
-        assert_ne!(
-            request_hash(&d),
-            request_hash(&a.clone().fingerprint("round-2"))
-        );
+        assert_ne!(request_hash(&d), request_hash(&a.clone().fingerprint("round-2")));
     }
 }

@@ -19,9 +19,9 @@ mod posting;
 mod verify;
 
 pub use ledger::{HistoryEntry, HistoryQuery, Ledger, LedgerStats};
+pub use posting::{attached, Attached};
 pub use model::*;
 pub use observer::{Applied, PostingObserver, Reversed};
-pub use posting::{attached, Attached};
 pub use verify::VerifyReport;
 
 /// The player's balances as a read model joined on a user row aliased `u` (used by the

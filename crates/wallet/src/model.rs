@@ -44,9 +44,7 @@ impl BalanceKind {
     pub const fn funding_house(self) -> HouseAccount {
         match self {
             BalanceKind::Cashback | BalanceKind::WeeklyCashback => HouseAccount::Cashback,
-            BalanceKind::Bonus | BalanceKind::FreeBet | BalanceKind::Points => {
-                HouseAccount::Bonuses
-            }
+            BalanceKind::Bonus | BalanceKind::FreeBet | BalanceKind::Points => HouseAccount::Bonuses,
             BalanceKind::Real => HouseAccount::Adjustments,
             BalanceKind::Float => HouseAccount::Floats,
         }
@@ -321,18 +319,10 @@ pub struct Leg {
 
 impl Leg {
     pub fn player(user_id: i64, kind: BalanceKind, currency: Currency, amount: Minor) -> Leg {
-        Leg {
-            account: AccountRef::Player { user_id, kind },
-            currency,
-            amount,
-        }
+        Leg { account: AccountRef::Player { user_id, kind }, currency, amount }
     }
     pub fn house(account: HouseAccount, currency: Currency, amount: Minor) -> Leg {
-        Leg {
-            account: AccountRef::House(account),
-            currency,
-            amount,
-        }
+        Leg { account: AccountRef::House(account), currency, amount }
     }
 }
 
@@ -381,16 +371,8 @@ impl PostingRequest {
             comment: String::new(),
             metadata: serde_json::json!({}),
             legs: vec![
-                Leg {
-                    account: from,
-                    currency,
-                    amount: -amount,
-                },
-                Leg {
-                    account: to,
-                    currency,
-                    amount,
-                },
+                Leg { account: from, currency, amount: -amount },
+                Leg { account: to, currency, amount },
             ],
             audit: None,
             fingerprint: None,
@@ -445,10 +427,7 @@ pub struct Receipt {
 
 impl Receipt {
     pub fn balance_after(&self, user_id: i64, kind: BalanceKind) -> Option<Minor> {
-        self.balances
-            .iter()
-            .find(|b| b.user_id == user_id && b.kind == kind)
-            .map(|b| b.balance_after)
+        self.balances.iter().find(|b| b.user_id == user_id && b.kind == kind).map(|b| b.balance_after)
     }
 }
 
@@ -506,9 +485,7 @@ impl From<LedgerError> for AppError {
             LedgerError::NotReversible => AppError::new(ErrorCode::NotReversible),
             LedgerError::AmountTooLarge => AppError::new(ErrorCode::AmountTooLarge),
             LedgerError::BalanceLimit => AppError::new(ErrorCode::BalanceLimit),
-            LedgerError::Declined => {
-                AppError::with_detail(ErrorCode::TransactionFailed, "declined")
-            }
+            LedgerError::Declined => AppError::with_detail(ErrorCode::TransactionFailed, "declined"),
             LedgerError::Refused(e) => e,
         }
     }
@@ -578,10 +555,7 @@ impl Default for LedgerLimits {
     /// 100 million per posting, 10 billion per balance: with the largest exponent we
     /// carry (USDT, 6) that is 10^14 and 10^16 minor units, below 2^63 ≈ 9.2·10^18.
     fn default() -> Self {
-        LedgerLimits {
-            max_amount_major: 100_000_000,
-            max_balance_major: 10_000_000_000,
-        }
+        LedgerLimits { max_amount_major: 100_000_000, max_balance_major: 10_000_000_000 }
     }
 }
 
@@ -592,13 +566,8 @@ impl LedgerLimits {
         if self.max_amount_major <= 0 || self.max_balance_major <= 0 {
             return Err("ledger limits must be positive".into());
         }
-        if self.max_balance_major > i64::MAX / 4 / biggest
-            || self.max_amount_major > self.max_balance_major
-        {
-            return Err(
-                "ledger limits are too large (balance ≤ 2·10^12 major units, amount ≤ balance)"
-                    .into(),
-            );
+        if self.max_balance_major > i64::MAX / 4 / biggest || self.max_amount_major > self.max_balance_major {
+            return Err("ledger limits are too large (balance ≤ 2·10^12 major units, amount ≤ balance)".into());
         }
         Ok(())
     }

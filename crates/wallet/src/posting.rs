@@ -45,10 +45,7 @@ pub(crate) struct Cx {
 impl Cx {
     /// The observer, if one is set and watches `tx_type`.
     fn observer(&self, tx_type: TxType) -> Option<&dyn PostingObserver> {
-        self.observer
-            .get()
-            .map(|o| o.as_ref())
-            .filter(|o| o.watches(tx_type))
+        self.observer.get().map(|o| o.as_ref()).filter(|o| o.watches(tx_type))
     }
 }
 
@@ -58,26 +55,14 @@ pub(crate) type HouseIds = HashMap<(HouseAccount, Currency), i64>;
 pub(crate) enum Op {
     /// A posting, and the caller's writes that belong in its transaction, if any
     /// ([`crate::Ledger::post_with`]); the work runs once, after the posting applied.
-    Post {
-        req: PostingRequest,
-        hash: String,
-        house: HouseIds,
-        then: std::sync::Mutex<Option<Attached>>,
-    },
+    Post { req: PostingRequest, hash: String, house: HouseIds, then: std::sync::Mutex<Option<Attached>> },
     /// Postings with their request hashes; each succeeds or fails on its own.
-    PostMany {
-        items: Vec<(PostingRequest, String)>,
-        house: HouseIds,
-    },
+    PostMany { items: Vec<(PostingRequest, String)>, house: HouseIds },
     Rollback(RollbackRequest),
     /// Postings and rollbacks that succeed together or not at all (a partner's
     /// all-or-none batch): the first failure fails the operation, so its transaction (or
     /// savepoint) is rolled back whole; `failed` records which item failed.
-    PostAll {
-        items: Vec<AllItem>,
-        house: HouseIds,
-        failed: std::sync::Arc<std::sync::atomic::AtomicUsize>,
-    },
+    PostAll { items: Vec<AllItem>, house: HouseIds, failed: std::sync::Arc<std::sync::atomic::AtomicUsize> },
     /// Stops the SQLite writer task (tests of `/healthz`, and nothing else).
     Halt,
 }
@@ -87,22 +72,13 @@ pub(crate) enum Op {
 /// durable in the same commit or neither is. `Ok(false)` declines: the posting and the work's
 /// writes are undone ([`LedgerError::Declined`]). The work must not wait on another write
 /// (on SQLite it runs on the one writer connection).
-pub type Attached = Box<
-    dyn for<'c> FnOnce(
-            &'c mut AnyConnection,
-        ) -> futures::future::BoxFuture<'c, Result<bool, sqlx::Error>>
-        + Send,
->;
+pub type Attached = Box<dyn for<'c> FnOnce(&'c mut AnyConnection) -> futures::future::BoxFuture<'c, Result<bool, sqlx::Error>> + Send>;
 
 /// Boxes a closure as [`Attached`] (a closure passed straight to `Box::new` does not infer
 /// the higher-ranked lifetime).
 pub fn attached<F>(work: F) -> Attached
 where
-    F: for<'c> FnOnce(
-            &'c mut AnyConnection,
-        ) -> futures::future::BoxFuture<'c, Result<bool, sqlx::Error>>
-        + Send
-        + 'static,
+    F: for<'c> FnOnce(&'c mut AnyConnection) -> futures::future::BoxFuture<'c, Result<bool, sqlx::Error>> + Send + 'static,
 {
     Box::new(work)
 }
@@ -134,12 +110,7 @@ pub(crate) const TOMBSTONE_HASH: &str = "tombstone";
 
 async fn run_op(conn: &mut AnyConnection, op: &Op, cx: &Cx) -> Result<Done, LedgerError> {
     match op {
-        Op::Post {
-            req,
-            hash,
-            house,
-            then,
-        } => {
+        Op::Post { req, hash, house, then } => {
             let receipt = apply(conn, req, hash, house, cx).await?;
             // Nothing more on a replay: the first request wrote the attached rows.
             let work = then.lock().unwrap_or_else(|p| p.into_inner()).take();
@@ -154,25 +125,16 @@ async fn run_op(conn: &mut AnyConnection, op: &Op, cx: &Cx) -> Result<Done, Ledg
                 _ => Ok(Done::Posted(receipt)),
             }
         }
-        Op::PostMany { items, house } => apply_many(conn, items, house, cx)
-            .await
-            .map(Done::PostedMany)
-            .map_err(LedgerError::from),
+        Op::PostMany { items, house } => {
+            apply_many(conn, items, house, cx).await.map(Done::PostedMany).map_err(LedgerError::from)
+        }
         Op::Rollback(req) => apply_rollback(conn, req, cx).await.map(Done::RolledBack),
-        Op::PostAll {
-            items,
-            house,
-            failed,
-        } => {
+        Op::PostAll { items, house, failed } => {
             let mut out = Vec::with_capacity(items.len());
             for (i, item) in items.iter().enumerate() {
                 let result = match item {
-                    AllItem::Post(req, hash) => apply(conn, req, hash, house, cx)
-                        .await
-                        .map(AllOutcome::Posted),
-                    AllItem::Rollback(req) => apply_rollback(conn, req, cx)
-                        .await
-                        .map(AllOutcome::RolledBack),
+                    AllItem::Post(req, hash) => apply(conn, req, hash, house, cx).await.map(AllOutcome::Posted),
+                    AllItem::Rollback(req) => apply_rollback(conn, req, cx).await.map(AllOutcome::RolledBack),
                 };
                 match result {
                     Ok(o) => out.push(o),
@@ -204,34 +166,19 @@ async fn tx_by_key(conn: &mut AnyConnection, key: &str) -> Result<Option<TxRow>,
         .bind(key)
         .fetch_optional(&mut *conn)
         .await?;
-    Ok(row.map(|r| TxRow {
-        id: r.get(0),
-        tx_type: r.get(1),
-        reverses: r.get(2),
-        group: r.get(3),
-    }))
+    Ok(row.map(|r| TxRow { id: r.get(0), tx_type: r.get(1), reverses: r.get(2), group: r.get(3) }))
 }
 
 /// The rollback row that cancels `target`, if any (at most one: unique index).
 async fn reversal_of(conn: &mut AnyConnection, target: i64) -> Result<Option<i64>, sqlx::Error> {
-    let row = sqlx::query("SELECT id FROM ledger_transactions WHERE reverses_tx_id = $1")
-        .bind(target)
-        .fetch_optional(&mut *conn)
-        .await?;
+    let row = sqlx::query("SELECT id FROM ledger_transactions WHERE reverses_tx_id = $1").bind(target).fetch_optional(&mut *conn).await?;
     Ok(row.map(|r| r.get(0)))
 }
 
 /// Only bets and wins are reversible (never a rollback, a tombstone, a payment…): the
 /// casino's and the partner sportsbooks' (both through the seamless wallet).
 pub(crate) fn is_reversible(tx_type: i64) -> bool {
-    [
-        TxType::BetStake,
-        TxType::BetWin,
-        TxType::PartnerSportStake,
-        TxType::PartnerSportPayout,
-    ]
-    .iter()
-    .any(|t| t.code() == tx_type)
+    [TxType::BetStake, TxType::BetWin, TxType::PartnerSportStake, TxType::PartnerSportPayout].iter().any(|t| t.code() == tx_type)
 }
 
 /// A rollback on `conn` (inside a transaction or savepoint). The rules, each decided by
@@ -260,13 +207,7 @@ pub(crate) async fn apply_rollback(
             return Err(LedgerError::IdempotencyConflict);
         }
         if let Some(tombstone) = insert_tombstone(conn, req).await? {
-            let claimed = claim(
-                conn,
-                &rollback_row(req, Vec::new()),
-                TOMBSTONE_ROLLBACK_HASH,
-                Some(tombstone),
-            )
-            .await?;
+            let claimed = claim(conn, &rollback_row(req, Vec::new()), TOMBSTONE_ROLLBACK_HASH, Some(tombstone)).await?;
             return match claimed {
                 Some(_) => Ok(RollbackOutcome::Tombstoned),
                 // The key was taken meanwhile by another transaction: nothing of this stays.
@@ -276,8 +217,7 @@ pub(crate) async fn apply_rollback(
         // The original arrived meanwhile.
         original = tx_by_key(conn, &req.original_key).await?;
     }
-    let original =
-        original.ok_or_else(|| LedgerError::Invalid("the original transaction vanished".into()))?;
+    let original = original.ok_or_else(|| LedgerError::Invalid("the original transaction vanished".into()))?;
     if let Some(m) = mine {
         if m.reverses != Some(original.id) {
             return Err(LedgerError::IdempotencyConflict);
@@ -286,9 +226,7 @@ pub(crate) async fn apply_rollback(
         if original.tx_type == TxType::Tombstone.code() {
             return Ok(RollbackOutcome::Tombstoned);
         }
-        return Ok(RollbackOutcome::Reversed(
-            receipt_of(conn, m.id, true).await?,
-        ));
+        return Ok(RollbackOutcome::Reversed(receipt_of(conn, m.id, true).await?));
     }
     if original.tx_type == TxType::Tombstone.code() {
         // Cancelled before it arrived, by a rollback under another key: same outcome.
@@ -298,9 +236,7 @@ pub(crate) async fn apply_rollback(
         return Err(LedgerError::NotReversible);
     }
     if let Some(first) = reversal_of(conn, original.id).await? {
-        return Ok(RollbackOutcome::AlreadyReversed(
-            receipt_of(conn, first, true).await?,
-        ));
+        return Ok(RollbackOutcome::AlreadyReversed(receipt_of(conn, first, true).await?));
     }
     let rows = sqlx::query(
         "SELECT a.id, a.owner_id, a.kind, a.currency, a.is_house, e.amount FROM ledger_entries e \
@@ -312,24 +248,15 @@ pub(crate) async fn apply_rollback(
     let mut legs = Vec::with_capacity(rows.len());
     let mut house = HouseIds::new();
     for r in rows {
-        let (account_id, owner, kind, currency, is_house, amount): (
-            i64,
-            i64,
-            String,
-            String,
-            i64,
-            i64,
-        ) = (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5));
-        let currency = Currency::from_str(&currency)
-            .map_err(|_| LedgerError::Invalid(format!("unknown currency {currency}")))?;
+        let (account_id, owner, kind, currency, is_house, amount): (i64, i64, String, String, i64, i64) =
+            (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5));
+        let currency = Currency::from_str(&currency).map_err(|_| LedgerError::Invalid(format!("unknown currency {currency}")))?;
         if is_house != 0 {
-            let h = HouseAccount::parse(&kind)
-                .ok_or_else(|| LedgerError::Invalid(format!("unknown house account {kind}")))?;
+            let h = HouseAccount::parse(&kind).ok_or_else(|| LedgerError::Invalid(format!("unknown house account {kind}")))?;
             house.insert((h, currency), account_id);
             legs.push(Leg::house(h, currency, -amount));
         } else {
-            let k = BalanceKind::from_str(&kind)
-                .map_err(|_| LedgerError::Invalid(format!("unknown kind {kind}")))?;
+            let k = BalanceKind::from_str(&kind).map_err(|_| LedgerError::Invalid(format!("unknown kind {kind}")))?;
             legs.push(Leg::player(owner, k, currency, -amount));
         }
     }
@@ -339,29 +266,19 @@ pub(crate) async fn apply_rollback(
     match claim(conn, &reversal, &hash, Some(original.id)).await? {
         Some(tx_id) => {
             let receipt = apply_claimed(conn, &reversal, tx_id, &house, cx).await?;
-            let original_type =
-                TxType::from_code(original.tx_type).ok_or(LedgerError::NotReversible)?;
+            let original_type = TxType::from_code(original.tx_type).ok_or(LedgerError::NotReversible)?;
             if let Some(observer) = cx.observer(original_type) {
-                let reversed = Reversed {
-                    original_tx_id: original.id,
-                    original_type,
-                    reversal_tx_id: tx_id,
-                    user_id: req.user_id,
-                };
+                let reversed = Reversed { original_tx_id: original.id, original_type, reversal_tx_id: tx_id, user_id: req.user_id };
                 observer.reversed(conn, &reversed).await?;
             }
             Ok(RollbackOutcome::Reversed(receipt))
         }
         // A concurrent rollback won the race: under this key (a retry) or another.
         None => match tx_by_key(conn, &req.rollback_key).await? {
-            Some(m) if m.reverses == Some(original.id) => Ok(RollbackOutcome::Reversed(
-                receipt_of(conn, m.id, true).await?,
-            )),
+            Some(m) if m.reverses == Some(original.id) => Ok(RollbackOutcome::Reversed(receipt_of(conn, m.id, true).await?)),
             Some(_) => Err(LedgerError::IdempotencyConflict),
             None => match reversal_of(conn, original.id).await? {
-                Some(first) => Ok(RollbackOutcome::AlreadyReversed(
-                    receipt_of(conn, first, true).await?,
-                )),
+                Some(first) => Ok(RollbackOutcome::AlreadyReversed(receipt_of(conn, first, true).await?)),
                 None => Err(LedgerError::Invalid("the reversal claim vanished".into())),
             },
         },
@@ -386,10 +303,7 @@ fn rollback_row(req: &RollbackRequest, legs: Vec<Leg>) -> PostingRequest {
 }
 
 /// Claims the original key of `req` with a tombstone; `Some(id)` when it was free.
-async fn insert_tombstone(
-    conn: &mut AnyConnection,
-    req: &RollbackRequest,
-) -> Result<Option<i64>, sqlx::Error> {
+async fn insert_tombstone(conn: &mut AnyConnection, req: &RollbackRequest) -> Result<Option<i64>, sqlx::Error> {
     let tombstone = PostingRequest {
         tx_type: TxType::Tombstone,
         idempotency_key: req.original_key.clone(),
@@ -405,11 +319,7 @@ async fn insert_tombstone(
 }
 
 /// Opens every balance of a player in a currency (idempotent), on `conn`.
-pub(crate) async fn open_accounts_on(
-    conn: &mut AnyConnection,
-    user_id: i64,
-    currency: Currency,
-) -> Result<(), sqlx::Error> {
+pub(crate) async fn open_accounts_on(conn: &mut AnyConnection, user_id: i64, currency: Currency) -> Result<(), sqlx::Error> {
     let now = now_ms();
     let mut sql = String::from(
         "INSERT INTO ledger_accounts (id, owner_id, kind, currency, balance, is_house, created_at, updated_at) VALUES ",
@@ -419,25 +329,12 @@ pub(crate) async fn open_accounts_on(
         if i > 0 {
             sql.push(',');
         }
-        sql.push_str(&format!(
-            "(${}, ${}, ${}, ${}, 0, 0, ${}, ${})",
-            b + 1,
-            b + 2,
-            b + 3,
-            b + 4,
-            b + 5,
-            b + 5
-        ));
+        sql.push_str(&format!("(${}, ${}, ${}, ${}, 0, 0, ${}, ${})", b + 1, b + 2, b + 3, b + 4, b + 5, b + 5));
     }
     sql.push_str(" ON CONFLICT (owner_id, kind, currency) DO NOTHING");
     let mut q = sqlx::query(&sql);
     for kind in BalanceKind::ALL {
-        q = q
-            .bind(next_id())
-            .bind(user_id)
-            .bind(kind.as_str())
-            .bind(currency.code())
-            .bind(now);
+        q = q.bind(next_id()).bind(user_id).bind(kind.as_str()).bind(currency.code()).bind(now);
     }
     q.execute(&mut *conn).await?;
     Ok(())
@@ -448,11 +345,7 @@ pub(crate) async fn open_accounts_on(
 /// balance with bounds computed here keeps every SQL expression far from 64-bit overflow
 /// (SQLite would turn `balance + amount` into a float; PostgreSQL would fail the statement).
 fn bounds(amount: Minor, currency: Currency, limits: &LedgerLimits) -> (Minor, Minor) {
-    let upper = if amount > 0 {
-        limits.max_balance(currency).saturating_sub(amount)
-    } else {
-        i64::MAX
-    };
+    let upper = if amount > 0 { limits.max_balance(currency).saturating_sub(amount) } else { i64::MAX };
     (amount.saturating_neg(), upper)
 }
 
@@ -490,17 +383,8 @@ async fn update_player(
 /// The write comes first: it takes the write lock (SQLite), and on PostgreSQL the unique
 /// indexes make a concurrent claim of the same key (or reversal) wait for the first to
 /// commit, then answer `DO NOTHING`.
-async fn claim(
-    conn: &mut AnyConnection,
-    req: &PostingRequest,
-    hash: &str,
-    reverses: Option<i64>,
-) -> Result<Option<i64>, sqlx::Error> {
-    let conflict = if reverses.is_some() {
-        "ON CONFLICT DO NOTHING"
-    } else {
-        "ON CONFLICT (idempotency_key) DO NOTHING"
-    };
+async fn claim(conn: &mut AnyConnection, req: &PostingRequest, hash: &str, reverses: Option<i64>) -> Result<Option<i64>, sqlx::Error> {
+    let conflict = if reverses.is_some() { "ON CONFLICT DO NOTHING" } else { "ON CONFLICT (idempotency_key) DO NOTHING" };
     let sql = format!(
         "INSERT INTO ledger_transactions (id, tx_type, idempotency_key, request_hash, user_id, comment, metadata, created_at, reverses_tx_id, group_key) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) {conflict} RETURNING id"
@@ -563,61 +447,28 @@ async fn apply_claimed(
     for leg in legs {
         match leg.account {
             AccountRef::House(acc) => {
-                let id = *house
-                    .get(&(acc, leg.currency))
-                    .ok_or_else(|| LedgerError::Invalid("house account not resolved".into()))?;
+                let id = *house.get(&(acc, leg.currency)).ok_or_else(|| LedgerError::Invalid("house account not resolved".into()))?;
                 rows.push((id, leg.amount, None));
             }
             AccountRef::Player { user_id, kind } => {
-                let mut updated = update_player(
-                    conn,
-                    user_id,
-                    kind,
-                    leg.currency,
-                    leg.amount,
-                    now,
-                    &cx.limits,
-                )
-                .await?;
+                let mut updated = update_player(conn, user_id, kind, leg.currency, leg.amount, now, &cx.limits).await?;
                 if updated.is_none() && leg.amount >= 0 {
                     // A credit misses when the account does not exist yet: open the
                     // player's accounts in that currency (same transaction) and retry.
                     open_accounts_on(conn, user_id, leg.currency).await?;
-                    updated = update_player(
-                        conn,
-                        user_id,
-                        kind,
-                        leg.currency,
-                        leg.amount,
-                        now,
-                        &cx.limits,
-                    )
-                    .await?;
+                    updated = update_player(conn, user_id, kind, leg.currency, leg.amount, now, &cx.limits).await?;
                 }
                 let Some((account_id, balance)) = updated else {
                     // A credit that still misses would take the balance above its maximum.
-                    return Err(if leg.amount > 0 {
-                        LedgerError::BalanceLimit
-                    } else {
-                        LedgerError::Insufficient(kind)
-                    });
+                    return Err(if leg.amount > 0 { LedgerError::BalanceLimit } else { LedgerError::Insufficient(kind) });
                 };
                 rows.push((account_id, leg.amount, Some(balance)));
-                balances.push(LegBalance {
-                    user_id,
-                    kind,
-                    currency: leg.currency,
-                    amount: leg.amount,
-                    balance_after: balance,
-                });
+                balances.push(LegBalance { user_id, kind, currency: leg.currency, amount: leg.amount, balance_after: balance });
             }
         }
     }
 
-    let entries: Vec<Entry> = rows
-        .into_iter()
-        .map(|(account_id, amount, balance_after)| (tx_id, account_id, amount, balance_after))
-        .collect();
+    let entries: Vec<Entry> = rows.into_iter().map(|(account_id, amount, balance_after)| (tx_id, account_id, amount, balance_after)).collect();
     insert_entries(conn, &entries, now).await?;
 
     if let Some(audit) = &req.audit {
@@ -631,23 +482,14 @@ async fn apply_claimed(
             .execute(&mut *conn)
             .await?;
     }
-    Ok(Receipt {
-        tx_id,
-        created_at: now,
-        replayed: false,
-        balances,
-    })
+    Ok(Receipt { tx_id, created_at: now, replayed: false, balances })
 }
 
 /// An entry to write: `(transaction id, account id, amount, balance after)` (no balance
 /// after on house accounts, whose balances are derived from their entries).
 type Entry = (i64, i64, Minor, Option<Minor>);
 
-async fn insert_entries(
-    conn: &mut AnyConnection,
-    entries: &[Entry],
-    now: i64,
-) -> Result<(), sqlx::Error> {
+async fn insert_entries(conn: &mut AnyConnection, entries: &[Entry], now: i64) -> Result<(), sqlx::Error> {
     for part in entries.chunks(SET_CHUNK * 2) {
         let sql = format!(
             "INSERT INTO ledger_entries (id, tx_id, account_id, amount, balance_after, created_at) VALUES {}",
@@ -656,13 +498,7 @@ async fn insert_entries(
         let sql = store::positional(conn, &sql);
         let mut q = sqlx::query(&sql);
         for (tx_id, account_id, amount, balance_after) in part {
-            q = q
-                .bind(next_id())
-                .bind(*tx_id)
-                .bind(*account_id)
-                .bind(*amount)
-                .bind(*balance_after)
-                .bind(now);
+            q = q.bind(next_id()).bind(*tx_id).bind(*account_id).bind(*amount).bind(*balance_after).bind(now);
         }
         q.execute(&mut *conn).await?;
     }
@@ -700,11 +536,9 @@ pub(crate) async fn apply_many(
     house: &HouseIds,
     cx: &Cx,
 ) -> Result<Vec<Result<Receipt, LedgerError>>, sqlx::Error> {
-    let mut results: Vec<Option<Result<Receipt, LedgerError>>> =
-        (0..items.len()).map(|_| None).collect();
+    let mut results: Vec<Option<Result<Receipt, LedgerError>>> = (0..items.len()).map(|_| None).collect();
     let legs: Vec<Option<SetLeg>> = items.iter().map(|(req, _)| set_leg(req)).collect();
-    let (mut pending, mut one_by_one): (Vec<usize>, Vec<usize>) =
-        (0..items.len()).partition(|&i| legs[i].is_some());
+    let (mut pending, mut one_by_one): (Vec<usize>, Vec<usize>) = (0..items.len()).partition(|&i| legs[i].is_some());
     // Each step takes every account and key at most once (one UPDATE row per account);
     // later postings on the same account wait for the next step.
     while !pending.is_empty() {
@@ -712,9 +546,7 @@ pub(crate) async fn apply_many(
         let mut keys = std::collections::HashSet::new();
         let (mut step, mut later) = (Vec::new(), Vec::new());
         for i in pending {
-            let Some((user_id, kind, currency, _)) = legs[i] else {
-                continue;
-            };
+            let Some((user_id, kind, currency, _)) = legs[i] else { continue };
             let account = (user_id, kind, currency);
             let key = items[i].0.idempotency_key.as_str();
             if step.len() < SET_CHUNK && !accounts.contains(&account) && !keys.contains(key) {
@@ -733,10 +565,7 @@ pub(crate) async fn apply_many(
         let (req, hash) = &items[i];
         results[i] = Some(apply_isolated(conn, req, hash, house, cx).await?);
     }
-    Ok(results
-        .into_iter()
-        .map(|r| r.unwrap_or_else(|| Err(LedgerError::Invalid("posting not applied".into()))))
-        .collect())
+    Ok(results.into_iter().map(|r| r.unwrap_or_else(|| Err(LedgerError::Invalid("posting not applied".into())))).collect())
 }
 
 /// One posting in its own savepoint: a failure rolls back only its own writes.
@@ -794,12 +623,7 @@ async fn apply_set(
             .bind(now)
             .bind(req.group.as_deref());
     }
-    let claimed: std::collections::HashSet<i64> = q
-        .fetch_all(&mut *conn)
-        .await?
-        .iter()
-        .map(|r| r.get::<i64, _>(0))
-        .collect();
+    let claimed: std::collections::HashSet<i64> = q.fetch_all(&mut *conn).await?.iter().map(|r| r.get::<i64, _>(0)).collect();
     let mut one_by_one = Vec::new();
     let mut moving = Vec::new();
     for (k, &i) in step.iter().enumerate() {
@@ -853,21 +677,12 @@ async fn apply_set(
     for &k in &moving {
         let (user_id, kind, currency, amount) = leg(k);
         let (lower, upper) = bounds(amount, currency, &cx.limits);
-        q = q
-            .bind(user_id)
-            .bind(kind.as_str())
-            .bind(currency.code())
-            .bind(amount)
-            .bind(lower)
-            .bind(upper);
+        q = q.bind(user_id).bind(kind.as_str()).bind(currency.code()).bind(amount).bind(lower).bind(upper);
     }
     // Keyed as the database spells them: `(owner, kind, currency)` → `(account id, balance)`.
     let mut moved: HashMap<(i64, String, String), (i64, i64)> = HashMap::new();
     for r in q.fetch_all(&mut *conn).await? {
-        moved.insert(
-            (r.try_get(0)?, r.try_get(1)?, r.try_get(2)?),
-            (r.try_get(3)?, r.try_get(4)?),
-        );
+        moved.insert((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?), (r.try_get(3)?, r.try_get(4)?));
     }
     // 3. Release the claims of postings whose balance did not move; 4. write the entries.
     let mut released = refused;
@@ -877,11 +692,7 @@ async fn apply_set(
         let i = step[k];
         let req = &items[i].0;
         let (user_id, kind, currency, amount) = leg(k);
-        let Some(&(account_id, balance)) = moved.get(&(
-            user_id,
-            kind.as_str().to_string(),
-            currency.code().to_string(),
-        )) else {
+        let Some(&(account_id, balance)) = moved.get(&(user_id, kind.as_str().to_string(), currency.code().to_string())) else {
             released.push(ids[k]);
             if amount < 0 {
                 results[i] = Some(Err(LedgerError::Insufficient(kind)));
@@ -894,9 +705,7 @@ async fn apply_set(
         };
         for leg in &req.legs {
             match leg.account {
-                AccountRef::Player { .. } => {
-                    entries.push((ids[k], account_id, leg.amount, Some(balance)))
-                }
+                AccountRef::Player { .. } => entries.push((ids[k], account_id, leg.amount, Some(balance))),
                 AccountRef::House(acc) => match house.get(&(acc, leg.currency)) {
                     Some(&id) => entries.push((ids[k], id, leg.amount, None)),
                     None => return Err(sqlx::Error::Protocol("house account not resolved".into())),
@@ -910,26 +719,17 @@ async fn apply_set(
             tx_id: ids[k],
             created_at: now,
             replayed: false,
-            balances: vec![LegBalance {
-                user_id,
-                kind,
-                currency,
-                amount,
-                balance_after: balance,
-            }],
+            balances: vec![LegBalance { user_id, kind, currency, amount, balance_after: balance }],
         }));
     }
     release(conn, &released).await?;
     insert_entries(conn, &entries, now).await?;
     if !watched.is_empty() {
         if let Some(observer) = cx.observer.get() {
-            observer
-                .applied(conn, &watched)
-                .await
-                .map_err(|e| match e {
-                    LedgerError::Store(e) => e,
-                    other => sqlx::Error::Protocol(format!("a posting observer failed: {other}")),
-                })?;
+            observer.applied(conn, &watched).await.map_err(|e| match e {
+                LedgerError::Store(e) => e,
+                other => sqlx::Error::Protocol(format!("a posting observer failed: {other}")),
+            })?;
         }
     }
     Ok(one_by_one)
@@ -940,10 +740,7 @@ async fn release(conn: &mut AnyConnection, ids: &[i64]) -> Result<(), sqlx::Erro
     if ids.is_empty() {
         return Ok(());
     }
-    let sql = format!(
-        "DELETE FROM ledger_transactions WHERE id IN {}",
-        store::values(1, ids.len(), 1)
-    );
+    let sql = format!("DELETE FROM ledger_transactions WHERE id IN {}", store::values(1, ids.len(), 1));
     let sql = store::positional(conn, &sql);
     let mut q = sqlx::query(&sql);
     for id in ids {
@@ -955,12 +752,11 @@ async fn release(conn: &mut AnyConnection, ids: &[i64]) -> Result<(), sqlx::Erro
 
 /// The receipt of the posting already stored under `key`, if its parameters match.
 async fn replay(conn: &mut AnyConnection, key: &str, hash: &str) -> Result<Receipt, LedgerError> {
-    let row =
-        sqlx::query("SELECT id, request_hash FROM ledger_transactions WHERE idempotency_key = $1")
-            .bind(key)
-            .fetch_optional(&mut *conn)
-            .await?
-            .ok_or_else(|| LedgerError::Invalid("idempotency key vanished".into()))?;
+    let row = sqlx::query("SELECT id, request_hash FROM ledger_transactions WHERE idempotency_key = $1")
+        .bind(key)
+        .fetch_optional(&mut *conn)
+        .await?
+        .ok_or_else(|| LedgerError::Invalid("idempotency key vanished".into()))?;
     let (tx_id, stored_hash): (i64, String) = (row.try_get(0)?, row.try_get(1)?);
     if stored_hash == TOMBSTONE_HASH {
         return Err(LedgerError::Tombstoned);
@@ -972,16 +768,9 @@ async fn replay(conn: &mut AnyConnection, key: &str, hash: &str) -> Result<Recei
 }
 
 /// The receipt of a stored posting, rebuilt from its entries.
-async fn receipt_of(
-    conn: &mut AnyConnection,
-    tx_id: i64,
-    replayed: bool,
-) -> Result<Receipt, LedgerError> {
-    let created_at: i64 = sqlx::query("SELECT created_at FROM ledger_transactions WHERE id = $1")
-        .bind(tx_id)
-        .fetch_one(&mut *conn)
-        .await?
-        .try_get(0)?;
+async fn receipt_of(conn: &mut AnyConnection, tx_id: i64, replayed: bool) -> Result<Receipt, LedgerError> {
+    let created_at: i64 =
+        sqlx::query("SELECT created_at FROM ledger_transactions WHERE id = $1").bind(tx_id).fetch_one(&mut *conn).await?.try_get(0)?;
     let rows = sqlx::query(
         "SELECT a.owner_id, a.kind, a.currency, e.amount, e.balance_after FROM ledger_entries e \
          JOIN ledger_accounts a ON a.id = e.account_id WHERE e.tx_id = $1 AND a.is_house = 0 ORDER BY e.id",
@@ -995,20 +784,13 @@ async fn receipt_of(
         let currency: String = r.try_get(2)?;
         balances.push(LegBalance {
             user_id: r.try_get(0)?,
-            kind: BalanceKind::from_str(&kind)
-                .map_err(|_| LedgerError::Invalid(format!("unknown kind {kind}")))?,
-            currency: Currency::from_str(&currency)
-                .map_err(|_| LedgerError::Invalid(format!("unknown currency {currency}")))?,
+            kind: BalanceKind::from_str(&kind).map_err(|_| LedgerError::Invalid(format!("unknown kind {kind}")))?,
+            currency: Currency::from_str(&currency).map_err(|_| LedgerError::Invalid(format!("unknown currency {currency}")))?,
             amount: r.try_get(3)?,
             balance_after: r.try_get::<Option<i64>, _>(4)?.unwrap_or(0),
         });
     }
-    Ok(Receipt {
-        tx_id,
-        created_at,
-        replayed,
-        balances,
-    })
+    Ok(Receipt { tx_id, created_at, replayed, balances })
 }
 
 /// One operation in its own transaction (PostgreSQL).
@@ -1036,23 +818,12 @@ pub(crate) async fn run_direct(db: &Db, op: &Op, cx: &Cx) -> Result<Done, Ledger
 /// panicked the SQLite writer and refused every later posting of every player).
 async fn run_guarded(conn: &mut AnyConnection, op: &Op, cx: &Cx) -> Result<Done, LedgerError> {
     use futures::FutureExt;
-    match std::panic::AssertUnwindSafe(run_op(conn, op, cx))
-        .catch_unwind()
-        .await
-    {
+    match std::panic::AssertUnwindSafe(run_op(conn, op, cx)).catch_unwind().await {
         Ok(result) => result,
         Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned());
-            tracing::error!(
-                panic = what.as_deref().unwrap_or("?"),
-                "a ledger operation panicked; it is refused and rolled back"
-            );
-            Err(LedgerError::Invalid(
-                "the posting could not be applied".into(),
-            ))
+            let what = panic.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| panic.downcast_ref::<String>().cloned());
+            tracing::error!(panic = what.as_deref().unwrap_or("?"), "a ledger operation panicked; it is refused and rolled back");
+            Err(LedgerError::Invalid("the posting could not be applied".into()))
         }
     }
 }

@@ -39,12 +39,7 @@ impl VerifyReport {
 }
 
 async fn count(db: &Db, table: &str) -> Result<i64, LedgerError> {
-    Ok(
-        sqlx::query(&format!("SELECT CAST(COUNT(*) AS BIGINT) FROM {table}"))
-            .fetch_one(db.reader())
-            .await?
-            .get(0),
-    )
+    Ok(sqlx::query(&format!("SELECT CAST(COUNT(*) AS BIGINT) FROM {table}")).fetch_one(db.reader()).await?.get(0))
 }
 
 pub async fn run(db: &Db) -> Result<VerifyReport, LedgerError> {
@@ -62,13 +57,8 @@ pub async fn run(db: &Db) -> Result<VerifyReport, LedgerError> {
     )
     .fetch_all(db.reader())
     .await?;
-    report.balance_mismatches = rows
-        .iter()
-        .map(|r| (r.get(0), r.get(1), r.get(2)))
-        .collect();
-    let rows = sqlx::query("SELECT id FROM ledger_accounts WHERE is_house = 0 AND balance < 0")
-        .fetch_all(db.reader())
-        .await?;
+    report.balance_mismatches = rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect();
+    let rows = sqlx::query("SELECT id FROM ledger_accounts WHERE is_house = 0 AND balance < 0").fetch_all(db.reader()).await?;
     report.negative_balances = rows.iter().map(|r| r.get(0)).collect();
     let rows = sqlx::query(
         "SELECT e.tx_id, a.currency, CAST(SUM(e.amount) AS BIGINT) FROM ledger_entries e \
@@ -77,10 +67,7 @@ pub async fn run(db: &Db) -> Result<VerifyReport, LedgerError> {
     )
     .fetch_all(db.reader())
     .await?;
-    report.unbalanced_transactions = rows
-        .iter()
-        .map(|r| (r.get(0), r.get(1), r.get(2)))
-        .collect();
+    report.unbalanced_transactions = rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect();
     // Tombstones and the rollbacks that left them move nothing; every other transaction has
     // at least two entries (a zero-amount record has two zero entries).
     let rows = sqlx::query(
@@ -116,16 +103,13 @@ async fn reversal_errors(db: &Db) -> Result<Vec<(i64, String)>, LedgerError> {
     .fetch_all(db.reader())
     .await?;
     for r in rows {
-        let (id, target, target_type): (i64, Option<i64>, Option<i64>) =
-            (r.get(0), r.get(1), r.get(2));
+        let (id, target, target_type): (i64, Option<i64>, Option<i64>) = (r.get(0), r.get(1), r.get(2));
         out.push((
             id,
             match (target, target_type) {
                 (None, _) => "not linked to the transaction it cancels".to_string(),
                 (Some(t), None) => format!("cancels transaction {t}, which does not exist"),
-                (Some(t), Some(ty)) => {
-                    format!("cancels transaction {t} of type {ty}, which is not a bet or a win")
-                }
+                (Some(t), Some(ty)) => format!("cancels transaction {t} of type {ty}, which is not a bet or a win"),
             },
         ));
     }
@@ -140,10 +124,7 @@ async fn reversal_errors(db: &Db) -> Result<Vec<(i64, String)>, LedgerError> {
     .await?;
     for r in rows {
         let (target, n): (i64, i64) = (r.get(0), r.get(1));
-        out.push((
-            target,
-            format!("transaction {target} is reversed {n} times"),
-        ));
+        out.push((target, format!("transaction {target} is reversed {n} times")));
     }
     // A reversal negates its original exactly, account by account (a tombstone's rollback:
     // no entries on either side).
@@ -161,10 +142,7 @@ async fn reversal_errors(db: &Db) -> Result<Vec<(i64, String)>, LedgerError> {
     .await?;
     for r in rows {
         let (id, account, sum): (i64, i64, i64) = (r.get(0), r.get(1), r.get(2));
-        out.push((
-            id,
-            format!("does not cancel its original on account {account} (net {sum})"),
-        ));
+        out.push((id, format!("does not cancel its original on account {account} (net {sum})")));
     }
     out.sort();
     out.dedup();

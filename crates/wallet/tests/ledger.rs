@@ -30,10 +30,7 @@ fn credit(user: i64, amount: i64, key: &str) -> PostingRequest {
         Some(user),
         TND,
         AccountRef::House(HouseAccount::Adjustments),
-        AccountRef::Player {
-            user_id: user,
-            kind: BalanceKind::Real,
-        },
+        AccountRef::Player { user_id: user, kind: BalanceKind::Real },
         amount,
     )
 }
@@ -44,10 +41,7 @@ fn debit(user: i64, amount: i64, key: &str) -> PostingRequest {
         key,
         Some(user),
         TND,
-        AccountRef::Player {
-            user_id: user,
-            kind: BalanceKind::Real,
-        },
+        AccountRef::Player { user_id: user, kind: BalanceKind::Real },
         AccountRef::House(HouseAccount::Games),
         amount,
     )
@@ -79,33 +73,18 @@ async fn credit_debit_and_insufficient_funds() {
             "b1",
             Some(1),
             TND,
-            AccountRef::Player {
-                user_id: 1,
-                kind: BalanceKind::Bonus,
-            },
+            AccountRef::Player { user_id: 1, kind: BalanceKind::Bonus },
             AccountRef::House(HouseAccount::Games),
             1,
         );
         let err = ledger.post(bonus).await.unwrap_err();
-        assert_eq!(
-            kernel::AppError::from(err).code,
-            kernel::ErrorCode::InsufficientBonus
-        );
+        assert_eq!(kernel::AppError::from(err).code, kernel::ErrorCode::InsufficientBonus);
         // History, newest first.
         let h = ledger
-            .history(&HistoryQuery {
-                user_id: 1,
-                from_ms: 0,
-                to_ms: i64::MAX,
-                limit: 10,
-                offset: 0,
-            })
+            .history(&HistoryQuery { user_id: 1, from_ms: 0, to_ms: i64::MAX, limit: 10, offset: 0 })
             .await
             .unwrap();
-        assert_eq!(
-            h.iter().map(|e| e.amount).collect::<Vec<_>>(),
-            vec![-7_500, -2_500, 10_000]
-        );
+        assert_eq!(h.iter().map(|e| e.amount).collect::<Vec<_>>(), vec![-7_500, -2_500, 10_000]);
         assert_eq!(h[0].balance_after, Some(0));
         assert_consistent(&ledger).await;
     })
@@ -118,10 +97,7 @@ async fn credit_to_unopened_account_opens_it() {
         let ledger = Ledger::new(db);
         let r = ledger.post(credit(7, 1_000, "c7")).await.unwrap();
         assert_eq!(r.balance_after(7, BalanceKind::Real), Some(1_000));
-        assert_eq!(
-            ledger.balances(7).await.unwrap().len(),
-            BalanceKind::ALL.len()
-        );
+        assert_eq!(ledger.balances(7).await.unwrap().len(), BalanceKind::ALL.len());
         assert_consistent(&ledger).await;
     })
     .await;
@@ -138,16 +114,10 @@ async fn idempotent_replay_and_conflict() {
         assert!(again.replayed);
         assert_eq!(first.tx_id, again.tx_id);
         assert_eq!(first.balances, again.balances);
-        assert_eq!(
-            ledger.balance(2, BalanceKind::Real, TND).await.unwrap(),
-            5_000
-        );
+        assert_eq!(ledger.balance(2, BalanceKind::Real, TND).await.unwrap(), 5_000);
         let err = ledger.post(credit(2, 6_000, "same")).await.unwrap_err();
         assert!(matches!(err, LedgerError::IdempotencyConflict));
-        assert_eq!(
-            ledger.balance(2, BalanceKind::Real, TND).await.unwrap(),
-            5_000
-        );
+        assert_eq!(ledger.balance(2, BalanceKind::Real, TND).await.unwrap(), 5_000);
         assert_consistent(&ledger).await;
     })
     .await;
@@ -165,21 +135,11 @@ async fn parallel_debits_never_overdraw() {
             let ledger = ledger.clone();
             tokio::spawn(async move { ledger.post(debit(3, 1_000, &format!("debit-{i}"))).await })
         });
-        let results: Vec<_> = join_all(tasks)
-            .await
-            .into_iter()
-            .map(|r| r.unwrap())
-            .collect();
+        let results: Vec<_> = join_all(tasks).await.into_iter().map(|r| r.unwrap()).collect();
         let ok = results.iter().filter(|r| r.is_ok()).count();
-        let insufficient = results
-            .iter()
-            .filter(|r| matches!(r, Err(LedgerError::Insufficient(_))))
-            .count();
+        let insufficient = results.iter().filter(|r| matches!(r, Err(LedgerError::Insufficient(_)))).count();
         assert_eq!(ok, 50, "exactly 50 debits succeed");
-        assert_eq!(
-            insufficient, 150,
-            "the rest are refused for insufficient funds, not errors"
-        );
+        assert_eq!(insufficient, 150, "the rest are refused for insufficient funds, not errors");
         for r in results.iter().flatten() {
             assert!(r.balance_after(3, BalanceKind::Real).unwrap() >= 0);
         }
@@ -200,11 +160,7 @@ async fn concurrent_repeats_of_one_key_post_once() {
             let ledger = ledger.clone();
             tokio::spawn(async move { ledger.post(debit(4, 1_234, "one-key")).await })
         });
-        let results: Vec<Receipt> = join_all(tasks)
-            .await
-            .into_iter()
-            .map(|r| r.unwrap().expect("no error"))
-            .collect();
+        let results: Vec<Receipt> = join_all(tasks).await.into_iter().map(|r| r.unwrap().expect("no error")).collect();
         let originals = results.iter().filter(|r| !r.replayed).count();
         assert_eq!(originals, 1, "exactly one posting");
         let first = &results[0];
@@ -212,10 +168,7 @@ async fn concurrent_repeats_of_one_key_post_once() {
             assert_eq!(r.tx_id, first.tx_id);
             assert_eq!(r.balances, first.balances);
         }
-        assert_eq!(
-            ledger.balance(4, BalanceKind::Real, TND).await.unwrap(),
-            100_000 - 1_234
-        );
+        assert_eq!(ledger.balance(4, BalanceKind::Real, TND).await.unwrap(), 100_000 - 1_234);
         assert_consistent(&ledger).await;
     })
     .await;
@@ -228,19 +181,14 @@ async fn verify_detects_tampering() {
         ledger.post(credit(5, 1_000, "c5")).await.unwrap();
         assert_consistent(&ledger).await;
         // Someone bypasses the ledger API: verify must notice.
-        store::sqlx::query(
-            "UPDATE ledger_accounts SET balance = balance + 1 WHERE owner_id = 5 AND kind = 'real'",
-        )
-        .execute(db.writer())
-        .await
-        .unwrap();
-        let report = ledger.verify().await.unwrap();
-        assert!(!report.is_consistent());
-        assert_eq!(report.balance_mismatches.len(), 1);
-        store::sqlx::query("DELETE FROM ledger_entries WHERE amount < 0")
+        store::sqlx::query("UPDATE ledger_accounts SET balance = balance + 1 WHERE owner_id = 5 AND kind = 'real'")
             .execute(db.writer())
             .await
             .unwrap();
+        let report = ledger.verify().await.unwrap();
+        assert!(!report.is_consistent());
+        assert_eq!(report.balance_mismatches.len(), 1);
+        store::sqlx::query("DELETE FROM ledger_entries WHERE amount < 0").execute(db.writer()).await.unwrap();
         let report = ledger.verify().await.unwrap();
         assert!(!report.unbalanced_transactions.is_empty());
         assert!(!report.incomplete_transactions.is_empty());
@@ -254,15 +202,9 @@ async fn invalid_postings_are_refused_before_touching_the_database() {
         let ledger = Ledger::new(db);
         let mut bad = credit(6, 100, "bad");
         bad.legs[1].amount = 99;
-        assert!(matches!(
-            ledger.post(bad).await,
-            Err(LedgerError::Invalid(_))
-        ));
+        assert!(matches!(ledger.post(bad).await, Err(LedgerError::Invalid(_))));
         let empty_key = credit(6, 100, "");
-        assert!(matches!(
-            ledger.post(empty_key).await,
-            Err(LedgerError::Invalid(_))
-        ));
+        assert!(matches!(ledger.post(empty_key).await, Err(LedgerError::Invalid(_))));
         let report = ledger.verify().await.unwrap();
         assert_eq!(report.transactions, 0);
     })
@@ -287,32 +229,16 @@ async fn rollback_reverses_a_posting_once() {
         ledger.post(credit(8, 10_000, "fund8")).await.unwrap();
         ledger.post(debit(8, 2_500, "bet-1")).await.unwrap();
         let first = ledger.rollback(rollback_of("bet-1", "rb-1")).await.unwrap();
-        let RollbackOutcome::Reversed(receipt) = &first else {
-            panic!("expected a reversal, got {first:?}")
-        };
+        let RollbackOutcome::Reversed(receipt) = &first else { panic!("expected a reversal, got {first:?}") };
         assert_eq!(receipt.balance_after(8, BalanceKind::Real), Some(10_000));
         let again = ledger.rollback(rollback_of("bet-1", "rb-1")).await.unwrap();
-        let RollbackOutcome::Reversed(replayed) = &again else {
-            panic!("expected a replay, got {again:?}")
-        };
+        let RollbackOutcome::Reversed(replayed) = &again else { panic!("expected a replay, got {again:?}") };
         assert!(replayed.replayed);
         assert_eq!(replayed.tx_id, receipt.tx_id);
-        assert_eq!(
-            ledger.balance(8, BalanceKind::Real, TND).await.unwrap(),
-            10_000
-        );
+        assert_eq!(ledger.balance(8, BalanceKind::Real, TND).await.unwrap(), 10_000);
         // The bet itself, retried, is still the original bet (a replay), not a new debit.
-        assert!(
-            ledger
-                .post(debit(8, 2_500, "bet-1"))
-                .await
-                .unwrap()
-                .replayed
-        );
-        assert_eq!(
-            ledger.balance(8, BalanceKind::Real, TND).await.unwrap(),
-            10_000
-        );
+        assert!(ledger.post(debit(8, 2_500, "bet-1")).await.unwrap().replayed);
+        assert_eq!(ledger.balance(8, BalanceKind::Real, TND).await.unwrap(), 10_000);
         assert_consistent(&ledger).await;
     })
     .await;
@@ -325,30 +251,12 @@ async fn rollback_before_the_bet_tombstones_it() {
     with_each_backend(|db| async move {
         let ledger = Ledger::new(db);
         ledger.post(credit(9, 10_000, "fund9")).await.unwrap();
-        assert_eq!(
-            ledger
-                .rollback(rollback_of("bet-late", "rb-late"))
-                .await
-                .unwrap(),
-            RollbackOutcome::Tombstoned
-        );
-        assert_eq!(
-            ledger
-                .rollback(rollback_of("bet-late", "rb-late"))
-                .await
-                .unwrap(),
-            RollbackOutcome::Tombstoned
-        );
+        assert_eq!(ledger.rollback(rollback_of("bet-late", "rb-late")).await.unwrap(), RollbackOutcome::Tombstoned);
+        assert_eq!(ledger.rollback(rollback_of("bet-late", "rb-late")).await.unwrap(), RollbackOutcome::Tombstoned);
         let err = ledger.post(debit(9, 1_000, "bet-late")).await.unwrap_err();
         assert!(matches!(err, LedgerError::Tombstoned), "{err:?}");
-        assert_eq!(
-            kernel::AppError::from(err).code,
-            kernel::ErrorCode::TransactionRolledBack
-        );
-        assert_eq!(
-            ledger.balance(9, BalanceKind::Real, TND).await.unwrap(),
-            10_000
-        );
+        assert_eq!(kernel::AppError::from(err).code, kernel::ErrorCode::TransactionRolledBack);
+        assert_eq!(ledger.balance(9, BalanceKind::Real, TND).await.unwrap(), 10_000);
         assert_consistent(&ledger).await;
     })
     .await;
@@ -368,10 +276,7 @@ async fn bet_and_rollback_race_settles_consistently() {
             let (l1, l2) = (ledger.clone(), ledger.clone());
             let (k1, k2) = (key.clone(), key.clone());
             let bet = tokio::spawn(async move { l1.post(debit(10, 1_000, &k1)).await });
-            let rb =
-                tokio::spawn(
-                    async move { l2.rollback(rollback_of(&k2, &format!("{k2}-rb"))).await },
-                );
+            let rb = tokio::spawn(async move { l2.rollback(rollback_of(&k2, &format!("{k2}-rb"))).await });
             let (bet, rb) = (bet.await.unwrap(), rb.await.unwrap().unwrap());
             match (&bet, &rb) {
                 (Ok(_), RollbackOutcome::Reversed(_)) => {}
@@ -380,10 +285,7 @@ async fn bet_and_rollback_race_settles_consistently() {
             }
         }
         // Every bet was either reversed or refused: the balance is untouched.
-        assert_eq!(
-            ledger.balance(10, BalanceKind::Real, TND).await.unwrap(),
-            1_000_000
-        );
+        assert_eq!(ledger.balance(10, BalanceKind::Real, TND).await.unwrap(), 1_000_000);
         eprintln!("{tombstoned} of 20 races tombstoned");
         assert_consistent(&ledger).await;
     })
@@ -399,23 +301,12 @@ async fn post_many_answers_each_posting_alone() {
     with_each_backend(|db| async move {
         let ledger = Ledger::new(db);
         for user in 100..110 {
-            ledger
-                .post(credit(user, 5_000, &format!("fund-{user}")))
-                .await
-                .unwrap();
+            ledger.post(credit(user, 5_000, &format!("fund-{user}"))).await.unwrap();
         }
         let earlier = ledger.post(debit(100, 1_000, "earlier")).await.unwrap();
-        ledger
-            .rollback(rollback_of("late-bet", "late-bet:rb"))
-            .await
-            .unwrap();
+        ledger.rollback(rollback_of("late-bet", "late-bet:rb")).await.unwrap();
         let mut audited = credit(108, 7, "audited");
-        audited.audit = Some(Audit {
-            actor: "test".into(),
-            action: "wallet.adjust".into(),
-            subject: "user:108".into(),
-            details: serde_json::json!({}),
-        });
+        audited.audit = Some(Audit { actor: "test".into(), action: "wallet.adjust".into(), subject: "user:108".into(), details: serde_json::json!({}) });
         let batch = vec![
             debit(101, 2_000, "m-101"),
             debit(102, 5_001, "m-102-short"),
@@ -436,78 +327,30 @@ async fn post_many_answers_each_posting_alone() {
         ];
         let r = ledger.post_many(batch).await;
         assert_eq!(r.len(), 11);
-        assert_eq!(
-            r[0].as_ref().unwrap().balance_after(101, BalanceKind::Real),
-            Some(3_000)
-        );
+        assert_eq!(r[0].as_ref().unwrap().balance_after(101, BalanceKind::Real), Some(3_000));
         assert!(!r[0].as_ref().unwrap().replayed);
-        assert!(matches!(
-            r[1],
-            Err(LedgerError::Insufficient(BalanceKind::Real))
-        ));
+        assert!(matches!(r[1], Err(LedgerError::Insufficient(BalanceKind::Real))));
         let replay = r[2].as_ref().unwrap();
         assert!(replay.replayed);
         assert_eq!(replay.tx_id, earlier.tx_id);
         assert!(matches!(r[3], Err(LedgerError::IdempotencyConflict)));
         assert!(matches!(r[4], Err(LedgerError::Tombstoned)));
-        assert_eq!(
-            r[5].as_ref().unwrap().balance_after(999, BalanceKind::Real),
-            Some(300)
-        );
-        assert_eq!(
-            r[6].as_ref().unwrap().balance_after(104, BalanceKind::Real),
-            Some(2_000)
-        );
-        assert_eq!(
-            r[7].as_ref().unwrap().balance_after(104, BalanceKind::Real),
-            Some(0)
-        );
+        assert_eq!(r[5].as_ref().unwrap().balance_after(999, BalanceKind::Real), Some(300));
+        assert_eq!(r[6].as_ref().unwrap().balance_after(104, BalanceKind::Real), Some(2_000));
+        assert_eq!(r[7].as_ref().unwrap().balance_after(104, BalanceKind::Real), Some(0));
         assert!(matches!(r[8], Err(LedgerError::Insufficient(_))));
         assert!(matches!(r[9], Err(LedgerError::Invalid(_))));
-        assert_eq!(
-            r[10]
-                .as_ref()
-                .unwrap()
-                .balance_after(108, BalanceKind::Real),
-            Some(5_007)
-        );
-        let expected = [
-            (100, 4_000),
-            (101, 3_000),
-            (102, 5_000),
-            (103, 5_000),
-            (104, 0),
-            (105, 5_000),
-            (108, 5_007),
-            (999, 300),
-        ];
+        assert_eq!(r[10].as_ref().unwrap().balance_after(108, BalanceKind::Real), Some(5_007));
+        let expected = [(100, 4_000), (101, 3_000), (102, 5_000), (103, 5_000), (104, 0), (105, 5_000), (108, 5_007), (999, 300)];
         for (user, balance) in expected {
-            assert_eq!(
-                ledger.balance(user, BalanceKind::Real, TND).await.unwrap(),
-                balance,
-                "user {user}"
-            );
+            assert_eq!(ledger.balance(user, BalanceKind::Real, TND).await.unwrap(), balance, "user {user}");
         }
         // A refused posting left nothing: its key is free; a repeat of the batch replays.
         assert!(ledger.lookup("m-102-short").await.unwrap().is_none());
-        let again = ledger
-            .post_many(vec![
-                debit(101, 2_000, "m-101"),
-                debit(102, 5_000, "m-102-short"),
-            ])
-            .await;
+        let again = ledger.post_many(vec![debit(101, 2_000, "m-101"), debit(102, 5_000, "m-102-short")]).await;
         assert!(again[0].as_ref().unwrap().replayed);
-        assert_eq!(
-            again[0].as_ref().unwrap().tx_id,
-            r[0].as_ref().unwrap().tx_id
-        );
-        assert_eq!(
-            again[1]
-                .as_ref()
-                .unwrap()
-                .balance_after(102, BalanceKind::Real),
-            Some(0)
-        );
+        assert_eq!(again[0].as_ref().unwrap().tx_id, r[0].as_ref().unwrap().tx_id);
+        assert_eq!(again[1].as_ref().unwrap().balance_after(102, BalanceKind::Real), Some(0));
         assert_consistent(&ledger).await;
     })
     .await;
@@ -521,37 +364,17 @@ async fn post_many_large_batches_and_races() {
     with_each_backend(|db| async move {
         let ledger = Ledger::new(db);
         let users: Vec<i64> = (1_000..1_600).collect();
-        let funds: Vec<_> = users
-            .iter()
-            .map(|u| credit(*u, 1_000, &format!("f-{u}")))
-            .collect();
+        let funds: Vec<_> = users.iter().map(|u| credit(*u, 1_000, &format!("f-{u}"))).collect();
         assert!(ledger.post_many(funds).await.iter().all(|r| r.is_ok()));
-        let stakes: Vec<_> = users
-            .iter()
-            .map(|u| debit(*u, 400, &format!("s-{u}")))
-            .collect();
+        let stakes: Vec<_> = users.iter().map(|u| debit(*u, 400, &format!("s-{u}"))).collect();
         let r = ledger.post_many(stakes).await;
-        assert!(r.iter().all(|r| r
-            .as_ref()
-            .unwrap()
-            .balance_after(r.as_ref().unwrap().balances[0].user_id, BalanceKind::Real)
-            == Some(600)));
-        let wins: Vec<_> = users
-            .iter()
-            .map(|u| credit(*u, 50, &format!("w-{u}")))
-            .collect();
+        assert!(r.iter().all(|r| r.as_ref().unwrap().balance_after(r.as_ref().unwrap().balances[0].user_id, BalanceKind::Real) == Some(600)));
+        let wins: Vec<_> = users.iter().map(|u| credit(*u, 50, &format!("w-{u}"))).collect();
         assert!(ledger.post_many(wins).await.iter().all(|r| r.is_ok()));
         // Each player now holds 650: two concurrent batches of 400 and single 400s on the
         // same players; at most one stake per player can succeed.
-        let a: Vec<_> = users
-            .iter()
-            .map(|u| debit(*u, 400, &format!("ra-{u}")))
-            .collect();
-        let b: Vec<_> = users
-            .iter()
-            .rev()
-            .map(|u| debit(*u, 400, &format!("rb-{u}")))
-            .collect();
+        let a: Vec<_> = users.iter().map(|u| debit(*u, 400, &format!("ra-{u}"))).collect();
+        let b: Vec<_> = users.iter().rev().map(|u| debit(*u, 400, &format!("rb-{u}"))).collect();
         let (l1, l2) = (ledger.clone(), ledger.clone());
         let ta = tokio::spawn(async move { l1.post_many(a).await });
         let tb = tokio::spawn(async move { l2.post_many(b).await });
@@ -592,10 +415,7 @@ async fn post_many_large_batches_and_races() {
             assert!(b == 250 || b == 650, "user {u}: {b}");
             total += b;
         }
-        assert_eq!(
-            total,
-            (users.len() as i64 - ok as i64) * 650 + ok as i64 * 250
-        );
+        assert_eq!(total, (users.len() as i64 - ok as i64) * 650 + ok as i64 * 250);
         assert_consistent(&ledger).await;
     })
     .await;
@@ -608,10 +428,7 @@ fn win(user: i64, amount: i64, key: &str) -> PostingRequest {
         Some(user),
         TND,
         AccountRef::House(HouseAccount::Games),
-        AccountRef::Player {
-            user_id: user,
-            kind: BalanceKind::Real,
-        },
+        AccountRef::Player { user_id: user, kind: BalanceKind::Real },
         amount,
     )
 }
@@ -624,89 +441,36 @@ async fn a_posting_is_reversed_at_most_once() {
         let ledger = Ledger::new(db);
         ledger.post(credit(20, 10_000, "fund20")).await.unwrap();
         ledger.post(debit(20, 1_000, "drb-1")).await.unwrap();
-        let RollbackOutcome::Reversed(first) = ledger
-            .rollback(rollback_of("drb-1", "drb-rb1"))
-            .await
-            .unwrap()
-        else {
-            panic!()
-        };
+        let RollbackOutcome::Reversed(first) = ledger.rollback(rollback_of("drb-1", "drb-rb1")).await.unwrap() else { panic!() };
         assert_eq!(first.balance_after(20, BalanceKind::Real), Some(10_000));
         // A second rollback under a new key answers the first reversal and moves nothing.
-        let second = ledger
-            .rollback(rollback_of("drb-1", "drb-rb2"))
-            .await
-            .unwrap();
-        let RollbackOutcome::AlreadyReversed(r) = &second else {
-            panic!("expected the first reversal, got {second:?}")
-        };
+        let second = ledger.rollback(rollback_of("drb-1", "drb-rb2")).await.unwrap();
+        let RollbackOutcome::AlreadyReversed(r) = &second else { panic!("expected the first reversal, got {second:?}") };
         assert_eq!((r.tx_id, r.replayed), (first.tx_id, true));
-        assert_eq!(
-            ledger.balance(20, BalanceKind::Real, TND).await.unwrap(),
-            10_000
-        );
+        assert_eq!(ledger.balance(20, BalanceKind::Real, TND).await.unwrap(), 10_000);
         // A rollback of a rollback is refused; so is a rollback of anything but a bet or a win.
-        assert!(matches!(
-            ledger.rollback(rollback_of("drb-rb1", "drb-rb3")).await,
-            Err(LedgerError::NotReversible)
-        ));
-        assert!(matches!(
-            ledger.rollback(rollback_of("fund20", "drb-rb4")).await,
-            Err(LedgerError::NotReversible)
-        ));
+        assert!(matches!(ledger.rollback(rollback_of("drb-rb1", "drb-rb3")).await, Err(LedgerError::NotReversible)));
+        assert!(matches!(ledger.rollback(rollback_of("fund20", "drb-rb4")).await, Err(LedgerError::NotReversible)));
         // A win reversed three times under three keys takes its amount back once.
         ledger.post(win(20, 5_000, "w-1")).await.unwrap();
         for k in ["w-rb1", "w-rb2", "w-rb3"] {
             ledger.rollback(rollback_of("w-1", k)).await.unwrap();
         }
-        assert_eq!(
-            ledger.balance(20, BalanceKind::Real, TND).await.unwrap(),
-            10_000
-        );
+        assert_eq!(ledger.balance(20, BalanceKind::Real, TND).await.unwrap(), 10_000);
         // A rollback key that is another transaction's key is a conflict, and leaves no
         // tombstone behind for the (unknown) transaction it named.
-        assert!(matches!(
-            ledger.rollback(rollback_of("never-sent", "w-1")).await,
-            Err(LedgerError::IdempotencyConflict)
-        ));
+        assert!(matches!(ledger.rollback(rollback_of("never-sent", "w-1")).await, Err(LedgerError::IdempotencyConflict)));
         assert!(ledger.lookup("never-sent").await.unwrap().is_none());
         // One rollback key cannot cancel a second, different transaction (even of the same amount).
         ledger.post(debit(20, 1_000, "drb-2")).await.unwrap();
-        assert!(matches!(
-            ledger.rollback(rollback_of("drb-2", "drb-rb1")).await,
-            Err(LedgerError::IdempotencyConflict)
-        ));
-        assert_eq!(
-            ledger.balance(20, BalanceKind::Real, TND).await.unwrap(),
-            9_000
-        );
+        assert!(matches!(ledger.rollback(rollback_of("drb-2", "drb-rb1")).await, Err(LedgerError::IdempotencyConflict)));
+        assert_eq!(ledger.balance(20, BalanceKind::Real, TND).await.unwrap(), 9_000);
         // Tombstones: a second rollback of an unknown key under another id answers the same.
-        assert_eq!(
-            ledger
-                .rollback(rollback_of("late-1", "late-rb1"))
-                .await
-                .unwrap(),
-            RollbackOutcome::Tombstoned
-        );
-        assert_eq!(
-            ledger
-                .rollback(rollback_of("late-1", "late-rb2"))
-                .await
-                .unwrap(),
-            RollbackOutcome::Tombstoned
-        );
-        assert_eq!(
-            ledger
-                .rollback(rollback_of("late-1", "late-rb1"))
-                .await
-                .unwrap(),
-            RollbackOutcome::Tombstoned
-        );
+        assert_eq!(ledger.rollback(rollback_of("late-1", "late-rb1")).await.unwrap(), RollbackOutcome::Tombstoned);
+        assert_eq!(ledger.rollback(rollback_of("late-1", "late-rb2")).await.unwrap(), RollbackOutcome::Tombstoned);
+        assert_eq!(ledger.rollback(rollback_of("late-1", "late-rb1")).await.unwrap(), RollbackOutcome::Tombstoned);
         // The tombstoning rollback claimed its own key: a bet under it is a conflict.
-        assert!(matches!(
-            ledger.post(debit(20, 1, "late-rb1")).await,
-            Err(LedgerError::IdempotencyConflict)
-        ));
+        assert!(matches!(ledger.post(debit(20, 1, "late-rb1")).await, Err(LedgerError::IdempotencyConflict)));
         assert_consistent(&ledger).await;
     })
     .await;
@@ -734,18 +498,13 @@ async fn concurrent_rollbacks_under_new_keys_reverse_once() {
             }
         }
         assert_eq!(reversed, 1);
-        assert_eq!(
-            ledger.balance(21, BalanceKind::Real, TND).await.unwrap(),
-            10_000
-        );
-        let reversals: i64 = store::sqlx::query(
-            "SELECT CAST(COUNT(*) AS BIGINT) FROM ledger_transactions WHERE reverses_tx_id = $1",
-        )
-        .bind(bet.tx_id)
-        .fetch_one(db.reader())
-        .await
-        .map(|r| store::Row::get(&r, 0))
-        .unwrap();
+        assert_eq!(ledger.balance(21, BalanceKind::Real, TND).await.unwrap(), 10_000);
+        let reversals: i64 = store::sqlx::query("SELECT CAST(COUNT(*) AS BIGINT) FROM ledger_transactions WHERE reverses_tx_id = $1")
+            .bind(bet.tx_id)
+            .fetch_one(db.reader())
+            .await
+            .map(|r| store::Row::get(&r, 0))
+            .unwrap();
         assert_eq!(reversals, 1);
         assert_consistent(&ledger).await;
     })
@@ -832,47 +591,27 @@ async fn verify_detects_broken_reversals() {
 #[tokio::test]
 async fn limits_and_zero_records() {
     with_each_backend(|db| async move {
-        let limits = LedgerLimits {
-            max_amount_major: 1_000,
-            max_balance_major: 2_500,
-        };
+        let limits = LedgerLimits { max_amount_major: 1_000, max_balance_major: 2_500 };
         let ledger = Ledger::with_limits(db, limits);
-        assert!(matches!(
-            ledger.post(credit(23, 1_000_001, "too-big")).await,
-            Err(LedgerError::AmountTooLarge)
-        ));
+        assert!(matches!(ledger.post(credit(23, 1_000_001, "too-big")).await, Err(LedgerError::AmountTooLarge)));
         ledger.post(credit(23, 1_000_000, "l-1")).await.unwrap();
         ledger.post(credit(23, 1_000_000, "l-2")).await.unwrap();
         let err = ledger.post(credit(23, 1_000_000, "l-3")).await.unwrap_err();
         assert!(matches!(err, LedgerError::BalanceLimit), "{err:?}");
-        assert_eq!(
-            kernel::AppError::from(err).code,
-            kernel::ErrorCode::BalanceLimit
-        );
+        assert_eq!(kernel::AppError::from(err).code, kernel::ErrorCode::BalanceLimit);
         // Up to the maximum exactly is fine; the refused key is free again.
         ledger.post(credit(23, 500_000, "l-3")).await.unwrap();
-        assert_eq!(
-            ledger.balance(23, BalanceKind::Real, TND).await.unwrap(),
-            2_500_000
-        );
+        assert_eq!(ledger.balance(23, BalanceKind::Real, TND).await.unwrap(), 2_500_000);
         // Set-wise (post_many) the same: one credit over the limit fails alone.
-        let many = ledger
-            .post_many(vec![credit(23, 1, "m-1"), credit(24, 1_000, "m-2")])
-            .await;
-        assert!(
-            matches!(many[0], Err(LedgerError::BalanceLimit)),
-            "{many:?}"
-        );
+        let many = ledger.post_many(vec![credit(23, 1, "m-1"), credit(24, 1_000, "m-2")]).await;
+        assert!(matches!(many[0], Err(LedgerError::BalanceLimit)), "{many:?}");
         assert!(many[1].is_ok());
         // Debits still work at the maximum.
         ledger.post(debit(23, 1_000, "l-d")).await.unwrap();
         // A zero stake is recorded: the same key later with an amount is a conflict.
         let zero = ledger.post(debit(23, 0, "z-1")).await.unwrap();
         assert_eq!(zero.balance_after(23, BalanceKind::Real), Some(2_499_000));
-        assert!(matches!(
-            ledger.post(debit(23, 5_000, "z-1")).await,
-            Err(LedgerError::IdempotencyConflict)
-        ));
+        assert!(matches!(ledger.post(debit(23, 5_000, "z-1")).await, Err(LedgerError::IdempotencyConflict)));
         assert!(ledger.post(debit(23, 0, "z-1")).await.unwrap().replayed);
         assert_consistent(&ledger).await;
     })

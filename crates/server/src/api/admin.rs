@@ -47,56 +47,27 @@ pub struct AdjustReply {
 #[utoipa::path(post, path = "/api/admin/wallet/adjust", tag = "admin", request_body = AdjustRequest,
     responses((status = 200, body = Envelope<AdjustReply>),
               (status = "default", description = "3 no such user, 23 not signed in, 24 not an admin, 26 key reused, 40/47 invalid, 501/506/507 insufficient", body = ErrorEnvelope)))]
-pub async fn adjust(
-    State(state): State<AppState>,
-    session: Session,
-    JsonBody(req): JsonBody<AdjustRequest>,
-) -> ApiResult<AdjustReply> {
+pub async fn adjust(State(state): State<AppState>, session: Session, JsonBody(req): JsonBody<AdjustRequest>) -> ApiResult<AdjustReply> {
     if session.user.role != Role::Admin {
         return Err(ErrorCode::Forbidden.into());
     }
-    let kind = BalanceKind::from_str(&req.kind).map_err(|_| {
-        AppError::with_detail(ErrorCode::InvalidField, "kind: unknown balance kind")
-    })?;
+    let kind = BalanceKind::from_str(&req.kind).map_err(|_| AppError::with_detail(ErrorCode::InvalidField, "kind: unknown balance kind"))?;
     let key = req.idempotency_key.trim();
     if key.is_empty() || key.len() > 100 {
-        return Err(AppError::with_detail(
-            ErrorCode::InvalidField,
-            "idempotencyKey: 1 to 100 characters",
-        )
-        .into());
+        return Err(AppError::with_detail(ErrorCode::InvalidField, "idempotencyKey: 1 to 100 characters").into());
     }
     if req.reason.trim().is_empty() || req.reason.len() > 500 {
-        return Err(
-            AppError::with_detail(ErrorCode::InvalidField, "reason: 1 to 500 characters").into(),
-        );
+        return Err(AppError::with_detail(ErrorCode::InvalidField, "reason: 1 to 500 characters").into());
     }
-    let user = state
-        .accounts
-        .user_by_id(req.user_id)
-        .await?
-        .ok_or(ErrorCode::NoSuchUser)?;
+    let user = state.accounts.user_by_id(req.user_id).await?.ok_or(ErrorCode::NoSuchUser)?;
     let amount = parse_major(&req.amount, user.currency)
         .ok()
         .filter(|a| *a != 0)
-        .ok_or_else(|| {
-            AppError::with_detail(
-                ErrorCode::InvalidField,
-                "amount: a non-zero decimal in the user's currency",
-            )
-        })?;
+        .ok_or_else(|| AppError::with_detail(ErrorCode::InvalidField, "amount: a non-zero decimal in the user's currency"))?;
     let actor = format!("admin:{}", session.user.id);
     let receipt = state
         .ledger
-        .adjust(
-            user.id,
-            user.currency,
-            kind,
-            amount,
-            &actor,
-            req.reason.trim(),
-            format!("admin-adjust:{key}"),
-        )
+        .adjust(user.id, user.currency, kind, amount, &actor, req.reason.trim(), format!("admin-adjust:{key}"))
         .await
         .map_err(ApiError::from)?;
     ok(AdjustReply {
@@ -104,9 +75,6 @@ pub async fn adjust(
         replayed: receipt.replayed,
         kind: kind.as_str().to_string(),
         currency: user.currency.code().to_string(),
-        balance: MajorUnits::new(
-            receipt.balance_after(user.id, kind).unwrap_or(0),
-            user.currency,
-        ),
+        balance: MajorUnits::new(receipt.balance_after(user.id, kind).unwrap_or(0), user.currency),
     })
 }

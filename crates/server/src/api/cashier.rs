@@ -19,14 +19,8 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/payment/cashiers", get(cashiers))
         .route("/api/payment/cashier_withdrawal_request", post(request))
-        .route(
-            "/api/payment/cashier_withdrawal_request/history",
-            get(history),
-        )
-        .route(
-            "/api/payment/cashier_withdrawal_request/cancel",
-            post(cancel),
-        )
+        .route("/api/payment/cashier_withdrawal_request/history", get(history))
+        .route("/api/payment/cashier_withdrawal_request/cancel", post(cancel))
 }
 
 /// Spec §3 cashier option.
@@ -45,13 +39,7 @@ pub fn amount_of(n: &serde_json::Number, currency: Currency) -> Result<Minor, Ap
     parse_major(&n.to_string(), currency)
         .ok()
         .filter(|a| *a > 0)
-        .ok_or_else(|| {
-            AppError::with_detail(
-                ErrorCode::InvalidField,
-                "amount: a positive number with at most the currency's decimals",
-            )
-            .into()
-        })
+        .ok_or_else(|| AppError::with_detail(ErrorCode::InvalidField, "amount: a positive number with at most the currency's decimals").into())
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -142,13 +130,7 @@ pub async fn cashiers(State(state): State<AppState>) -> ApiResult<Vec<CashierRep
     let list = state.cashier.cashiers().await?;
     ok(list
         .into_iter()
-        .map(|c| CashierReply {
-            id: c.id,
-            name: c.name,
-            first_name: c.first_name,
-            address: c.address,
-            phone: c.phone,
-        })
+        .map(|c| CashierReply { id: c.id, name: c.name, first_name: c.first_name, address: c.address, phone: c.phone })
         .collect())
 }
 
@@ -157,19 +139,12 @@ pub async fn cashiers(State(state): State<AppState>) -> ApiResult<Vec<CashierRep
 #[utoipa::path(post, path = "/api/payment/cashier_withdrawal_request", tag = "cashier", request_body = CashierWithdrawalRequest,
     responses((status = 200, body = Envelope<CashierWithdrawalReply>),
               (status = "default", description = "23 not signed in, 24 not a player, 40/47 invalid amount, 84 above the maximum, 95 no such cashier, 106 below the minimum, 508 insufficient funds, 6252 wagering", body = ErrorEnvelope)))]
-pub async fn request(
-    State(state): State<AppState>,
-    session: Session,
-    JsonBody(req): JsonBody<CashierWithdrawalRequest>,
-) -> ApiResult<CashierWithdrawalReply> {
+pub async fn request(State(state): State<AppState>, session: Session, JsonBody(req): JsonBody<CashierWithdrawalRequest>) -> ApiResult<CashierWithdrawalReply> {
     player_only(&session)?;
     let player = state.cashier.player(session.user.id).await?;
     let amount = amount_of(&req.amount, player.currency)?;
     let settings = state.content.settings().await?;
-    let w = state
-        .cashier
-        .request_withdrawal(&player, amount, req.cashier_id, &settings)
-        .await?;
+    let w = state.cashier.request_withdrawal(&player, amount, req.cashier_id, &settings).await?;
     ok(w.into())
 }
 
@@ -177,73 +152,33 @@ pub async fn request(
 #[utoipa::path(get, operation_id = "cashier_withdrawal_history", path = "/api/payment/cashier_withdrawal_request/history", tag = "cashier", params(WithdrawalHistoryQuery),
     responses((status = 200, body = Envelope<WithdrawalHistoryReply>),
               (status = "default", description = "23 not signed in, 40 bad paging, 46 invalid range, 47 unknown status", body = ErrorEnvelope)))]
-pub async fn history(
-    State(state): State<AppState>,
-    session: Session,
-    QueryParams(q): QueryParams<WithdrawalHistoryQuery>,
-) -> ApiResult<WithdrawalHistoryReply> {
+pub async fn history(State(state): State<AppState>, session: Session, QueryParams(q): QueryParams<WithdrawalHistoryQuery>) -> ApiResult<WithdrawalHistoryReply> {
     let count = q.count.unwrap_or(20);
     let page = q.page.unwrap_or(0);
     if !(1..=100).contains(&count) || !(0..=100_000).contains(&page) {
-        return Err(super::envelope::bad_request(
-            "count must be 1 to 100 and page 0 to 100000",
-        ));
+        return Err(super::envelope::bad_request("count must be 1 to 100 and page 0 to 100000"));
     }
     let (from_ms, to_ms) = range(&q.date_from, &q.date_to, 90)?;
-    let statuses = match q
-        .statuses
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-    {
+    let statuses = match q.statuses.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
         None => vec![],
         Some(s) if s.eq_ignore_ascii_case("all") => vec![],
         Some(s) => s
             .split(',')
-            .map(|p| {
-                WithdrawalStatus::parse(&p.trim().to_ascii_uppercase())
-                    .filter(|v| WithdrawalStatus::VISIBLE.contains(v))
-            })
+            .map(|p| WithdrawalStatus::parse(&p.trim().to_ascii_uppercase()).filter(|v| WithdrawalStatus::VISIBLE.contains(v)))
             .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| {
-                AppError::with_detail(
-                    ErrorCode::InvalidField,
-                    "statuses: all, or a comma list of CREATED, PAID, CANCELED",
-                )
-            })?,
+            .ok_or_else(|| AppError::with_detail(ErrorCode::InvalidField, "statuses: all, or a comma list of CREATED, PAID, CANCELED"))?,
     };
-    let page = state
-        .cashier
-        .history(
-            session.user.id,
-            &HistoryQuery {
-                count,
-                page,
-                from_ms,
-                to_ms,
-                statuses,
-            },
-        )
-        .await?;
-    ok(WithdrawalHistoryReply {
-        items: page.items.into_iter().map(Into::into).collect(),
-        total: page.total,
-        pages: page.pages,
-    })
+    let page = state.cashier.history(session.user.id, &HistoryQuery { count, page, from_ms, to_ms, statuses }).await?;
+    ok(WithdrawalHistoryReply { items: page.items.into_iter().map(Into::into).collect(), total: page.total, pages: page.pages })
 }
 
 /// A date range of a query: `[from, to)` in epoch ms (46 when unreadable or reversed).
-pub fn range(
-    from: &Option<String>,
-    to: &Option<String>,
-    default_days: i64,
-) -> Result<(i64, i64), ApiError> {
+pub fn range(from: &Option<String>, to: &Option<String>, default_days: i64) -> Result<(i64, i64), ApiError> {
     let now = now_ms();
     let bound = |v: &Option<String>, end: bool, default: i64| -> Result<i64, ApiError> {
         match v.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
             None => Ok(default),
-            Some(text) => parse_bound(text, end)
-                .ok_or_else(|| ApiError(AppError::new(ErrorCode::InvalidDateRange))),
+            Some(text) => parse_bound(text, end).ok_or_else(|| ApiError(AppError::new(ErrorCode::InvalidDateRange))),
         }
     };
     let from_ms = bound(from, false, now - default_days * DAY_MS)?;
@@ -258,14 +193,7 @@ pub fn range(
 #[utoipa::path(post, path = "/api/payment/cashier_withdrawal_request/cancel", tag = "cashier", request_body = CancelRequest,
     responses((status = 200, body = Envelope<CashierWithdrawalReply>),
               (status = "default", description = "23 not signed in, 40 malformed, 98 not found, 99 no longer pending", body = ErrorEnvelope)))]
-pub async fn cancel(
-    State(state): State<AppState>,
-    session: Session,
-    JsonBody(req): JsonBody<CancelRequest>,
-) -> ApiResult<CashierWithdrawalReply> {
-    let w = state
-        .cashier
-        .cancel_withdrawal(session.user.id, req.id)
-        .await?;
+pub async fn cancel(State(state): State<AppState>, session: Session, JsonBody(req): JsonBody<CancelRequest>) -> ApiResult<CashierWithdrawalReply> {
+    let w = state.cashier.cancel_withdrawal(session.user.id, req.id).await?;
     ok(w.into())
 }

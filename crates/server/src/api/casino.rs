@@ -24,12 +24,7 @@ pub fn routes() -> Router<AppState> {
 }
 
 fn player(s: &Session) -> Player {
-    Player {
-        user_id: s.user.id,
-        role: s.user.role.code(),
-        currency: s.user.currency,
-        session_id: s.session_id,
-    }
+    Player { user_id: s.user.id, role: s.user.role.code(), currency: s.user.currency, session_id: s.session_id }
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -44,23 +39,11 @@ pub struct ProvidersQuery {
 /// player are left out.
 #[utoipa::path(get, path = "/api/casino/providers", tag = "casino", params(ProvidersQuery),
     responses((status = 200, body = Envelope<Vec<Provider>>)))]
-pub async fn providers(
-    State(state): State<AppState>,
-    MaybeSession(session): MaybeSession,
-    QueryParams(q): QueryParams<ProvidersQuery>,
-) -> ApiResult<Vec<Provider>> {
+pub async fn providers(State(state): State<AppState>, MaybeSession(session): MaybeSession, QueryParams(q): QueryParams<ProvidersQuery>) -> ApiResult<Vec<Provider>> {
     let user = session.map(|s| s.user);
-    let banned = state
-        .casino
-        .catalogue()
-        .banned_set(user.as_ref().map(|u| u.id))
-        .await?;
+    let banned = state.casino.catalogue().banned_set(user.as_ref().map(|u| u.id)).await?;
     let guest = user.is_none();
-    let mut list = state
-        .casino
-        .catalogue()
-        .providers(q.casino_type.as_deref(), &banned)
-        .await?;
+    let mut list = state.casino.catalogue().providers(q.casino_type.as_deref(), &banned).await?;
     if guest {
         for p in list.iter_mut().filter(|p| p.auth_required) {
             p.game_count = 0;
@@ -86,13 +69,7 @@ pub async fn game_list(
     ReplyLang(lang): ReplyLang,
     QueryParams(q): QueryParams<GameListQuery>,
 ) -> ApiResult<Vec<Game>> {
-    ok(localised(
-        state
-            .casino
-            .game_list(&q.provider, session.as_ref().map(player))
-            .await?,
-        lang,
-    ))
+    ok(localised(state.casino.game_list(&q.provider, session.as_ref().map(player)).await?, lang))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -121,19 +98,8 @@ pub async fn search(
     if user.as_ref().is_some_and(|u| u.role.code() != 0) {
         return ok(Vec::new());
     }
-    let banned = state
-        .casino
-        .catalogue()
-        .banned_set(user.as_ref().map(|u| u.id))
-        .await?;
-    ok(localised(
-        state
-            .casino
-            .catalogue()
-            .search(text, q.limit.unwrap_or(50), user.is_none(), &banned)
-            .await?,
-        lang,
-    ))
+    let banned = state.casino.catalogue().banned_set(user.as_ref().map(|u| u.id)).await?;
+    ok(localised(state.casino.catalogue().search(text, q.limit.unwrap_or(50), user.is_none(), &banned).await?, lang))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -154,31 +120,15 @@ pub struct SessionRequest {
 /// provider banned for the player → 71.
 #[utoipa::path(post, path = "/api/casino/session", tag = "casino", request_body = SessionRequest,
     responses((status = 200, body = Envelope<Launch>), (status = "default", description = "61, 60, 62, 71", body = ErrorEnvelope)))]
-pub async fn session(
-    State(state): State<AppState>,
-    MaybeSession(session): MaybeSession,
-    JsonBody(req): JsonBody<SessionRequest>,
-) -> ApiResult<Launch> {
+pub async fn session(State(state): State<AppState>, MaybeSession(session): MaybeSession, JsonBody(req): JsonBody<SessionRequest>) -> ApiResult<Launch> {
     let viewer = session.as_ref().filter(|s| !s.user.is_banned).map(player);
-    ok(state
-        .casino
-        .launch(
-            viewer,
-            &req.provider,
-            &req.game_id,
-            &req.lang,
-            &req.platform,
-        )
-        .await?)
+    ok(state.casino.launch(viewer, &req.provider, &req.game_id, &req.lang, &req.platform).await?)
 }
 
 /// Lower-case names of the providers banned for the signed-in player (guests: empty).
 #[utoipa::path(get, path = "/api/user/blocklist", tag = "casino",
     responses((status = 200, body = Envelope<Vec<String>>)))]
-pub async fn blocklist(
-    State(state): State<AppState>,
-    MaybeSession(session): MaybeSession,
-) -> ApiResult<Vec<String>> {
+pub async fn blocklist(State(state): State<AppState>, MaybeSession(session): MaybeSession) -> ApiResult<Vec<String>> {
     match session {
         None => ok(Vec::new()),
         Some(s) => ok(state.casino.catalogue().blocklist(s.user.id).await?),
@@ -200,53 +150,24 @@ pub struct FavouriteRemove {
 /// Adds a game to the favourites (idempotent); answers the game with the `favorite` tab.
 #[utoipa::path(post, path = "/api/favorite_slots/add", tag = "casino", request_body = FavouriteAdd,
     responses((status = 200, body = Envelope<Game>), (status = "default", description = "23 not signed in, 62 unknown game", body = ErrorEnvelope)))]
-pub async fn favourite_add(
-    State(state): State<AppState>,
-    s: Session,
-    ReplyLang(lang): ReplyLang,
-    JsonBody(req): JsonBody<FavouriteAdd>,
-) -> ApiResult<Game> {
-    ok(state
-        .casino
-        .catalogue()
-        .add_favourite(s.user.id, req.slot)
-        .await?
-        .localised(lang))
+pub async fn favourite_add(State(state): State<AppState>, s: Session, ReplyLang(lang): ReplyLang, JsonBody(req): JsonBody<FavouriteAdd>) -> ApiResult<Game> {
+    ok(state.casino.catalogue().add_favourite(s.user.id, req.slot).await?.localised(lang))
 }
 
 /// Removes a game from the favourites (idempotent).
 #[utoipa::path(post, path = "/api/favorite_slots/remove", tag = "casino", request_body = FavouriteRemove,
     responses((status = 200, body = Envelope<bool>), (status = "default", description = "23 not signed in", body = ErrorEnvelope)))]
-pub async fn favourite_remove(
-    State(state): State<AppState>,
-    s: Session,
-    JsonBody(req): JsonBody<FavouriteRemove>,
-) -> ApiResult<bool> {
-    state
-        .casino
-        .catalogue()
-        .remove_favourite(s.user.id, req.id)
-        .await?;
+pub async fn favourite_remove(State(state): State<AppState>, s: Session, JsonBody(req): JsonBody<FavouriteRemove>) -> ApiResult<bool> {
+    state.casino.catalogue().remove_favourite(s.user.id, req.id).await?;
     ok(true)
 }
 
 /// The player's favourite games, newest first, each with the `favorite` tab.
 #[utoipa::path(get, path = "/api/favorite_slots/get_list", tag = "casino",
     responses((status = 200, body = Envelope<Vec<Game>>), (status = "default", description = "23 not signed in", body = ErrorEnvelope)))]
-pub async fn favourite_list(
-    State(state): State<AppState>,
-    s: Session,
-    ReplyLang(lang): ReplyLang,
-) -> ApiResult<Vec<Game>> {
+pub async fn favourite_list(State(state): State<AppState>, s: Session, ReplyLang(lang): ReplyLang) -> ApiResult<Vec<Game>> {
     let banned = state.casino.catalogue().banned_set(Some(s.user.id)).await?;
-    ok(localised(
-        state
-            .casino
-            .catalogue()
-            .favourites(s.user.id, &banned)
-            .await?,
-        lang,
-    ))
+    ok(localised(state.casino.catalogue().favourites(s.user.id, &banned).await?, lang))
 }
 
 /// Catalogue texts in the reply's language (Accept-Language; English by default).

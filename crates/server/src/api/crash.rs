@@ -5,9 +5,9 @@
 use super::envelope::{bad_request, ok, ApiError, ApiResult, Envelope, ErrorEnvelope};
 use super::extract::QueryParams;
 use crate::app::AppState;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, State};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -48,10 +48,7 @@ pub struct CrashRoundsQuery {
 /// hash) and its crash point.
 #[utoipa::path(get, path = "/api/studio/crash/rounds", tag = "studio", params(CrashRoundsQuery),
     responses((status = 200, body = Envelope<Vec<EndedRound>>), (status = "default", description = "40 bad limit", body = ErrorEnvelope)))]
-pub async fn rounds(
-    State(state): State<AppState>,
-    QueryParams(q): QueryParams<CrashRoundsQuery>,
-) -> ApiResult<Vec<EndedRound>> {
+pub async fn rounds(State(state): State<AppState>, QueryParams(q): QueryParams<CrashRoundsQuery>) -> ApiResult<Vec<EndedRound>> {
     let limit = q.limit.unwrap_or(20);
     if !(1..=100).contains(&limit) {
         return Err(bad_request("limit must be between 1 and 100"));

@@ -49,12 +49,7 @@ pub async fn me(State(state): State<AppState>, session: Session) -> ApiResult<De
     let float = state.cashier.float(&s).await?;
     ok(DeskMe {
         id: s.id,
-        role: if s.is_super_agent() {
-            "super_agent"
-        } else {
-            "cashier"
-        }
-        .into(),
+        role: if s.is_super_agent() { "super_agent" } else { "cashier" }.into(),
         name: s.name.clone(),
         currency: s.currency.code().into(),
         float: MajorUnits::new(float, s.currency),
@@ -84,21 +79,10 @@ pub struct DeskPlayer {
 /// `+216 ** *** 456`); a desk's searches are throttled (14 with `retryAfterSeconds`).
 #[utoipa::path(get, path = "/api/desk/player", tag = "desk", params(PlayerQuery),
     responses((status = 200, body = Envelope<DeskPlayer>), (status = "default", description = "14 too many searches, 23, 24, 40 no query, 111 no such player", body = ErrorEnvelope)))]
-pub async fn player(
-    State(state): State<AppState>,
-    session: Session,
-    QueryParams(q): QueryParams<PlayerQuery>,
-) -> ApiResult<DeskPlayer> {
+pub async fn player(State(state): State<AppState>, session: Session, QueryParams(q): QueryParams<PlayerQuery>) -> ApiResult<DeskPlayer> {
     let s = staff(&state, &session).await?;
     let p = state.cashier.desk_lookup(&s, &q.query).await?;
-    ok(DeskPlayer {
-        id: p.id,
-        login: p.login,
-        phone: p.phone,
-        first_name: p.first_name,
-        last_name: p.last_name,
-        currency: p.currency.code().into(),
-    })
+    ok(DeskPlayer { id: p.id, login: p.login, phone: p.phone, first_name: p.first_name, last_name: p.last_name, currency: p.currency.code().into() })
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -124,24 +108,17 @@ pub struct DeskDepositReply {
 /// Without the header: 40 (HTTP 400); with one that is empty, longer than 100 characters or
 /// not visible ASCII: 47.
 pub(crate) fn client_key(parts: &Parts) -> Result<String, AppError> {
-    let value = parts.headers.get("idempotency-key").ok_or_else(|| {
-        AppError::with_detail(
-            ErrorCode::BadRequest,
-            "the Idempotency-Key header is required",
-        )
-    })?;
+    let value = parts
+        .headers
+        .get("idempotency-key")
+        .ok_or_else(|| AppError::with_detail(ErrorCode::BadRequest, "the Idempotency-Key header is required"))?;
     value
         .to_str()
         .ok()
         .map(str::trim)
         .filter(|k| !k.is_empty() && k.len() <= 100)
         .map(str::to_string)
-        .ok_or_else(|| {
-            AppError::with_detail(
-                ErrorCode::InvalidField,
-                "Idempotency-Key: 1 to 100 visible characters",
-            )
-        })
+        .ok_or_else(|| AppError::with_detail(ErrorCode::InvalidField, "Idempotency-Key: 1 to 100 visible characters"))
 }
 
 /// Cash deposited at the desk: the desk's float → the player's balance (type 114).
@@ -149,19 +126,11 @@ pub(crate) fn client_key(parts: &Parts) -> Result<String, AppError> {
     params(("Idempotency-Key" = String, Header, description = "A retry with the same key answers the same deposit")),
     responses((status = 200, body = Envelope<DeskDepositReply>),
               (status = "default", description = "23, 24, 26 key reused, 40 malformed or no key, 47 invalid amount or key, 67 currency, 110 float too low, 111 no such player", body = ErrorEnvelope)))]
-pub async fn deposit(
-    State(state): State<AppState>,
-    session: Session,
-    parts: Parts,
-    JsonBody(req): JsonBody<DeskDepositRequest>,
-) -> ApiResult<DeskDepositReply> {
+pub async fn deposit(State(state): State<AppState>, session: Session, parts: Parts, JsonBody(req): JsonBody<DeskDepositRequest>) -> ApiResult<DeskDepositReply> {
     let s = staff(&state, &session).await?;
     let key = client_key(&parts)?;
     let amount = amount_of(&req.amount, s.currency)?;
-    let receipt = state
-        .cashier
-        .cash_deposit(&s, req.player_id, amount, &key)
-        .await?;
+    let receipt = state.cashier.cash_deposit(&s, req.player_id, amount, &key).await?;
     let float = state.cashier.float(&s).await?;
     ok(DeskDepositReply {
         tx_id: receipt.tx_id,
@@ -182,11 +151,7 @@ pub struct PayoutRequest {
 #[utoipa::path(post, path = "/api/desk/payout", tag = "desk", request_body = PayoutRequest,
     responses((status = 200, body = Envelope<CashierWithdrawalReply>),
               (status = "default", description = "23, 24, 40, 67 currency, 96 wrong or no longer payable code, 97 another cashier's, 113 too many wrong codes", body = ErrorEnvelope)))]
-pub async fn payout(
-    State(state): State<AppState>,
-    session: Session,
-    JsonBody(req): JsonBody<PayoutRequest>,
-) -> ApiResult<CashierWithdrawalReply> {
+pub async fn payout(State(state): State<AppState>, session: Session, JsonBody(req): JsonBody<PayoutRequest>) -> ApiResult<CashierWithdrawalReply> {
     let s = staff(&state, &session).await?;
     let w = state.cashier.payout(&s, &req.code).await?;
     ok(w.into())
@@ -220,25 +185,15 @@ pub struct DeskReportReply {
 /// The desk's shift report for a date range.
 #[utoipa::path(get, path = "/api/desk/report", tag = "desk", params(ReportQuery),
     responses((status = 200, body = Envelope<DeskReportReply>), (status = "default", description = "23, 24, 46 invalid range", body = ErrorEnvelope)))]
-pub async fn report(
-    State(state): State<AppState>,
-    session: Session,
-    QueryParams(q): QueryParams<ReportQuery>,
-) -> ApiResult<DeskReportReply> {
+pub async fn report(State(state): State<AppState>, session: Session, QueryParams(q): QueryParams<ReportQuery>) -> ApiResult<DeskReportReply> {
     let s = staff(&state, &session).await?;
     let (from_ms, to_ms) = range(&q.date_from, &q.date_to, 1)?;
     let r = state.cashier.report(&s, from_ms, to_ms).await?;
     let c = r.currency;
     ok(DeskReportReply {
         currency: c.code().into(),
-        deposits: ReportLineReply {
-            count: r.deposits.count,
-            amount: MajorUnits::new(r.deposits.amount, c),
-        },
-        payouts: ReportLineReply {
-            count: r.payouts.count,
-            amount: MajorUnits::new(r.payouts.amount, c),
-        },
+        deposits: ReportLineReply { count: r.deposits.count, amount: MajorUnits::new(r.deposits.amount, c) },
+        payouts: ReportLineReply { count: r.payouts.count, amount: MajorUnits::new(r.payouts.amount, c) },
         net: MajorUnits::new(r.net, c),
         float: MajorUnits::new(r.float, c),
     })
@@ -255,21 +210,10 @@ pub struct DeskCashier {
 /// A super agent's cashiers with their floats.
 #[utoipa::path(get, operation_id = "desk_cashiers", path = "/api/desk/cashiers", tag = "desk",
     responses((status = 200, body = Envelope<Vec<DeskCashier>>), (status = "default", description = "23, 24 not a super agent", body = ErrorEnvelope)))]
-pub async fn cashiers(
-    State(state): State<AppState>,
-    session: Session,
-) -> ApiResult<Vec<DeskCashier>> {
+pub async fn cashiers(State(state): State<AppState>, session: Session) -> ApiResult<Vec<DeskCashier>> {
     let s = staff(&state, &session).await?;
     let list = state.cashier.agent_cashiers(&s).await?;
-    ok(list
-        .into_iter()
-        .map(|c| DeskCashier {
-            id: c.id,
-            name: c.name,
-            currency: c.currency.code().into(),
-            float: MajorUnits::new(c.float, c.currency),
-        })
-        .collect())
+    ok(list.into_iter().map(|c| DeskCashier { id: c.id, name: c.name, currency: c.currency.code().into(), float: MajorUnits::new(c.float, c.currency) }).collect())
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -296,33 +240,18 @@ pub struct FloatReply {
     params(("Idempotency-Key" = String, Header, description = "A retry with the same key answers the same move")),
     responses((status = 200, body = Envelope<FloatReply>),
               (status = "default", description = "23, 24 not a super agent, 26 key reused, 40 malformed or no key, 47 invalid amount, direction or key, 67 currency, 110 float too low, 112 not your cashier", body = ErrorEnvelope)))]
-pub async fn move_float(
-    State(state): State<AppState>,
-    session: Session,
-    parts: Parts,
-    JsonBody(req): JsonBody<FloatRequest>,
-) -> ApiResult<FloatReply> {
+pub async fn move_float(State(state): State<AppState>, session: Session, parts: Parts, JsonBody(req): JsonBody<FloatRequest>) -> ApiResult<FloatReply> {
     let s = staff(&state, &session).await?;
     if !s.is_super_agent() {
         return Err(ErrorCode::Forbidden.into());
     }
     let key = client_key(&parts)?;
-    let direction = FloatDirection::parse(&req.direction).ok_or_else(|| {
-        AppError::with_detail(
-            ErrorCode::InvalidField,
-            "direction: to_cashier or from_cashier",
-        )
-    })?;
+    let direction = FloatDirection::parse(&req.direction)
+        .ok_or_else(|| AppError::with_detail(ErrorCode::InvalidField, "direction: to_cashier or from_cashier"))?;
     let amount = amount_of(&req.amount, s.currency)?;
-    let receipt = state
-        .cashier
-        .move_float(&s, req.cashier_id, amount, direction, &key)
-        .await?;
+    let receipt = state.cashier.move_float(&s, req.cashier_id, amount, direction, &key).await?;
     let float = state.cashier.float(&s).await?;
-    let cashier_float = state
-        .ledger
-        .balance(req.cashier_id, wallet::BalanceKind::Float, s.currency)
-        .await?;
+    let cashier_float = state.ledger.balance(req.cashier_id, wallet::BalanceKind::Float, s.currency).await?;
     ok(FloatReply {
         tx_id: receipt.tx_id,
         float: MajorUnits::new(float, s.currency),

@@ -17,13 +17,8 @@ pub fn routes() -> Router<AppState> {
 /// Demo mode: the SMS and e-mails sent to an address, newest first (at most 50).
 #[utoipa::path(get, path = "/api/dev/outbox", tag = "dev", params(OutboxQuery),
     responses((status = 200, body = Envelope<Vec<OutboxMessageDoc>>), (status = "default", description = "40 missing `to`; 43 in production", body = ErrorEnvelope)))]
-pub async fn outbox(
-    State(state): State<AppState>,
-    QueryParams(q): QueryParams<OutboxQuery>,
-) -> ApiResult<Vec<OutboxMessage>> {
-    let list = Outbox::list(&state.db, &q.to, 50)
-        .await
-        .map_err(AppError::internal)?;
+pub async fn outbox(State(state): State<AppState>, QueryParams(q): QueryParams<OutboxQuery>) -> ApiResult<Vec<OutboxMessage>> {
+    let list = Outbox::list(&state.db, &q.to, 50).await.map_err(AppError::internal)?;
     ok(list)
 }
 

@@ -42,24 +42,14 @@ pub fn ok<T>(value: T) -> ApiResult<T> {
 
 fn json_response(status: StatusCode, body: Vec<u8>) -> Response {
     let mut resp = (status, body).into_response();
-    resp.headers_mut().insert(
-        axum::http::header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    resp.headers_mut().insert(
-        axum::http::header::CACHE_CONTROL,
-        HeaderValue::from_static("no-store"),
-    );
+    resp.headers_mut().insert(axum::http::header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    resp.headers_mut().insert(axum::http::header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     resp
 }
 
 impl<T: Serialize> IntoResponse for Ok<T> {
     fn into_response(self) -> Response {
-        let env = Envelope {
-            status: 0,
-            result: Some(self.0),
-            error_message: None,
-        };
+        let env = Envelope { status: 0, result: Some(self.0), error_message: None };
         match serde_json::to_vec(&env) {
             Result::Ok(body) => json_response(StatusCode::OK, body),
             Err(e) => ApiError(AppError::internal(e)).into_response(),
@@ -70,27 +60,13 @@ impl<T: Serialize> IntoResponse for Ok<T> {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let code = self.0.code;
-        let env = ErrorEnvelope {
-            status: code.code(),
-            result: self.0.data.clone(),
-            error_message: self.0.text(),
-        };
-        let body = serde_json::to_vec(&env).unwrap_or_else(|_| {
-            b"{\"status\":1000,\"result\":null,\"error_message\":\"Request execution failed.\"}"
-                .to_vec()
-        });
+        let env = ErrorEnvelope { status: code.code(), result: self.0.data.clone(), error_message: self.0.text() };
+        let body = serde_json::to_vec(&env).unwrap_or_else(|_| b"{\"status\":1000,\"result\":null,\"error_message\":\"Request execution failed.\"}".to_vec());
         let status = StatusCode::from_u16(code.http_status()).unwrap_or(StatusCode::OK);
         let mut resp = json_response(status, body);
-        if let Some(secs) = self
-            .0
-            .data
-            .as_ref()
-            .and_then(|d| d.get("retryAfterSeconds"))
-            .and_then(|v| v.as_u64())
-        {
+        if let Some(secs) = self.0.data.as_ref().and_then(|d| d.get("retryAfterSeconds")).and_then(|v| v.as_u64()) {
             if let Result::Ok(v) = HeaderValue::from_str(&secs.to_string()) {
-                resp.headers_mut()
-                    .insert(axum::http::header::RETRY_AFTER, v);
+                resp.headers_mut().insert(axum::http::header::RETRY_AFTER, v);
             }
         }
         resp

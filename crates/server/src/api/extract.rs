@@ -51,13 +51,9 @@ pub fn json_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     match serde_json::from_slice::<T>(bytes) {
         Ok(v) => Ok(v),
         Err(e) if e.is_data() => {
-            let retried = serde_json::from_slice::<serde_json::Value>(bytes)
-                .ok()
-                .and_then(|mut v| {
-                    integral_floats_to_integers(&mut v)
-                        .then(|| serde_json::from_value::<T>(v).ok())
-                        .flatten()
-                });
+            let retried = serde_json::from_slice::<serde_json::Value>(bytes).ok().and_then(|mut v| {
+                integral_floats_to_integers(&mut v).then(|| serde_json::from_value::<T>(v).ok()).flatten()
+            });
             retried.ok_or_else(|| bad_request(format!("invalid field: {e}")))
         }
         Err(_) => Err(bad_request("the body is not valid JSON")),
@@ -76,32 +72,19 @@ fn integral_floats_to_integers(v: &mut serde_json::Value) -> bool {
             }
             _ => false,
         },
-        serde_json::Value::Array(items) => items
-            .iter_mut()
-            .fold(false, |changed, x| integral_floats_to_integers(x) | changed),
-        serde_json::Value::Object(map) => map
-            .values_mut()
-            .fold(false, |changed, x| integral_floats_to_integers(x) | changed),
+        serde_json::Value::Array(items) => items.iter_mut().fold(false, |changed, x| integral_floats_to_integers(x) | changed),
+        serde_json::Value::Object(map) => map.values_mut().fold(false, |changed, x| integral_floats_to_integers(x) | changed),
         _ => false,
     }
 }
 
 /// `application/json` or `application/…+json`, with any parameters.
 fn json_content_type(headers: &axum::http::HeaderMap) -> bool {
-    let Some(value) = headers
-        .get(axum::http::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-    else {
+    let Some(value) = headers.get(axum::http::header::CONTENT_TYPE).and_then(|v| v.to_str().ok()) else {
         return false;
     };
-    let essence = value
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    essence == "application/json"
-        || (essence.starts_with("application/") && essence.ends_with("+json"))
+    let essence = value.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"))
 }
 
 /// A query string; bad parameters → 40.
@@ -117,9 +100,7 @@ where
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         match axum::extract::Query::<T>::from_request_parts(parts, state).await {
             Ok(axum::extract::Query(v)) => Ok(QueryParams(v)),
-            Err(QueryRejection::FailedToDeserializeQueryString(e)) => {
-                Err(bad_request(format!("invalid query: {}", e.body_text())))
-            }
+            Err(QueryRejection::FailedToDeserializeQueryString(e)) => Err(bad_request(format!("invalid query: {}", e.body_text()))),
             Err(e) => Err(bad_request(e.body_text())),
         }
     }
@@ -147,17 +128,9 @@ where
 /// The session token: the `carthage_session` cookie, or `Authorization: Bearer <token>`
 /// (a bare token in `Authorization` is accepted too, as the spec's clients send it).
 pub fn session_token(parts: &Parts) -> Option<String> {
-    if let Some(auth) = parts
-        .headers
-        .get(axum::http::header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-    {
+    if let Some(auth) = parts.headers.get(axum::http::header::AUTHORIZATION).and_then(|v| v.to_str().ok()) {
         let t = auth.trim();
-        let t = t
-            .strip_prefix("Bearer ")
-            .or_else(|| t.strip_prefix("bearer "))
-            .unwrap_or(t)
-            .trim();
+        let t = t.strip_prefix("Bearer ").or_else(|| t.strip_prefix("bearer ")).unwrap_or(t).trim();
         if !t.is_empty() {
             return Some(t.to_string());
         }
@@ -194,11 +167,7 @@ where
         let state = AppState::from_ref(state);
         let token = session_token(parts).ok_or(ErrorCode::NotAuthenticated)?;
         let (user, session_id) = state.accounts.authenticate_session(&token).await?;
-        Ok(Session {
-            user,
-            token,
-            session_id,
-        })
+        Ok(Session { user, token, session_id })
     }
 }
 
@@ -211,10 +180,7 @@ pub struct ClientInfo(pub Client);
 /// `X-Forwarded-For: 1.2.3.4` must not get a fresh rate-limit bucket per request). An
 /// unparsable last entry reads as unknown, never as the peer (the proxy's own address).
 pub fn client_ip(parts: &Parts, trust_proxy: bool) -> Option<std::net::IpAddr> {
-    let peer = parts
-        .extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip());
+    let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
     if !trust_proxy {
         return peer;
     }
@@ -243,9 +209,7 @@ where
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let state = AppState::from_ref(state);
-        let ip = client_ip(parts, state.config.trust_proxy)
-            .map(|ip| ip.to_string())
-            .unwrap_or_else(|| "unknown".into());
+        let ip = client_ip(parts, state.config.trust_proxy).map(|ip| ip.to_string()).unwrap_or_else(|| "unknown".into());
         let user_agent = parts
             .headers
             .get(axum::http::header::USER_AGENT)
@@ -258,17 +222,14 @@ where
             .and_then(|v| v.to_str().ok())
             .and_then(content::lang::from_accept_language)
             .map(str::to_string);
-        Ok(ClientInfo(Client {
-            ip,
-            user_agent,
-            lang,
-        }))
+        Ok(ClientInfo(Client { ip, user_agent, lang }))
     }
 }
 
 /// The signed-in session when there is one (catalogue reads work for guests too). An
 /// absent, expired or revoked session reads as a guest.
 pub struct MaybeSession(pub Option<Session>);
+
 
 impl<S> FromRequestParts<S> for MaybeSession
 where
@@ -298,9 +259,7 @@ where
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         match axum::body::Bytes::from_request(req, state).await {
             Ok(b) => Ok(RawBody(b)),
-            Err(e) if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE => {
-                Err(ApiError(AppError::new(ErrorCode::PayloadTooLarge)))
-            }
+            Err(e) if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE => Err(ApiError(AppError::new(ErrorCode::PayloadTooLarge))),
             Err(_) => Err(bad_request("the body could not be read")),
         }
     }
@@ -319,19 +278,11 @@ where
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let state = AppState::from_ref(state);
-        let token = parts
-            .headers
-            .get("x-game-session")
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-            .trim()
-            .to_string();
+        let token = parts.headers.get("x-game-session").and_then(|v| v.to_str().ok()).unwrap_or("").trim().to_string();
         if token.is_empty() {
             return Err(ApiError(AppError::new(ErrorCode::GameSessionRequired)));
         }
-        Ok(GameSessionHeader(
-            state.casino.sessions().live(&token).await?,
-        ))
+        Ok(GameSessionHeader(state.casino.sessions().live(&token).await?))
     }
 }
 
@@ -344,13 +295,7 @@ impl<S: Send + Sync> FromRequestParts<S> for ReplyLang {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        let header = parts
-            .headers
-            .get(axum::http::header::ACCEPT_LANGUAGE)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("");
-        Ok(ReplyLang(
-            content::lang::from_accept_language(header).unwrap_or("en"),
-        ))
+        let header = parts.headers.get(axum::http::header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or("");
+        Ok(ReplyLang(content::lang::from_accept_language(header).unwrap_or("en")))
     }
 }

@@ -2,10 +2,11 @@
 //! document and the error catalogue export.
 
 pub mod admin;
-pub mod cashier;
 pub mod casino;
-pub mod crash; // crash
+pub mod cashier;
+pub mod sportsbook;
 pub mod desk;
+pub mod crash; // crash
 pub mod dev;
 pub mod envelope;
 pub mod extract;
@@ -13,13 +14,12 @@ pub mod partners;
 pub mod payments;
 pub mod promotions;
 pub mod provider_wallet;
-pub mod rg;
 pub mod site;
-pub mod sportsbook;
 pub mod studio;
 pub mod types;
 pub mod user;
-pub mod wallet; // responsible gambling
+pub mod wallet;
+pub mod rg; // responsible gambling
 
 use crate::app::AppState;
 use axum::Router;
@@ -28,11 +28,7 @@ use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::OpenApi;
 
 pub fn routes(state: &AppState) -> Router<AppState> {
-    let mut r = Router::new()
-        .merge(user::routes())
-        .merge(wallet::routes())
-        .merge(site::routes())
-        .merge(admin::routes())
+    let mut r = Router::new().merge(user::routes()).merge(wallet::routes()).merge(site::routes()).merge(admin::routes())
         .merge(casino::routes())
         .merge(provider_wallet::routes())
         .merge(studio::routes())
@@ -131,24 +127,15 @@ pub fn openapi_json() -> String {
 ///   envelope; each code's HTTP status is in `ErrorCode`'s `x-error-codes`.
 fn describe_refusals(doc: &mut serde_json::Value) {
     let error = serde_json::json!({ "$ref": "#/components/schemas/ErrorEnvelope" });
-    let Some(paths) = doc.get_mut("paths").and_then(|p| p.as_object_mut()) else {
-        return;
-    };
+    let Some(paths) = doc.get_mut("paths").and_then(|p| p.as_object_mut()) else { return };
     for item in paths.values_mut() {
-        let Some(item) = item.as_object_mut() else {
-            continue;
-        };
+        let Some(item) = item.as_object_mut() else { continue };
         for (method, op) in item.iter_mut() {
             if !matches!(method.as_str(), "get" | "post" | "put" | "patch" | "delete") {
                 continue;
             }
-            let Some(responses) = op.get_mut("responses").and_then(|r| r.as_object_mut()) else {
-                continue;
-            };
-            if let Some(schema) = responses
-                .get_mut("200")
-                .and_then(|r| r.pointer_mut("/content/application~1json/schema"))
-            {
+            let Some(responses) = op.get_mut("responses").and_then(|r| r.as_object_mut()) else { continue };
+            if let Some(schema) = responses.get_mut("200").and_then(|r| r.pointer_mut("/content/application~1json/schema")) {
                 if schema.get("anyOf").is_none() {
                     *schema = serde_json::json!({ "anyOf": [schema.clone(), error.clone()] });
                 }

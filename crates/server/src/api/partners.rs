@@ -25,10 +25,7 @@ pub fn routes() -> Router<AppState> {
         .route("/gr8/game_link", get(gr8_game_link))
         .route("/gr8/frame", get(gr8_frame))
         .route("/gr8/public-key", get(gr8_public_key))
-        .route(
-            "/api/v2/wallet/{player_id}/transactions",
-            post(gr8_transaction),
-        )
+        .route("/api/v2/wallet/{player_id}/transactions", post(gr8_transaction))
         .route("/api/digitain/{method}", post(digitain_wallet))
         .route("/partners/assets/page.css", get(page_css))
         .route("/partners/{partner}/action", post(demo_action))
@@ -69,18 +66,8 @@ pub struct LangQuery {
 
 /// A partner's frame base, after the operator's switch (62 when disabled) and, for a
 /// signed-in player, the role (61) and per-player block (71).
-async fn base_for(
-    state: &AppState,
-    partner: &str,
-    url: &str,
-    session: Option<&Session>,
-) -> Result<String, AppError> {
-    let enabled = state
-        .casino
-        .catalogue()
-        .provider_config(partner)
-        .await?
-        .map(|c| c.enabled);
+async fn base_for(state: &AppState, partner: &str, url: &str, session: Option<&Session>) -> Result<String, AppError> {
+    let enabled = state.casino.catalogue().provider_config(partner).await?.map(|c| c.enabled);
     let base = frame_base(enabled, url)?;
     if let Some(s) = session {
         if s.user.role.code() != 0 {
@@ -95,12 +82,7 @@ async fn base_for(
 }
 
 /// A partner game session for the signed-in player (ends with the sign-in).
-async fn open_session(
-    state: &AppState,
-    partner: &str,
-    s: &Session,
-    lang: &str,
-) -> Result<String, AppError> {
+async fn open_session(state: &AppState, partner: &str, s: &Session, lang: &str) -> Result<String, AppError> {
     state
         .casino
         .sessions()
@@ -120,17 +102,8 @@ async fn open_session(
 /// the Digitain wallet's `authenticate`. Guest: `"anonymous"` (not an error).
 #[utoipa::path(get, path = "/digitain/front/token", tag = "partners",
     responses((status = 200, body = Envelope<DigitainToken>), (status = "default", description = "60, 61, 62, 71", body = ErrorEnvelope)))]
-pub async fn digitain_token(
-    State(state): State<AppState>,
-    MaybeSession(session): MaybeSession,
-) -> ApiResult<DigitainToken> {
-    let url = base_for(
-        &state,
-        DIGITAIN,
-        &state.partners.config.digitain_url,
-        session.as_ref(),
-    )
-    .await?;
+pub async fn digitain_token(State(state): State<AppState>, MaybeSession(session): MaybeSession) -> ApiResult<DigitainToken> {
+    let url = base_for(&state, DIGITAIN, &state.partners.config.digitain_url, session.as_ref()).await?;
     let token = match &session {
         Some(s) => open_session(&state, DIGITAIN, s, "en").await?,
         None => partners::ANONYMOUS_TOKEN.to_string(),
@@ -142,11 +115,7 @@ pub async fn digitain_token(
 /// Signed in only (23 for guests: they use `/gr8/frame`).
 #[utoipa::path(get, path = "/gr8/game_link", tag = "partners", params(LangQuery),
     responses((status = 200, body = Envelope<Gr8Link>), (status = "default", description = "23, 60, 61, 62, 71", body = ErrorEnvelope)))]
-pub async fn gr8_game_link(
-    State(state): State<AppState>,
-    session: Session,
-    QueryParams(q): QueryParams<LangQuery>,
-) -> ApiResult<Gr8Link> {
+pub async fn gr8_game_link(State(state): State<AppState>, session: Session, QueryParams(q): QueryParams<LangQuery>) -> ApiResult<Gr8Link> {
     let cfg = state.partners.config.clone();
     let base = base_for(&state, GR8, &cfg.gr8_iframe_url, Some(&session)).await?;
     let lang = frame_lang(q.lang.as_deref());
@@ -165,30 +134,16 @@ pub async fn gr8_game_link(
         "iat": now,
         "exp": now + cfg.gr8_jwt_ttl_s,
     });
-    ok(Gr8Link {
-        game_link: format!("{base}/{lang}/?jwt={}", urlencode(&key.sign(&claims))),
-    })
+    ok(Gr8Link { game_link: format!("{base}/{lang}/?jwt={}", urlencode(&key.sign(&claims))) })
 }
 
 /// Spec §7: the GR8 frame without a login (guests allowed).
 #[utoipa::path(get, path = "/gr8/frame", tag = "partners", params(LangQuery),
     responses((status = 200, body = Envelope<Gr8Frame>), (status = "default", description = "60, 62, 71", body = ErrorEnvelope)))]
-pub async fn gr8_frame(
-    State(state): State<AppState>,
-    MaybeSession(session): MaybeSession,
-    QueryParams(q): QueryParams<LangQuery>,
-) -> ApiResult<Gr8Frame> {
+pub async fn gr8_frame(State(state): State<AppState>, MaybeSession(session): MaybeSession, QueryParams(q): QueryParams<LangQuery>) -> ApiResult<Gr8Frame> {
     let session = session.filter(|s| s.user.role.code() == 0);
-    let base = base_for(
-        &state,
-        GR8,
-        &state.partners.config.gr8_iframe_url,
-        session.as_ref(),
-    )
-    .await?;
-    ok(Gr8Frame {
-        frame: format!("{base}/{}/", frame_lang(q.lang.as_deref())),
-    })
+    let base = base_for(&state, GR8, &state.partners.config.gr8_iframe_url, session.as_ref()).await?;
+    ok(Gr8Frame { frame: format!("{base}/{}/", frame_lang(q.lang.as_deref())) })
 }
 
 /// GR8's `get-public-key`: the JWT key's public half, SPKI PEM (`text/plain`), with its
@@ -198,10 +153,7 @@ async fn gr8_public_key(State(state): State<AppState>) -> Response {
         Ok(key) => {
             let mut r = key.public_pem.clone().into_response();
             let h = r.headers_mut();
-            h.insert(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("text/plain; charset=utf-8"),
-            );
+            h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
             if let Ok(kid) = HeaderValue::from_str(&key.kid) {
                 h.insert("x-key-id", kid);
             }
@@ -212,17 +164,9 @@ async fn gr8_public_key(State(state): State<AppState>) -> Response {
 }
 
 fn json_reply(status: u16, body: String) -> Response {
-    let mut r = (
-        StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST),
-        body,
-    )
-        .into_response();
-    r.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    r.headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    let mut r = (StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST), body).into_response();
+    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     r
 }
 
@@ -234,32 +178,16 @@ pub struct PeerAddr(pub Option<IpAddr>);
 impl FromRequestParts<AppState> for PeerAddr {
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
-        Ok(PeerAddr(super::extract::client_ip(
-            parts,
-            state.config.trust_proxy,
-        )))
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        Ok(PeerAddr(super::extract::client_ip(parts, state.config.trust_proxy)))
     }
 }
 
 /// GR8's perform-transaction (its format; see `partners::gr8`).
-async fn gr8_transaction(
-    State(state): State<AppState>,
-    PeerAddr(peer): PeerAddr,
-    PathParam(player_id): PathParam<String>,
-    headers: HeaderMap,
-    RawBody(body): RawBody,
-) -> Response {
+async fn gr8_transaction(State(state): State<AppState>, PeerAddr(peer): PeerAddr, PathParam(player_id): PathParam<String>, headers: HeaderMap, RawBody(body): RawBody) -> Response {
     if !state.partners.config.gr8_allowed.allows(peer) {
         tracing::warn!(peer = ?peer, "gr8: a wallet call from an address not in GR8_ALLOWED_IPS");
-        let refused = partners::gr8::Gr8Error {
-            http: 403,
-            code: "auth.address",
-            message: "this address may not call the wallet".into(),
-        };
+        let refused = partners::gr8::Gr8Error { http: 403, code: "auth.address", message: "this address may not call the wallet".into() };
         return json_reply(403, refused.body().to_string());
     }
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
@@ -275,31 +203,19 @@ async fn gr8_transaction(
 
 /// Digitain's wallet methods (its format; see `partners::digitain`). A call from an address
 /// not in `DIGITAIN_ALLOWED_IPS` is answered 403 `{"errorCode": 12}` and goes no further.
-async fn digitain_wallet(
-    State(state): State<AppState>,
-    PeerAddr(peer): PeerAddr,
-    PathParam(method): PathParam<String>,
-    RawBody(body): RawBody,
-) -> Response {
+async fn digitain_wallet(State(state): State<AppState>, PeerAddr(peer): PeerAddr, PathParam(method): PathParam<String>, RawBody(body): RawBody) -> Response {
     if !state.partners.config.digitain_allowed.allows(peer) {
         tracing::warn!(peer = ?peer, "digitain: a wallet call from an address not in DIGITAIN_ALLOWED_IPS");
-        return json_reply(
-            403,
-            serde_json::json!({ "errorCode": partners::digitain::INVALID_SIGNATURE }).to_string(),
-        );
+        return json_reply(403, serde_json::json!({ "errorCode": partners::digitain::INVALID_SIGNATURE }).to_string());
     }
-    json_reply(
-        200,
-        partners::digitain::handle(&state, &method, &body).await,
-    )
+    json_reply(200, partners::digitain::handle(&state, &method, &body).await)
 }
 
 // ---------------------------------------------------------------- demo pages
 
 fn html(body: String) -> Response {
     let mut r = (StatusCode::OK, Html(body)).into_response();
-    r.headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     r
 }
 
@@ -315,35 +231,21 @@ pub struct FrameQuery {
     jwt: String,
 }
 
-async fn demo_page(
-    State(state): State<AppState>,
-    PathParam((partner, lang)): PathParam<(String, String)>,
-    uri: axum::http::Uri,
-) -> Response {
+async fn demo_page(State(state): State<AppState>, PathParam((partner, lang)): PathParam<(String, String)>, uri: axum::http::Uri) -> Response {
     if !known(&state, &partner) {
         return ApiError(AppError::new(ErrorCode::NotFound)).into_response();
     }
-    let q = Query::<FrameQuery>::try_from_uri(&uri)
-        .map(|Query(q)| q)
-        .unwrap_or_default();
+    let q = Query::<FrameQuery>::try_from_uri(&uri).map(|Query(q)| q).unwrap_or_default();
     let credential = if partner == GR8 { q.jwt } else { q.token };
     html(partners::demo::page(&state, &partner, &lang, &credential).await)
 }
 
 /// The Digitain frame paths (`/Live/1`, `/SportEvent`, `/Favorite`, …) show the same page.
-async fn demo_page_deep(
-    State(state): State<AppState>,
-    PathParam((partner, lang, _rest)): PathParam<(String, String, String)>,
-    uri: axum::http::Uri,
-) -> Response {
+async fn demo_page_deep(State(state): State<AppState>, PathParam((partner, lang, _rest)): PathParam<(String, String, String)>, uri: axum::http::Uri) -> Response {
     demo_page(State(state), PathParam((partner, lang)), uri).await
 }
 
-async fn demo_action(
-    State(state): State<AppState>,
-    PathParam(partner): PathParam<String>,
-    RawBody(body): RawBody,
-) -> Response {
+async fn demo_action(State(state): State<AppState>, PathParam(partner): PathParam<String>, RawBody(body): RawBody) -> Response {
     if !known(&state, &partner) {
         return ApiError(AppError::new(ErrorCode::NotFound)).into_response();
     }
@@ -358,9 +260,6 @@ async fn demo_action(
 
 async fn page_css() -> Response {
     let mut r = partners::demo::PAGE_CSS.into_response();
-    r.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/css; charset=utf-8"),
-    );
+    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/css; charset=utf-8"));
     r
 }

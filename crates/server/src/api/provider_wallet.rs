@@ -4,8 +4,8 @@
 //! service the studio uses in-process.
 
 use super::envelope::{ok, ApiError, ApiResult, Envelope, ErrorEnvelope};
-use super::extract::RawBody;
 use crate::app::AppState;
+use super::extract::RawBody;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -25,35 +25,18 @@ pub fn routes() -> Router<AppState> {
 
 /// Authenticates the provider and parses the body: unknown provider → 66, stale or missing
 /// timestamp → 65, bad signature → 64, then malformed body → 40.
-async fn authenticated<T: DeserializeOwned>(
-    state: &AppState,
-    headers: &HeaderMap,
-    body: &Bytes,
-) -> Result<(ProviderConfig, T), ApiError> {
+async fn authenticated<T: DeserializeOwned>(state: &AppState, headers: &HeaderMap, body: &Bytes) -> Result<(ProviderConfig, T), ApiError> {
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    let provider = header("x-provider")
-        .map(|p| p.trim().to_ascii_lowercase())
-        .unwrap_or_default();
+    let provider = header("x-provider").map(|p| p.trim().to_ascii_lowercase()).unwrap_or_default();
     if provider.is_empty() || provider.len() > 64 {
         return Err(AppError::new(ErrorCode::ProviderUnknown).into());
     }
-    let config = state
-        .casino
-        .catalogue()
-        .provider_config(&provider)
-        .await?
-        .filter(|c| c.enabled && c.wallet_secret.is_some());
+    let config = state.casino.catalogue().provider_config(&provider).await?.filter(|c| c.enabled && c.wallet_secret.is_some());
     let Some(config) = config else {
         return Err(AppError::new(ErrorCode::ProviderUnknown).into());
     };
     let secret = config.wallet_secret.as_deref().unwrap_or_default();
-    casino::signature::verify(
-        secret,
-        header("x-timestamp"),
-        header("x-signature"),
-        body,
-        kernel::clock::now_ms() / 1000,
-    )?;
+    casino::signature::verify(secret, header("x-timestamp"), header("x-signature"), body, kernel::clock::now_ms() / 1000)?;
     let call: T = super::extract::json_object(body)?;
     Ok((config, call))
 }
@@ -64,13 +47,8 @@ async fn authenticated<T: DeserializeOwned>(
            ("X-Timestamp" = String, Header, description = "Unix seconds; ±300 s"),
            ("X-Signature" = String, Header, description = "hex HMAC_SHA256(secret, X-Timestamp + \".\" + raw body)")),
     responses((status = 200, body = Envelope<WalletReply>), (status = "default", description = "64, 65, 66, 63, 40", body = ErrorEnvelope)))]
-pub async fn balance(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    RawBody(body): RawBody,
-) -> ApiResult<WalletReply> {
-    let (provider, call): (ProviderConfig, BalanceCall) =
-        authenticated(&state, &headers, &body).await?;
+pub async fn balance(State(state): State<AppState>, headers: HeaderMap, RawBody(body): RawBody) -> ApiResult<WalletReply> {
+    let (provider, call): (ProviderConfig, BalanceCall) = authenticated(&state, &headers, &body).await?;
     ok(state.casino.wallet().balance(&provider.name, &call).await?)
 }
 
@@ -79,13 +57,8 @@ pub async fn balance(
 #[utoipa::path(post, path = "/api/wallet/v1/bet", tag = "provider wallet", request_body = casino::WalletCall,
     params(("X-Provider" = String, Header), ("X-Timestamp" = String, Header), ("X-Signature" = String, Header)),
     responses((status = 200, body = Envelope<WalletReply>), (status = "default", description = "501, 26, 28, 63, 67, 68, 64, 65, 66", body = ErrorEnvelope)))]
-pub async fn bet(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    RawBody(body): RawBody,
-) -> ApiResult<WalletReply> {
-    let (provider, call): (ProviderConfig, WalletCall) =
-        authenticated(&state, &headers, &body).await?;
+pub async fn bet(State(state): State<AppState>, headers: HeaderMap, RawBody(body): RawBody) -> ApiResult<WalletReply> {
+    let (provider, call): (ProviderConfig, WalletCall) = authenticated(&state, &headers, &body).await?;
     ok(state.casino.wallet().bet(&provider.name, &call).await?)
 }
 
@@ -93,13 +66,8 @@ pub async fn bet(
 #[utoipa::path(post, path = "/api/wallet/v1/win", tag = "provider wallet", request_body = casino::WalletCall,
     params(("X-Provider" = String, Header), ("X-Timestamp" = String, Header), ("X-Signature" = String, Header)),
     responses((status = 200, body = Envelope<WalletReply>), (status = "default", description = "26, 63, 67, 64, 65, 66", body = ErrorEnvelope)))]
-pub async fn win(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    RawBody(body): RawBody,
-) -> ApiResult<WalletReply> {
-    let (provider, call): (ProviderConfig, WalletCall) =
-        authenticated(&state, &headers, &body).await?;
+pub async fn win(State(state): State<AppState>, headers: HeaderMap, RawBody(body): RawBody) -> ApiResult<WalletReply> {
+    let (provider, call): (ProviderConfig, WalletCall) = authenticated(&state, &headers, &body).await?;
     ok(state.casino.wallet().win(&provider.name, &call).await?)
 }
 
@@ -108,16 +76,7 @@ pub async fn win(
 #[utoipa::path(post, path = "/api/wallet/v1/rollback", tag = "provider wallet", request_body = casino::RollbackCall,
     params(("X-Provider" = String, Header), ("X-Timestamp" = String, Header), ("X-Signature" = String, Header)),
     responses((status = 200, body = Envelope<WalletReply>), (status = "default", description = "72, 26, 63, 64, 65, 66", body = ErrorEnvelope)))]
-pub async fn rollback(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    RawBody(body): RawBody,
-) -> ApiResult<WalletReply> {
-    let (provider, call): (ProviderConfig, RollbackCall) =
-        authenticated(&state, &headers, &body).await?;
-    ok(state
-        .casino
-        .wallet()
-        .rollback(&provider.name, &call)
-        .await?)
+pub async fn rollback(State(state): State<AppState>, headers: HeaderMap, RawBody(body): RawBody) -> ApiResult<WalletReply> {
+    let (provider, call): (ProviderConfig, RollbackCall) = authenticated(&state, &headers, &body).await?;
+    ok(state.casino.wallet().rollback(&provider.name, &call).await?)
 }

@@ -22,19 +22,10 @@ use utoipa::ToSchema;
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/user/responsible-gambling", get(rg_state))
-        .route(
-            "/api/user/responsible-gambling/deposit-limits",
-            put(rg_set_limits),
-        )
-        .route(
-            "/api/user/responsible-gambling/self-exclusion",
-            post(rg_self_exclusion),
-        )
+        .route("/api/user/responsible-gambling/deposit-limits", put(rg_set_limits))
+        .route("/api/user/responsible-gambling/self-exclusion", post(rg_self_exclusion))
         .route("/api/user/responsible-gambling/cool-off", post(rg_cool_off))
-        .route(
-            "/api/user/responsible-gambling/reality-check",
-            put(rg_reality_check),
-        )
+        .route("/api/user/responsible-gambling/reality-check", put(rg_reality_check))
         .route("/api/user/responsible-gambling/session", get(rg_session))
 }
 
@@ -98,9 +89,7 @@ pub struct DepositLimitsRequest {
 }
 
 /// A field that is present (even as null) is `Some`; absent is `None` (serde default).
-fn present<'de, D: Deserializer<'de>>(
-    d: D,
-) -> Result<Option<Option<serde_json::Number>>, D::Error> {
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<serde_json::Number>>, D::Error> {
     Option::<serde_json::Number>::deserialize(d).map(Some)
 }
 
@@ -149,10 +138,7 @@ fn limit_reply(l: Limit, c: Currency) -> Option<DepositLimitReply> {
     }
     Some(DepositLimitReply {
         amount: l.amount.map(|a| MajorUnits::new(a, c)),
-        pending_amount: l
-            .pending
-            .and_then(|(a, _)| a)
-            .map(|a| MajorUnits::new(a, c)),
+        pending_amount: l.pending.and_then(|(a, _)| a).map(|a| MajorUnits::new(a, c)),
         pending_from: l.pending.map(|(_, f)| to_rfc3339(f)),
     })
 }
@@ -186,23 +172,13 @@ fn parse_limit(period: Period, v: &serde_json::Number, c: Currency) -> Result<Mi
     parse_major(&v.to_string(), c)
         .ok()
         .filter(|m| *m > 0)
-        .ok_or_else(|| {
-            accounts::field_error(
-                ErrorCode::InvalidField,
-                period.as_str(),
-                accounts::validate::Reason::Invalid,
-            )
-        })
+        .ok_or_else(|| accounts::field_error(ErrorCode::InvalidField, period.as_str(), accounts::validate::Reason::Invalid))
 }
 
 /// The response of a block: the reply, and the session cookie cleared.
 fn ended(until: i64) -> Response {
     let permanent = until == RG_PERMANENT;
-    Reply(BlockReply {
-        until: (!permanent).then(|| to_rfc3339(until)),
-        permanent,
-    })
-    .into_response()
+    Reply(BlockReply { until: (!permanent).then(|| to_rfc3339(until)), permanent }).into_response()
 }
 
 // ------------------------------------------------------------------ handlers
@@ -219,22 +195,13 @@ pub async fn rg_state(State(state): State<AppState>, session: Session) -> ApiRes
 /// decrease applies at once; a raise or a removal after 24 h (shown as pending).
 #[utoipa::path(put, path = "/api/user/responsible-gambling/deposit-limits", tag = "responsible gambling", request_body = DepositLimitsRequest,
     responses((status = 200, body = Envelope<RgReply>), (status = "default", description = "23 not signed in, 40 malformed, 47 invalid amount (result.field names the period)", body = ErrorEnvelope)))]
-pub async fn rg_set_limits(
-    State(state): State<AppState>,
-    session: Session,
-    JsonBody(req): JsonBody<DepositLimitsRequest>,
-) -> ApiResult<RgReply> {
+pub async fn rg_set_limits(State(state): State<AppState>, session: Session, JsonBody(req): JsonBody<DepositLimitsRequest>) -> ApiResult<RgReply> {
     let now = now_ms();
     let rg = state.accounts.rg();
     let current = rg.state(&session.user, now).await?;
     let c = session.user.currency;
-    let mut wanted = current
-        .limits
-        .map(|l| l.pending.map(|(a, _)| a).unwrap_or(l.amount));
-    for (p, field) in Period::ALL
-        .into_iter()
-        .zip([&req.day, &req.week, &req.month])
-    {
+    let mut wanted = current.limits.map(|l| l.pending.map(|(a, _)| a).unwrap_or(l.amount));
+    for (p, field) in Period::ALL.into_iter().zip([&req.day, &req.week, &req.month]) {
         match field {
             None => {}
             Some(None) => wanted[p as usize] = None,
@@ -251,26 +218,12 @@ pub async fn rg_set_limits(
 /// are refused (121) until it ends. It cannot be shortened or lifted.
 #[utoipa::path(post, path = "/api/user/responsible-gambling/self-exclusion", tag = "responsible gambling", request_body = SelfExclusionRequest,
     responses((status = 200, body = Envelope<BlockReply>), (status = "default", description = "4 incorrect password, 23 not signed in, 40 malformed, 47 unknown period, 123 a longer block is in force", body = ErrorEnvelope)))]
-pub async fn rg_self_exclusion(
-    State(state): State<AppState>,
-    session: Session,
-    JsonBody(req): JsonBody<SelfExclusionRequest>,
-) -> Result<Response, ApiError> {
-    let period = Exclusion::parse(&req.period).ok_or_else(|| {
-        accounts::field_error(
-            ErrorCode::InvalidField,
-            "period",
-            accounts::validate::Reason::Invalid,
-        )
-    })?;
-    let until = state
-        .accounts
-        .rg()
-        .self_exclude(&session.user, period, &req.password, now_ms())
-        .await?;
+pub async fn rg_self_exclusion(State(state): State<AppState>, session: Session, JsonBody(req): JsonBody<SelfExclusionRequest>) -> Result<Response, ApiError> {
+    let period = Exclusion::parse(&req.period)
+        .ok_or_else(|| accounts::field_error(ErrorCode::InvalidField, "period", accounts::validate::Reason::Invalid))?;
+    let until = state.accounts.rg().self_exclude(&session.user, period, &req.password, now_ms()).await?;
     let mut resp = ended(until);
-    resp.headers_mut()
-        .append(header::SET_COOKIE, session_cookie(&state, "", 0));
+    resp.headers_mut().append(header::SET_COOKIE, session_cookie(&state, "", 0));
     Result::Ok(resp)
 }
 
@@ -278,41 +231,22 @@ pub async fn rg_self_exclusion(
 /// deposits and stakes are refused (122) until it ends by itself.
 #[utoipa::path(post, path = "/api/user/responsible-gambling/cool-off", tag = "responsible gambling", request_body = CoolOffRequest,
     responses((status = 200, body = Envelope<BlockReply>), (status = "default", description = "23 not signed in, 40 malformed, 47 unknown period, 123 a longer block is in force", body = ErrorEnvelope)))]
-pub async fn rg_cool_off(
-    State(state): State<AppState>,
-    session: Session,
-    JsonBody(req): JsonBody<CoolOffRequest>,
-) -> Result<Response, ApiError> {
-    let period = CoolOff::parse(&req.period).ok_or_else(|| {
-        accounts::field_error(
-            ErrorCode::InvalidField,
-            "period",
-            accounts::validate::Reason::Invalid,
-        )
-    })?;
-    let until = state
-        .accounts
-        .rg()
-        .cool_off(&session.user, period, now_ms())
-        .await?;
+pub async fn rg_cool_off(State(state): State<AppState>, session: Session, JsonBody(req): JsonBody<CoolOffRequest>) -> Result<Response, ApiError> {
+    let period = CoolOff::parse(&req.period)
+        .ok_or_else(|| accounts::field_error(ErrorCode::InvalidField, "period", accounts::validate::Reason::Invalid))?;
+    let until = state.accounts.rg().cool_off(&session.user, period, now_ms()).await?;
     let mut resp = ended(until);
-    resp.headers_mut()
-        .append(header::SET_COOKIE, session_cookie(&state, "", 0));
+    resp.headers_mut().append(header::SET_COOKIE, session_cookie(&state, "", 0));
     Result::Ok(resp)
 }
 
 /// The reality-check interval in minutes: 0 (off), 15, 30, 60 or 120.
 #[utoipa::path(put, path = "/api/user/responsible-gambling/reality-check", tag = "responsible gambling", request_body = RealityCheckRequest,
     responses((status = 200, body = Envelope<RgReply>), (status = "default", description = "23 not signed in, 40 malformed, 47 not one of 0, 15, 30, 60, 120", body = ErrorEnvelope)))]
-pub async fn rg_reality_check(
-    State(state): State<AppState>,
-    session: Session,
-    JsonBody(req): JsonBody<RealityCheckRequest>,
-) -> ApiResult<RgReply> {
+pub async fn rg_reality_check(State(state): State<AppState>, session: Session, JsonBody(req): JsonBody<RealityCheckRequest>) -> ApiResult<RgReply> {
     let now = now_ms();
     let rg = state.accounts.rg();
-    rg.set_reality_check(session.user.id, req.minutes, now)
-        .await?;
+    rg.set_reality_check(session.user.id, req.minutes, now).await?;
     ok(rg_reply(&rg.state(&session.user, now).await?))
 }
 
@@ -320,15 +254,8 @@ pub async fn rg_reality_check(
 /// since then.
 #[utoipa::path(get, path = "/api/user/responsible-gambling/session", tag = "responsible gambling",
     responses((status = 200, body = Envelope<RgSessionReply>), (status = "default", description = "23 not signed in", body = ErrorEnvelope)))]
-pub async fn rg_session(
-    State(state): State<AppState>,
-    session: Session,
-) -> ApiResult<RgSessionReply> {
-    let s = state
-        .accounts
-        .rg()
-        .session_summary(&session.user, &session.token)
-        .await?;
+pub async fn rg_session(State(state): State<AppState>, session: Session) -> ApiResult<RgSessionReply> {
+    let s = state.accounts.rg().session_summary(&session.user, &session.token).await?;
     let c = session.user.currency;
     ok(RgSessionReply {
         started_at: to_rfc3339(s.started_at),

@@ -74,14 +74,8 @@ pub struct TopWinReply {
 /// Minor units as a number with 2 decimals (rounded down), as spec §3 shows top winnings.
 fn two_decimals(minor: i64, currency: kernel::Currency) -> serde_json::Number {
     let exp = currency.exponent() as u32;
-    let cents = if exp >= 2 {
-        minor / 10i64.pow(exp - 2)
-    } else {
-        minor * 10i64.pow(2 - exp)
-    };
-    format!("{}.{:02}", cents / 100, cents % 100)
-        .parse()
-        .unwrap_or_else(|_| serde_json::Number::from(cents / 100))
+    let cents = if exp >= 2 { minor / 10i64.pow(exp - 2) } else { minor * 10i64.pow(2 - exp) };
+    format!("{}.{:02}", cents / 100, cents % 100).parse().unwrap_or_else(|_| serde_json::Number::from(cents / 100))
 }
 
 /// Keeps a phone's first four and last three characters.
@@ -90,45 +84,26 @@ fn mask_phone(phone: Option<&str>) -> String {
     if p.len() < 8 {
         return "•••".into();
     }
-    let (head, tail) = (
-        p[..4].iter().collect::<String>(),
-        p[p.len() - 3..].iter().collect::<String>(),
-    );
+    let (head, tail) = (p[..4].iter().collect::<String>(), p[p.len() - 3..].iter().collect::<String>());
     format!("{head}{}{tail}", "•".repeat(p.len() - 7))
 }
 
 /// The biggest wins of our sportsbook (spec §3 top winning, §7 `GET /api/user/bets/top?type`).
 #[utoipa::path(get, path = "/api/user/bets/top", tag = "sportsbook", params(TopQuery),
     responses((status = 200, body = Envelope<Vec<TopWinReply>>), (status = "default", description = "47 unknown type", body = ErrorEnvelope)))]
-pub async fn top(
-    State(state): State<AppState>,
-    QueryParams(q): QueryParams<TopQuery>,
-) -> ApiResult<Vec<TopWinReply>> {
+pub async fn top(State(state): State<AppState>, QueryParams(q): QueryParams<TopQuery>) -> ApiResult<Vec<TopWinReply>> {
     let window = match q.kind.as_deref().unwrap_or("week") {
         "day" => kernel::clock::DAY_MS,
         "week" => 7 * kernel::clock::DAY_MS,
         "month" => 30 * kernel::clock::DAY_MS,
-        _ => {
-            return Err(ApiError(AppError::with_detail(
-                ErrorCode::InvalidField,
-                "type: day, week or month",
-            )))
-        }
+        _ => return Err(ApiError(AppError::with_detail(ErrorCode::InvalidField, "type: day, week or month"))),
     };
     let wins = state.betting.top_winnings(now_ms() - window, 10).await?;
-    let sport_names: std::collections::HashMap<String, String> = state.betting.with_line(|line| {
-        line.sports
-            .values()
-            .map(|s| (s.id.clone(), s.name.clone()))
-            .collect()
-    });
+    let sport_names: std::collections::HashMap<String, String> =
+        state.betting.with_line(|line| line.sports.values().map(|s| (s.id.clone(), s.name.clone())).collect());
     let mut out = Vec::with_capacity(wins.len());
     for w in wins {
-        let phone = state
-            .accounts
-            .user_by_id(w.user_id)
-            .await?
-            .and_then(|u| u.phone);
+        let phone = state.accounts.user_by_id(w.user_id).await?.and_then(|u| u.phone);
         out.push(TopWinReply {
             win_amount: two_decimals(w.payout, w.currency),
             bet_amount: two_decimals(w.stake, w.currency),
@@ -168,21 +143,14 @@ struct Topics {
 
 impl Topics {
     fn len(&self) -> usize {
-        self.all as usize
-            + self.live as usize
-            + self.sports.len()
-            + self.events.len()
-            + self.lists.len()
+        self.all as usize + self.live as usize + self.sports.len() + self.events.len() + self.lists.len()
     }
     /// What this socket gets of an update: the whole message on `all` and `event:` topics,
     /// the list form on `live` and `sport:` topics (main market only), or nothing.
     fn pick<'a>(&self, u: &'a betting::Update) -> Option<&'a str> {
         if self.all || self.events.contains(&u.event_id) {
             Some(&u.json)
-        } else if (self.live && u.live)
-            || self.sports.contains(&u.sport_id)
-            || self.lists.contains(&u.event_id)
-        {
+        } else if (self.live && u.live) || self.sports.contains(&u.sport_id) || self.lists.contains(&u.event_id) {
             u.list_json.as_deref()
         } else {
             None
@@ -197,11 +165,7 @@ impl Topics {
         if !self.all && !self.live && self.sports.is_empty() {
             // Per-event topics only: look up their updates, in feed order.
             let mut picked: Vec<(usize, &str)> = Vec::new();
-            for id in self
-                .events
-                .iter()
-                .chain(self.lists.iter().filter(|id| !self.events.contains(*id)))
-            {
+            for id in self.events.iter().chain(self.lists.iter().filter(|id| !self.events.contains(*id))) {
                 for &i in batch.by_event.get(id).into_iter().flatten() {
                     if let Some(text) = self.pick(&batch.updates[i]) {
                         picked.push((i, text));
@@ -242,33 +206,18 @@ impl Topics {
 /// `odds_change` keeps only the main market) — and `{"type":"resync"}` when the socket fell
 /// behind (refetch the line: the HTTP line is the fallback).
 /// Not a WebSocket request: 40.
-async fn ws(
-    State(state): State<AppState>,
-    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
-) -> axum::response::Response {
+async fn ws(State(state): State<AppState>, upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>) -> axum::response::Response {
     use axum::response::IntoResponse;
     match upgrade {
-        Ok(u) => u
-            .max_message_size(64 * 1024)
-            .read_buffer_size(crate::sockets::READ_BUFFER)
-            .on_upgrade(move |socket| async move { crate::sockets::spawn(live(state, socket)) })
-            .into_response(),
-        Err(_) => ApiError(AppError::with_detail(
-            ErrorCode::BadRequest,
-            "this endpoint takes a WebSocket upgrade",
-        ))
-        .into_response(),
+        Ok(u) => u.max_message_size(64 * 1024).read_buffer_size(crate::sockets::READ_BUFFER).on_upgrade(move |socket| async move { crate::sockets::spawn(live(state, socket)) }).into_response(),
+        Err(_) => ApiError(AppError::with_detail(ErrorCode::BadRequest, "this endpoint takes a WebSocket upgrade")).into_response(),
     }
 }
 
 async fn live(state: AppState, mut socket: WebSocket) {
     let mut updates = state.betting.subscribe();
     let mut topics = Topics::default();
-    if socket
-        .send(Message::Text(r#"{"type":"hello"}"#.into()))
-        .await
-        .is_err()
-    {
+    if socket.send(Message::Text(r#"{"type":"hello"}"#.into())).await.is_err() {
         return;
     }
     loop {
@@ -355,58 +304,31 @@ const FEED_MAX_MESSAGES: usize = 5_000;
            ("X-Signature" = String, Header, description = "hex HMAC_SHA256(secret, X-Timestamp + \".\" + raw body)")),
     request_body(content = Vec<serde_json::Value>, description = "Feed messages (docs/SPORTSBOOK.md)"),
     responses((status = 200, body = Envelope<FeedReply>), (status = "default", description = "66 no push feed, 65 stale timestamp, 64 bad signature, 40 not a JSON array, 47 too many messages", body = ErrorEnvelope)))]
-pub async fn feed(
-    State(state): State<AppState>,
-    headers: axum::http::HeaderMap,
-    RawBody(body): RawBody,
-) -> ApiResult<FeedReply> {
+pub async fn feed(State(state): State<AppState>, headers: axum::http::HeaderMap, RawBody(body): RawBody) -> ApiResult<FeedReply> {
     let crate::config::SportsbookFeed::Push { secret } = &state.config.sportsbook_feed else {
         return Err(AppError::new(ErrorCode::ProviderUnknown).into());
     };
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    casino::signature::verify(
-        secret,
-        header("x-timestamp"),
-        header("x-signature"),
-        &body,
-        now_ms() / 1000,
-    )?;
+    casino::signature::verify(secret, header("x-timestamp"), header("x-signature"), &body, now_ms() / 1000)?;
     let Ok(list) = serde_json::from_slice::<Vec<serde_json::Value>>(&body) else {
-        return Err(AppError::with_detail(
-            ErrorCode::BadRequest,
-            "expected a JSON array of feed messages",
-        )
-        .into());
+        return Err(AppError::with_detail(ErrorCode::BadRequest, "expected a JSON array of feed messages").into());
     };
     if list.len() > FEED_MAX_MESSAGES {
-        return Err(AppError::with_detail(
-            ErrorCode::InvalidField,
-            format!("at most {FEED_MAX_MESSAGES} messages per delivery"),
-        )
-        .into());
+        return Err(AppError::with_detail(ErrorCode::InvalidField, format!("at most {FEED_MAX_MESSAGES} messages per delivery")).into());
     }
     let now = now_ms();
-    let mut reply = FeedReply {
-        applied: 0,
-        refused: Vec::new(),
-    };
+    let mut reply = FeedReply { applied: 0, refused: Vec::new() };
     let mut messages = Vec::with_capacity(list.len());
     for (index, v) in list.iter().enumerate() {
         match sportsbook::feed::decode(&v.to_string()) {
             Ok(m) => messages.push((index, m)),
-            Err(e) => reply.refused.push(FeedRefusal {
-                index,
-                error: e.to_string(),
-            }),
+            Err(e) => reply.refused.push(FeedRefusal { index, error: e.to_string() }),
         }
     }
     for (index, m) in messages {
         match state.betting.apply_queued(m, now).await {
             Ok(()) => reply.applied += 1,
-            Err(e) => reply.refused.push(FeedRefusal {
-                index,
-                error: e.text(),
-            }),
+            Err(e) => reply.refused.push(FeedRefusal { index, error: e.text() }),
         }
     }
     state.betting.flush();
@@ -487,15 +409,11 @@ pub struct LineReply {
 
 fn odds_number(thousandths: i64) -> serde_json::Number {
     let text = format!("{}.{:03}", thousandths / 1000, thousandths % 1000);
-    text.parse::<serde_json::Number>()
-        .unwrap_or_else(|_| serde_json::Number::from(thousandths / 1000))
+    text.parse::<serde_json::Number>().unwrap_or_else(|_| serde_json::Number::from(thousandths / 1000))
 }
 
 fn snake<T: Serialize>(v: &T) -> String {
-    serde_json::to_value(v)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
+    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
 }
 
 /// Names in the reply's language (`Accept-Language`): the catalogue's markets, worded outcomes
@@ -514,14 +432,11 @@ impl Names {
         if self.0 == "en" {
             return stored.to_string();
         }
-        sportsbook::catalogue::outcome_name_in(key, id, self.0)
-            .unwrap_or_else(|| stored.to_string())
+        sportsbook::catalogue::outcome_name_in(key, id, self.0).unwrap_or_else(|| stored.to_string())
     }
     fn sport(&self, s: &sportsbook::model::Sport) -> String {
         match s.kind {
-            Some(kind) if self.0 != "en" => {
-                sportsbook::catalogue::sport_name_in(kind, self.0).to_string()
-            }
+            Some(kind) if self.0 != "en" => sportsbook::catalogue::sport_name_in(kind, self.0).to_string(),
             _ => s.name.clone(),
         }
     }
@@ -557,25 +472,14 @@ fn event_reply(line: &Line, e: &Event, all_markets: bool, names: &Names) -> Even
     let markets: Vec<MarketReply> = if all_markets {
         e.markets.values().map(|m| market_reply(m, names)).collect()
     } else {
-        e.main_market()
-            .map(|m| market_reply(m, names))
-            .into_iter()
-            .collect()
+        e.main_market().map(|m| market_reply(m, names)).into_iter().collect()
     };
     EventReply {
         id: e.id.clone(),
         sport_id: e.sport_id.clone(),
         sport: sport.map(|s| names.sport(s)).unwrap_or_default(),
-        category: line
-            .categories
-            .get(&e.category_id)
-            .map(|c| c.name.clone())
-            .unwrap_or_default(),
-        tournament: line
-            .tournaments
-            .get(&e.tournament_id)
-            .map(|t| t.name.clone())
-            .unwrap_or_default(),
+        category: line.categories.get(&e.category_id).map(|c| c.name.clone()).unwrap_or_default(),
+        tournament: line.tournaments.get(&e.tournament_id).map(|t| t.name.clone()).unwrap_or_default(),
         kind: match e.kind {
             EventKind::PreMatch => "prematch",
             EventKind::Live => "live",
@@ -584,14 +488,8 @@ fn event_reply(line: &Line, e: &Event, all_markets: bool, names: &Names) -> Even
         start_time: to_rfc3339(e.start_time),
         home: e.home.name.clone(),
         away: e.away.name.clone(),
-        score: ScoreReply {
-            home: e.score.home,
-            away: e.score.away,
-        },
-        clock: e
-            .clock
-            .as_ref()
-            .map(|c| format!("{} {}", c.period, c.time).trim().to_string()),
+        score: ScoreReply { home: e.score.home, away: e.score.away },
+        clock: e.clock.as_ref().map(|c| format!("{} {}", c.period, c.time).trim().to_string()),
         markets_count: e.markets.len(),
         markets,
     }
@@ -759,18 +657,10 @@ pub struct BetsListQuery {
 /// The line: the sports, then the events not over (with their main market), soonest first.
 #[utoipa::path(get, path = "/api/sportsbook/line", tag = "sportsbook", params(LineQuery),
     responses((status = 200, body = Envelope<LineReply>), (status = "default", description = "40 malformed query", body = ErrorEnvelope)))]
-pub async fn line(
-    State(state): State<AppState>,
-    ReplyLang(lang): ReplyLang,
-    QueryParams(q): QueryParams<LineQuery>,
-) -> ApiResult<LineReply> {
+pub async fn line(State(state): State<AppState>, ReplyLang(lang): ReplyLang, QueryParams(q): QueryParams<LineQuery>) -> ApiResult<LineReply> {
     let names = Names(lang);
     let reply = state.betting.with_line(|line| {
-        let offered: Vec<&Event> = line
-            .events
-            .values()
-            .filter(|e| !e.status.is_over())
-            .collect();
+        let offered: Vec<&Event> = line.events.values().filter(|e| !e.status.is_over()).collect();
         let sports = line
             .sports
             .values()
@@ -779,32 +669,17 @@ pub async fn line(
                 name: names.sport(s),
                 kind: s.kind.map(|k| snake(&k)),
                 events: offered.iter().filter(|e| e.sport_id == s.id).count(),
-                live: offered
-                    .iter()
-                    .filter(|e| {
-                        e.sport_id == s.id && e.status == sportsbook::model::EventStatus::Live
-                    })
-                    .count(),
+                live: offered.iter().filter(|e| e.sport_id == s.id && e.status == sportsbook::model::EventStatus::Live).count(),
             })
             .filter(|s| s.events > 0)
             .collect();
         let mut events: Vec<&Event> = offered
             .into_iter()
             .filter(|e| q.sport.as_ref().is_none_or(|s| &e.sport_id == s))
-            .filter(|e| {
-                q.live
-                    .is_none_or(|live| live == (e.status == sportsbook::model::EventStatus::Live))
-            })
+            .filter(|e| q.live.is_none_or(|live| live == (e.status == sportsbook::model::EventStatus::Live)))
             .collect();
         events.sort_by(|a, b| (a.start_time, &a.id).cmp(&(b.start_time, &b.id)));
-        LineReply {
-            sports,
-            events: events
-                .into_iter()
-                .take(300)
-                .map(|e| event_reply(line, e, false, &names))
-                .collect(),
-        }
+        LineReply { sports, events: events.into_iter().take(300).map(|e| event_reply(line, e, false, &names)).collect() }
     });
     ok(reply)
 }
@@ -812,17 +687,10 @@ pub async fn line(
 /// One event with every market.
 #[utoipa::path(get, path = "/api/sportsbook/event/{id}", tag = "sportsbook", params(("id" = String, Path, description = "The event's id")),
     responses((status = 200, body = Envelope<EventReply>), (status = "default", description = "43 no such event", body = ErrorEnvelope)))]
-pub async fn event(
-    State(state): State<AppState>,
-    ReplyLang(lang): ReplyLang,
-    PathParam(id): PathParam<String>,
-) -> ApiResult<EventReply> {
+pub async fn event(State(state): State<AppState>, ReplyLang(lang): ReplyLang, PathParam(id): PathParam<String>) -> ApiResult<EventReply> {
     state
         .betting
-        .with_line(|line| {
-            line.event(&id)
-                .map(|e| event_reply(line, e, true, &Names(lang)))
-        })
+        .with_line(|line| line.event(&id).map(|e| event_reply(line, e, true, &Names(lang))))
         .map(ok)
         .unwrap_or_else(|| Err(AppError::new(ErrorCode::NotFound).into()))
 }
@@ -833,29 +701,17 @@ pub async fn event(
     params(("Idempotency-Key" = String, Header, description = "A retry with the same key answers the same bet")),
     responses((status = 200, body = Envelope<BetReply>),
               (status = "default", description = "23, 26 key reused, 40 malformed or no key, 47 invalid stake or key, 501/506/507 balance, 600–617 and 1489 (docs/SPORTSBOOK.md; 604 lists the changed legs)", body = ErrorEnvelope)))]
-pub async fn place(
-    State(state): State<AppState>,
-    session: Session,
-    ReplyLang(lang): ReplyLang,
-    parts: Parts,
-    JsonBody(req): JsonBody<PlaceBetRequest>,
-) -> ApiResult<BetReply> {
+pub async fn place(State(state): State<AppState>, session: Session, ReplyLang(lang): ReplyLang, parts: Parts, JsonBody(req): JsonBody<PlaceBetRequest>) -> ApiResult<BetReply> {
     let user = &session.user;
     let key = client_key(&parts)?;
     let stake = amount_of(&req.stake, user.currency)?;
     let now = now_ms();
-    let allowed = user.role == Role::Player
-        && kernel::errors::rg_block(user.self_excluded_until, user.cool_off_until, now).is_ok();
+    let allowed = user.role == Role::Player && kernel::errors::rg_block(user.self_excluded_until, user.cool_off_until, now).is_ok();
     let input = PlaceInput {
         legs: req
             .legs
             .iter()
-            .map(|l| LegInput {
-                event_id: l.event_id.clone(),
-                market: l.market.clone(),
-                outcome_id: l.outcome_id.clone(),
-                odds: l.odds.to_string(),
-            })
+            .map(|l| LegInput { event_id: l.event_id.clone(), market: l.market.clone(), outcome_id: l.outcome_id.clone(), odds: l.odds.to_string() })
             .collect(),
         stake,
         kind: match req.kind {
@@ -873,11 +729,7 @@ pub async fn place(
             Some(OddsPolicyRequest::AcceptAny) => OddsPolicy::AcceptAny,
         },
     };
-    let who = Bettor {
-        id: user.id,
-        currency: user.currency,
-        allowed,
-    };
+    let who = Bettor { id: user.id, currency: user.currency, allowed };
     let bet = state.betting.place(&who, &input, &key, now).await?;
     ok(bet_reply(bet, &Names(lang)))
 }
@@ -885,32 +737,14 @@ pub async fn place(
 /// The player's bets, newest first: open (default), settled or all.
 #[utoipa::path(get, path = "/api/sportsbook/bets", tag = "sportsbook", params(BetsListQuery),
     responses((status = 200, body = Envelope<Vec<BetReply>>), (status = "default", description = "23, 40 malformed query, 47 unknown status", body = ErrorEnvelope)))]
-pub async fn bets(
-    State(state): State<AppState>,
-    session: Session,
-    ReplyLang(lang): ReplyLang,
-    QueryParams(q): QueryParams<BetsListQuery>,
-) -> ApiResult<Vec<BetReply>> {
+pub async fn bets(State(state): State<AppState>, session: Session, ReplyLang(lang): ReplyLang, QueryParams(q): QueryParams<BetsListQuery>) -> ApiResult<Vec<BetReply>> {
     let which = match q.status.as_deref().unwrap_or("open") {
         "open" => BetsQuery::Open,
         "settled" => BetsQuery::Settled,
         "all" => BetsQuery::All,
-        _ => {
-            return Err(ApiError(AppError::with_detail(
-                ErrorCode::InvalidField,
-                "status: open, settled or all",
-            )))
-        }
+        _ => return Err(ApiError(AppError::with_detail(ErrorCode::InvalidField, "status: open, settled or all"))),
     };
-    let list = state
-        .betting
-        .bets(
-            session.user.id,
-            which,
-            q.limit.unwrap_or(20),
-            q.offset.unwrap_or(0),
-        )
-        .await?;
+    let list = state.betting.bets(session.user.id, which, q.limit.unwrap_or(20), q.offset.unwrap_or(0)).await?;
     let names = Names(lang);
     ok(list.into_iter().map(|b| bet_reply(b, &names)).collect())
 }

@@ -9,7 +9,7 @@ use axum::extract::State;
 use axum::routing::{get, post};
 use axum::Router;
 use casino::GameSession;
-use games::single::{limits, Play, Rotation, RoundReply, RoundView, SeedView};
+use games::single::{limits, Play, RoundReply, RoundView, Rotation, SeedView};
 use kernel::{AppError, ErrorCode};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -51,25 +51,15 @@ pub struct StudioSession {
 }
 
 fn slot_game(s: &GameSession) -> Result<&'static studio::slots::SlotGame, AppError> {
-    studio::slots::find(&s.game_id).ok_or_else(|| {
-        AppError::with_detail(ErrorCode::GameNotFound, "this session is not for a slot")
-    })
+    studio::slots::find(&s.game_id).ok_or_else(|| AppError::with_detail(ErrorCode::GameNotFound, "this session is not for a slot"))
 }
 
 /// The session's game, currency, balance and bet limits.
 #[utoipa::path(get, path = "/api/studio/session", tag = "studio",
     params(("X-Game-Session" = String, Header, description = "Game session token")),
     responses((status = 200, body = Envelope<StudioSession>), (status = "default", description = "63", body = ErrorEnvelope)))]
-pub async fn session(
-    State(state): State<AppState>,
-    GameSessionHeader(s): GameSessionHeader,
-) -> ApiResult<StudioSession> {
-    let (game, kind) = state
-        .casino
-        .catalogue()
-        .game(&s.provider, &s.game_id)
-        .await?
-        .ok_or_else(|| AppError::new(ErrorCode::GameNotFound))?;
+pub async fn session(State(state): State<AppState>, GameSessionHeader(s): GameSessionHeader) -> ApiResult<StudioSession> {
+    let (game, kind) = state.casino.catalogue().game(&s.provider, &s.game_id).await?.ok_or_else(|| AppError::new(ErrorCode::GameNotFound))?;
     let l = limits(s.currency);
     let mut levels = l.bet_levels.clone();
     if let Some(slot) = studio::slots::find(&s.game_id) {
@@ -82,10 +72,7 @@ pub async fn session(
         provider: s.provider.clone(),
         currency: s.currency.code().into(),
         exponent: s.currency.exponent(),
-        balance: state
-            .ledger
-            .balance(s.user_id, BalanceKind::Real, s.currency)
-            .await?,
+        balance: state.ledger.balance(s.user_id, BalanceKind::Real, s.currency).await?,
         min_bet: levels.first().copied().unwrap_or(l.min_bet),
         max_bet: l.max_bet,
         bet_levels: levels,
@@ -99,9 +86,7 @@ pub async fn session(
 #[utoipa::path(get, path = "/api/studio/slots/info", tag = "studio",
     params(("X-Game-Session" = String, Header)),
     responses((status = 200, body = Envelope<Object>), (status = "default", description = "63, 62", body = ErrorEnvelope)))]
-pub async fn slot_info(
-    GameSessionHeader(s): GameSessionHeader,
-) -> ApiResult<studio::slots::SlotInfo> {
+pub async fn slot_info(GameSessionHeader(s): GameSessionHeader) -> ApiResult<studio::slots::SlotInfo> {
     ok(slot_game(&s)?.info())
 }
 
@@ -116,16 +101,9 @@ pub struct SpinRequest {
 #[utoipa::path(post, path = "/api/studio/slots/spin", tag = "studio", request_body = SpinRequest,
     params(("X-Game-Session" = String, Header)),
     responses((status = 200, body = Envelope<RoundReply>), (status = "default", description = "68, 501, 63", body = ErrorEnvelope)))]
-pub async fn slot_spin(
-    State(state): State<AppState>,
-    GameSessionHeader(s): GameSessionHeader,
-    JsonBody(req): JsonBody<SpinRequest>,
-) -> ApiResult<RoundReply> {
+pub async fn slot_spin(State(state): State<AppState>, GameSessionHeader(s): GameSessionHeader, JsonBody(req): JsonBody<SpinRequest>) -> ApiResult<RoundReply> {
     let game = slot_game(&s)?;
-    ok(state
-        .single
-        .play(&s, Play::Slot { game, bet: req.bet })
-        .await?)
+    ok(state.single.play(&s, Play::Slot { game, bet: req.bet }).await?)
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -149,21 +127,10 @@ pub struct RouletteBet {
 
 impl RouletteBet {
     fn to_bet(&self) -> Result<studio::roulette::Bet, AppError> {
-        let invalid = |what: &str| {
-            AppError::with_detail(ErrorCode::InvalidBet, format!("unknown roulette {what}"))
-        };
-        let kind = serde_json::from_value(serde_json::Value::String(self.kind.clone()))
-            .map_err(|_| invalid("bet kind"))?;
-        let numbers = self
-            .numbers
-            .iter()
-            .map(|n| u8::try_from(*n).map_err(|_| invalid("number")))
-            .collect::<Result<_, _>>()?;
-        Ok(studio::roulette::Bet {
-            kind,
-            numbers,
-            amount: self.amount,
-        })
+        let invalid = |what: &str| AppError::with_detail(ErrorCode::InvalidBet, format!("unknown roulette {what}"));
+        let kind = serde_json::from_value(serde_json::Value::String(self.kind.clone())).map_err(|_| invalid("bet kind"))?;
+        let numbers = self.numbers.iter().map(|n| u8::try_from(*n).map_err(|_| invalid("number"))).collect::<Result<_, _>>()?;
+        Ok(studio::roulette::Bet { kind, numbers, amount: self.amount })
     }
 }
 
@@ -171,16 +138,8 @@ impl RouletteBet {
 #[utoipa::path(post, path = "/api/studio/roulette/spin", tag = "studio", request_body = RouletteRequest,
     params(("X-Game-Session" = String, Header)),
     responses((status = 200, body = Envelope<RoundReply>), (status = "default", description = "68, 501, 63", body = ErrorEnvelope)))]
-pub async fn roulette_spin(
-    State(state): State<AppState>,
-    GameSessionHeader(s): GameSessionHeader,
-    JsonBody(req): JsonBody<RouletteRequest>,
-) -> ApiResult<RoundReply> {
-    let bets = req
-        .bets
-        .iter()
-        .map(RouletteBet::to_bet)
-        .collect::<Result<Vec<_>, _>>()?;
+pub async fn roulette_spin(State(state): State<AppState>, GameSessionHeader(s): GameSessionHeader, JsonBody(req): JsonBody<RouletteRequest>) -> ApiResult<RoundReply> {
+    let bets = req.bets.iter().map(RouletteBet::to_bet).collect::<Result<Vec<_>, _>>()?;
     ok(state.single.play(&s, Play::Roulette { bets }).await?)
 }
 
@@ -200,28 +159,16 @@ pub struct DiceRequest {
 #[utoipa::path(post, path = "/api/studio/dice/roll", tag = "studio", request_body = DiceRequest,
     params(("X-Game-Session" = String, Header)),
     responses((status = 200, body = Envelope<RoundReply>), (status = "default", description = "68, 501, 63", body = ErrorEnvelope)))]
-pub async fn dice_roll(
-    State(state): State<AppState>,
-    GameSessionHeader(s): GameSessionHeader,
-    JsonBody(req): JsonBody<DiceRequest>,
-) -> ApiResult<RoundReply> {
-    let target = u32::try_from(req.target)
-        .map_err(|_| AppError::with_detail(ErrorCode::InvalidBet, "target out of range"))?;
-    let bet = studio::dice::DiceBet {
-        amount: req.amount,
-        target,
-        over: req.over,
-    };
+pub async fn dice_roll(State(state): State<AppState>, GameSessionHeader(s): GameSessionHeader, JsonBody(req): JsonBody<DiceRequest>) -> ApiResult<RoundReply> {
+    let target = u32::try_from(req.target).map_err(|_| AppError::with_detail(ErrorCode::InvalidBet, "target out of range"))?;
+    let bet = studio::dice::DiceBet { amount: req.amount, target, over: req.over };
     ok(state.single.play(&s, Play::Dice { bet }).await?)
 }
 
 /// The seed pair the player's next round uses.
 #[utoipa::path(get, path = "/api/studio/seeds", tag = "studio", params(("X-Game-Session" = String, Header)),
     responses((status = 200, body = Envelope<SeedView>), (status = "default", description = "63", body = ErrorEnvelope)))]
-pub async fn seeds(
-    State(state): State<AppState>,
-    GameSessionHeader(s): GameSessionHeader,
-) -> ApiResult<SeedView> {
+pub async fn seeds(State(state): State<AppState>, GameSessionHeader(s): GameSessionHeader) -> ApiResult<SeedView> {
     ok(state.single.seed(s.user_id).await?)
 }
 
@@ -236,24 +183,14 @@ pub struct ClientSeedRequest {
 #[utoipa::path(post, path = "/api/studio/seeds/client", tag = "studio", request_body = ClientSeedRequest,
     params(("X-Game-Session" = String, Header)),
     responses((status = 200, body = Envelope<SeedView>), (status = "default", description = "47, 63", body = ErrorEnvelope)))]
-pub async fn set_client_seed(
-    State(state): State<AppState>,
-    GameSessionHeader(s): GameSessionHeader,
-    JsonBody(req): JsonBody<ClientSeedRequest>,
-) -> ApiResult<SeedView> {
-    ok(state
-        .single
-        .set_client_seed(s.user_id, &req.client_seed)
-        .await?)
+pub async fn set_client_seed(State(state): State<AppState>, GameSessionHeader(s): GameSessionHeader, JsonBody(req): JsonBody<ClientSeedRequest>) -> ApiResult<SeedView> {
+    ok(state.single.set_client_seed(s.user_id, &req.client_seed).await?)
 }
 
 /// Reveals the current server seed and commits to a new one.
 #[utoipa::path(post, path = "/api/studio/seeds/rotate", tag = "studio", params(("X-Game-Session" = String, Header)),
     responses((status = 200, body = Envelope<Rotation>), (status = "default", description = "63", body = ErrorEnvelope)))]
-pub async fn rotate(
-    State(state): State<AppState>,
-    GameSessionHeader(s): GameSessionHeader,
-) -> ApiResult<Rotation> {
+pub async fn rotate(State(state): State<AppState>, GameSessionHeader(s): GameSessionHeader) -> ApiResult<Rotation> {
     ok(state.single.rotate(s.user_id).await?)
 }
 
@@ -267,21 +204,12 @@ pub struct RoundsQuery {
 /// The player's last rounds of the session's game, newest first.
 #[utoipa::path(get, path = "/api/studio/rounds", tag = "studio", params(RoundsQuery, ("X-Game-Session" = String, Header)),
     responses((status = 200, body = Envelope<Vec<RoundView>>), (status = "default", description = "63", body = ErrorEnvelope)))]
-pub async fn rounds(
-    State(state): State<AppState>,
-    GameSessionHeader(s): GameSessionHeader,
-    QueryParams(q): QueryParams<RoundsQuery>,
-) -> ApiResult<serde_json::Value> {
+pub async fn rounds(State(state): State<AppState>, GameSessionHeader(s): GameSessionHeader, QueryParams(q): QueryParams<RoundsQuery>) -> ApiResult<serde_json::Value> {
     let limit = q.limit.unwrap_or(10).clamp(1, 100);
     if s.game_id == "crash" {
-        return ok(
-            serde_json::to_value(state.crash_rounds(s.user_id, limit).await?).unwrap_or_default(),
-        );
+        return ok(serde_json::to_value(state.crash_rounds(s.user_id, limit).await?).unwrap_or_default());
     }
-    ok(
-        serde_json::to_value(state.single.rounds(s.user_id, &s.game_id, limit).await?)
-            .unwrap_or_default(),
-    )
+    ok(serde_json::to_value(state.single.rounds(s.user_id, &s.game_id, limit).await?).unwrap_or_default())
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -318,11 +246,7 @@ pub struct RoundRecord {
 /// A round of the signed-in player's, by game and id: 62 unknown game, 32 no such round of theirs.
 #[utoipa::path(get, path = "/api/studio/round", tag = "studio", params(RoundQuery),
     responses((status = 200, body = Envelope<RoundRecord>), (status = "default", description = "23 not signed in, 32 no such round, 62 unknown game", body = ErrorEnvelope)))]
-pub async fn round_record(
-    State(state): State<AppState>,
-    session: Session,
-    QueryParams(q): QueryParams<RoundQuery>,
-) -> ApiResult<RoundRecord> {
+pub async fn round_record(State(state): State<AppState>, session: Session, QueryParams(q): QueryParams<RoundQuery>) -> ApiResult<RoundRecord> {
     let user = &session.user;
     let slot = studio::slots::find(&q.game);
     let kind = match (slot, q.game.as_str()) {
@@ -336,20 +260,10 @@ pub async fn round_record(
     let round = if kind == "crash" {
         state.crash.player_round(user.id, round_id).await?
     } else {
-        state
-            .single
-            .round(user.id, &q.game, round_id)
-            .await?
-            .and_then(|r| serde_json::to_value(r).ok())
+        state.single.round(user.id, &q.game, round_id).await?.and_then(|r| serde_json::to_value(r).ok())
     };
     let round = round.ok_or_else(|| AppError::new(ErrorCode::RoundNotFound))?;
-    let game_name = state
-        .casino
-        .catalogue()
-        .names(casino::STUDIO, &q.game)
-        .await?
-        .map(|n| n.1)
-        .unwrap_or_else(|| q.game.clone());
+    let game_name = state.casino.catalogue().names(casino::STUDIO, &q.game).await?.map(|n| n.1).unwrap_or_else(|| q.game.clone());
     ok(RoundRecord {
         game_id: q.game.clone(),
         game_name,

@@ -183,8 +183,7 @@ impl UserReply {
             is_banned_on_betroute: u.is_banned_on_betroute,
             is_partner: u.is_partner(),
             is_on_paykassma_payment: u.is_on_paykassma_payment(special_user_id),
-            can_deposit_online: u.role == accounts::Role::Player
-                && payments::rules::registered_on_web(&u.registered_via),
+            can_deposit_online: u.role == accounts::Role::Player && payments::rules::registered_on_web(&u.registered_via),
             email_verified: u.email_verified || u.registered_via != "email",
             lang: u.lang.clone(),
         }

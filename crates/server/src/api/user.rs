@@ -29,33 +29,22 @@ pub fn routes() -> Router<AppState> {
         .route("/api/user/password/restore", post(restore_email))
         .route("/api/user/password/restore/phone", post(restore_phone))
         .route("/api/user/password/restore/new", post(restore_email_new))
-        .route(
-            "/api/user/password/restore/phone/new",
-            post(restore_phone_new),
-        )
+        .route("/api/user/password/restore/phone/new", post(restore_phone_new))
         .route("/api/user/password/change", post(change_password))
         .route("/api/user/profile", get(profile))
         .route("/api/user/profile/additional/update", put(update_profile))
 }
 
 pub(crate) fn session_cookie(state: &AppState, token: &str, max_age_secs: i64) -> HeaderValue {
-    let secure = if state.config.secure_cookies {
-        "; Secure"
-    } else {
-        ""
-    };
-    let value = format!(
-        "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age_secs}{secure}"
-    );
-    HeaderValue::from_str(&value)
-        .unwrap_or_else(|_| HeaderValue::from_static("carthage_session=; Path=/; Max-Age=0"))
+    let secure = if state.config.secure_cookies { "; Secure" } else { "" };
+    let value = format!("{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age_secs}{secure}");
+    HeaderValue::from_str(&value).unwrap_or_else(|_| HeaderValue::from_static("carthage_session=; Path=/; Max-Age=0"))
 }
 
 fn signed_in_response<T: serde::Serialize>(state: &AppState, s: &SignedIn, body: T) -> Response {
     let max_age = ((s.expires_at - now_ms()) / 1000).max(0);
     let mut resp = Ok(body).into_response();
-    resp.headers_mut()
-        .append(header::SET_COOKIE, session_cookie(state, &s.token, max_age));
+    resp.headers_mut().append(header::SET_COOKIE, session_cookie(state, &s.token, max_age));
     resp
 }
 
@@ -74,22 +63,13 @@ fn rename_field(mut e: kernel::AppError, from: &str, to: &str) -> kernel::AppErr
             *field = serde_json::Value::from(to);
         }
     }
-    if e.detail
-        .as_deref()
-        .is_some_and(|d| d.starts_with(&format!("{from}: ")))
-    {
+    if e.detail.as_deref().is_some_and(|d| d.starts_with(&format!("{from}: "))) {
         e.detail = e.detail.map(|d| format!("{to}{}", &d[from.len()..]));
     }
     e
 }
 
-async fn do_login(
-    state: AppState,
-    kind: LoginKind,
-    login: &str,
-    password: &str,
-    client: &accounts::Client,
-) -> Result<Response, ApiError> {
+async fn do_login(state: AppState, kind: LoginKind, login: &str, password: &str, client: &accounts::Client) -> Result<Response, ApiError> {
     let s = state.accounts.login(kind, login, password, client).await?;
     let reply = session_reply(&state, &s);
     Result::Ok(signed_in_response(&state, &s, reply))
@@ -99,11 +79,7 @@ async fn do_login(
 #[utoipa::path(post, path = "/api/user/login/email", tag = "user", request_body = LoginEmailRequest,
     responses((status = 200, description = "Signed in; sets the session cookie", body = Envelope<SessionReply>),
               (status = "default", description = "2 invalid login, 3 no such user, 4 incorrect password, 5 banned, 11 not verified, 14 rate limited, 16 locked, 40/42/45 bad request", body = ErrorEnvelope)))]
-pub async fn login_email(
-    State(state): State<AppState>,
-    ClientInfo(client): ClientInfo,
-    JsonBody(req): JsonBody<LoginEmailRequest>,
-) -> Result<Response, ApiError> {
+pub async fn login_email(State(state): State<AppState>, ClientInfo(client): ClientInfo, JsonBody(req): JsonBody<LoginEmailRequest>) -> Result<Response, ApiError> {
     do_login(state, LoginKind::Email, &req.email, &req.password, &client).await
 }
 
@@ -111,11 +87,7 @@ pub async fn login_email(
 #[utoipa::path(post, path = "/api/user/login/phone", tag = "user", request_body = LoginPhoneRequest,
     responses((status = 200, description = "Signed in; sets the session cookie", body = Envelope<SessionReply>),
               (status = "default", description = "2, 3, 4, 5, 14, 16, 40", body = ErrorEnvelope)))]
-pub async fn login_phone(
-    State(state): State<AppState>,
-    ClientInfo(client): ClientInfo,
-    JsonBody(req): JsonBody<LoginPhoneRequest>,
-) -> Result<Response, ApiError> {
+pub async fn login_phone(State(state): State<AppState>, ClientInfo(client): ClientInfo, JsonBody(req): JsonBody<LoginPhoneRequest>) -> Result<Response, ApiError> {
     do_login(state, LoginKind::Phone, &req.phone, &req.password, &client).await
 }
 
@@ -123,30 +95,15 @@ pub async fn login_phone(
 #[utoipa::path(post, path = "/api/user/login", tag = "user", request_body = LoginRequest,
     responses((status = 200, description = "Signed in; sets the session cookie", body = Envelope<SessionReply>),
               (status = "default", description = "2, 3, 4, 5, 11, 14, 16, 40", body = ErrorEnvelope)))]
-pub async fn login(
-    State(state): State<AppState>,
-    ClientInfo(client): ClientInfo,
-    JsonBody(req): JsonBody<LoginRequest>,
-) -> Result<Response, ApiError> {
-    do_login(
-        state,
-        LoginKind::Universal,
-        &req.login,
-        &req.password,
-        &client,
-    )
-    .await
+pub async fn login(State(state): State<AppState>, ClientInfo(client): ClientInfo, JsonBody(req): JsonBody<LoginRequest>) -> Result<Response, ApiError> {
+    do_login(state, LoginKind::Universal, &req.login, &req.password, &client).await
 }
 
 /// E-mail sign-up: creates the account and e-mails a verification link.
 #[utoipa::path(post, path = "/api/user/signup", tag = "user", request_body = SignupRequest,
     responses((status = 200, body = Envelope<EmailSignupReply>),
               (status = "default", description = "1 exists, 14 rate limited, 17 currency, 18 e-mail invalid, 231 weak password, 40", body = ErrorEnvelope)))]
-pub async fn signup(
-    State(state): State<AppState>,
-    ClientInfo(client): ClientInfo,
-    JsonBody(req): JsonBody<SignupRequest>,
-) -> ApiResult<EmailSignupReply> {
+pub async fn signup(State(state): State<AppState>, ClientInfo(client): ClientInfo, JsonBody(req): JsonBody<SignupRequest>) -> ApiResult<EmailSignupReply> {
     let allowed = state.content.registration_currencies().await?;
     let promocode = req.promocode.clone();
     let user = state
@@ -165,33 +122,17 @@ pub async fn signup(
         )
         .await?;
     super::promotions::apply_signup_code(&state, user.id, promocode.as_deref()).await;
-    ok(EmailSignupReply {
-        id: user.id,
-        email: user.email.unwrap_or_default(),
-        verification_sent: true,
-    })
+    ok(EmailSignupReply { id: user.id, email: user.email.unwrap_or_default(), verification_sent: true })
 }
 
 /// Phone sign-up with the SMS code from `phone/code`; signs in.
 #[utoipa::path(post, path = "/api/user/signup/phone", tag = "user", request_body = PhoneSignupRequest,
     responses((status = 200, description = "Signed in; sets the session cookie", body = Envelope<SessionReply>),
               (status = "default", description = "1 exists, 12 SMS code invalid, 15 phone invalid, 17 currency, 231 weak password, 40", body = ErrorEnvelope)))]
-pub async fn signup_phone(
-    State(state): State<AppState>,
-    ClientInfo(client): ClientInfo,
-    JsonBody(req): JsonBody<PhoneSignupRequest>,
-) -> Result<Response, ApiError> {
+pub async fn signup_phone(State(state): State<AppState>, ClientInfo(client): ClientInfo, JsonBody(req): JsonBody<PhoneSignupRequest>) -> Result<Response, ApiError> {
     let allowed = state.content.registration_currencies().await?;
-    let code_field = if req.code.as_deref().is_some_and(|c| !c.trim().is_empty()) {
-        "code"
-    } else {
-        "phoneCode"
-    };
-    let code = req
-        .code
-        .filter(|c| !c.trim().is_empty())
-        .or(req.phone_code)
-        .unwrap_or_default();
+    let code_field = if req.code.as_deref().is_some_and(|c| !c.trim().is_empty()) { "code" } else { "phoneCode" };
+    let code = req.code.filter(|c| !c.trim().is_empty()).or(req.phone_code).unwrap_or_default();
     let promocode = req.promocode.clone();
     let s = state
         .accounts
@@ -218,21 +159,11 @@ pub async fn signup_phone(
 /// One-click registration: a generated e-mail login and password, returned once; signs in.
 #[utoipa::path(post, path = "/api/user/signup/one-click", tag = "user", request_body = OneClickRequest,
     responses((status = 200, body = Envelope<OneClickReply>), (status = "default", description = "17 currency, 40", body = ErrorEnvelope)))]
-pub async fn signup_one_click(
-    State(state): State<AppState>,
-    ClientInfo(client): ClientInfo,
-    JsonBody(req): JsonBody<OneClickRequest>,
-) -> Result<Response, ApiError> {
+pub async fn signup_one_click(State(state): State<AppState>, ClientInfo(client): ClientInfo, JsonBody(req): JsonBody<OneClickRequest>) -> Result<Response, ApiError> {
     let allowed = state.content.registration_currencies().await?;
     let (s, password) = state
         .accounts
-        .signup_one_click(
-            req.currency.as_deref(),
-            req.lang.as_deref(),
-            req.promocode.as_deref(),
-            &allowed,
-            &client,
-        )
+        .signup_one_click(req.currency.as_deref(), req.lang.as_deref(), req.promocode.as_deref(), &allowed, &client)
         .await?;
     super::promotions::apply_signup_code(&state, s.user.id, req.promocode.as_deref()).await;
     let reply = OneClickReply {
@@ -248,40 +179,26 @@ pub async fn signup_one_click(
 /// Confirms an e-mail address with the code from the verification link.
 #[utoipa::path(get, path = "/api/user/email/verify/{code}", tag = "user", params(("code" = String, Path)),
     responses((status = 200, body = Envelope<VerifyReply>), (status = "default", description = "6 invalid key, 7 expired, 8 already verified", body = ErrorEnvelope)))]
-pub async fn verify_email(
-    State(state): State<AppState>,
-    PathParam(code): PathParam<String>,
-) -> ApiResult<VerifyReply> {
+pub async fn verify_email(State(state): State<AppState>, PathParam(code): PathParam<String>) -> ApiResult<VerifyReply> {
     let user = state.accounts.verify_email(&code).await?;
-    ok(VerifyReply {
-        id: user.id,
-        email: user.email,
-        verified: true,
-    })
+    ok(VerifyReply { id: user.id, email: user.email, verified: true })
 }
 
 /// The signed-in user.
 #[utoipa::path(get, path = "/api/user/check", tag = "user",
     responses((status = 200, body = Envelope<UserReply>), (status = "default", description = "23 not signed in, 5 banned", body = ErrorEnvelope)))]
 pub async fn check(State(state): State<AppState>, session: Session) -> ApiResult<UserReply> {
-    ok(UserReply::new(
-        &session.user,
-        state.config.accounts.special_user_id,
-    ))
+    ok(UserReply::new(&session.user, state.config.accounts.special_user_id))
 }
 
 /// Ends the session and clears the cookie (always succeeds).
 #[utoipa::path(get, path = "/api/user/logout", tag = "user", responses((status = 200, body = Envelope<DoneReply>)))]
-pub async fn logout(
-    State(state): State<AppState>,
-    req: axum::http::request::Parts,
-) -> Result<Response, ApiError> {
+pub async fn logout(State(state): State<AppState>, req: axum::http::request::Parts) -> Result<Response, ApiError> {
     if let Some(token) = super::extract::session_token(&req) {
         state.accounts.logout(&token).await?;
     }
     let mut resp = Ok(DoneReply { done: true }).into_response();
-    resp.headers_mut()
-        .append(header::SET_COOKIE, session_cookie(&state, "", 0));
+    resp.headers_mut().append(header::SET_COOKIE, session_cookie(&state, "", 0));
     Result::Ok(resp)
 }
 
@@ -289,26 +206,15 @@ pub async fn logout(
 #[utoipa::path(post, path = "/api/user/phone/code", tag = "user", request_body = PhoneCodeRequest,
     responses((status = 200, body = Envelope<PhoneCodeReply>),
               (status = "default", description = "1 phone registered, 13 daily SMS limit, 14 rate limited, 15 phone invalid, 19 hash invalid", body = ErrorEnvelope)))]
-pub async fn phone_code(
-    State(state): State<AppState>,
-    ClientInfo(client): ClientInfo,
-    JsonBody(req): JsonBody<PhoneCodeRequest>,
-) -> ApiResult<PhoneCodeReply> {
-    let (phone, id) = state
-        .accounts
-        .request_signup_code(&req.phone, &req.hash, &client)
-        .await?;
+pub async fn phone_code(State(state): State<AppState>, ClientInfo(client): ClientInfo, JsonBody(req): JsonBody<PhoneCodeRequest>) -> ApiResult<PhoneCodeReply> {
+    let (phone, id) = state.accounts.request_signup_code(&req.phone, &req.hash, &client).await?;
     ok(PhoneCodeReply { phone, id })
 }
 
 /// E-mails a password recovery code.
 #[utoipa::path(post, path = "/api/user/password/restore", tag = "user", request_body = RestoreEmailRequest,
     responses((status = 200, body = Envelope<RestoreEmailReply>), (status = "default", description = "18 e-mail invalid, 21 no such user, 14 rate limited", body = ErrorEnvelope)))]
-pub async fn restore_email(
-    State(state): State<AppState>,
-    ClientInfo(client): ClientInfo,
-    JsonBody(req): JsonBody<RestoreEmailRequest>,
-) -> ApiResult<RestoreEmailReply> {
+pub async fn restore_email(State(state): State<AppState>, ClientInfo(client): ClientInfo, JsonBody(req): JsonBody<RestoreEmailRequest>) -> ApiResult<RestoreEmailReply> {
     let email = state.accounts.restore_by_email(&req.email, &client).await?;
     ok(RestoreEmailReply { email })
 }
@@ -316,29 +222,16 @@ pub async fn restore_email(
 /// Sends a password recovery SMS code.
 #[utoipa::path(post, path = "/api/user/password/restore/phone", tag = "user", request_body = RestorePhoneRequest,
     responses((status = 200, body = Envelope<RestorePhoneReply>), (status = "default", description = "13, 14, 15 phone invalid, 22 no such user", body = ErrorEnvelope)))]
-pub async fn restore_phone(
-    State(state): State<AppState>,
-    ClientInfo(client): ClientInfo,
-    JsonBody(req): JsonBody<RestorePhoneRequest>,
-) -> ApiResult<RestorePhoneReply> {
+pub async fn restore_phone(State(state): State<AppState>, ClientInfo(client): ClientInfo, JsonBody(req): JsonBody<RestorePhoneRequest>) -> ApiResult<RestorePhoneReply> {
     let (user_phone, request_id) = state.accounts.restore_by_phone(&req.phone, &client).await?;
-    ok(RestorePhoneReply {
-        user_phone,
-        request_id,
-    })
+    ok(RestorePhoneReply { user_phone, request_id })
 }
 
 /// Sets a new password with the e-mailed recovery code; ends every session.
 #[utoipa::path(post, path = "/api/user/password/restore/new", tag = "user", request_body = RestoreNewRequest,
     responses((status = 200, body = Envelope<DoneReply>), (status = "default", description = "9 not found, 10 expired, 231 weak", body = ErrorEnvelope)))]
-pub async fn restore_email_new(
-    State(state): State<AppState>,
-    JsonBody(req): JsonBody<RestoreNewRequest>,
-) -> ApiResult<DoneReply> {
-    state
-        .accounts
-        .restore_email_new(&req.code, &req.new_password)
-        .await?;
+pub async fn restore_email_new(State(state): State<AppState>, JsonBody(req): JsonBody<RestoreNewRequest>) -> ApiResult<DoneReply> {
+    state.accounts.restore_email_new(&req.code, &req.new_password).await?;
     ok(DoneReply { done: true })
 }
 
@@ -346,43 +239,21 @@ pub async fn restore_email_new(
 #[utoipa::path(post, path = "/api/user/password/restore/phone/new", tag = "user", request_body = RestorePhoneNewRequest,
     responses((status = 200, body = Envelope<DoneReply>),
               (status = "default", description = "10 expired, 15 phone invalid, 22 no such user, 101 no request, 102 code mismatch, 231 weak", body = ErrorEnvelope)))]
-pub async fn restore_phone_new(
-    State(state): State<AppState>,
-    ClientInfo(client): ClientInfo,
-    JsonBody(req): JsonBody<RestorePhoneNewRequest>,
-) -> ApiResult<DoneReply> {
-    state
-        .accounts
-        .restore_phone_new(&req.phone, &req.code, &req.new_password, &client)
-        .await?;
+pub async fn restore_phone_new(State(state): State<AppState>, ClientInfo(client): ClientInfo, JsonBody(req): JsonBody<RestorePhoneNewRequest>) -> ApiResult<DoneReply> {
+    state.accounts.restore_phone_new(&req.phone, &req.code, &req.new_password, &client).await?;
     ok(DoneReply { done: true })
 }
 
 /// Changes the password; other sessions end.
 #[utoipa::path(post, path = "/api/user/password/change", tag = "user", request_body = ChangePasswordRequest,
     responses((status = 200, body = Envelope<DoneReply>), (status = "default", description = "4 incorrect password, 23 not signed in, 231 weak", body = ErrorEnvelope)))]
-pub async fn change_password(
-    State(state): State<AppState>,
-    session: Session,
-    JsonBody(req): JsonBody<ChangePasswordRequest>,
-) -> ApiResult<DoneReply> {
-    state
-        .accounts
-        .change_password(
-            &session.user,
-            &session.token,
-            &req.password,
-            &req.new_password,
-        )
-        .await?;
+pub async fn change_password(State(state): State<AppState>, session: Session, JsonBody(req): JsonBody<ChangePasswordRequest>) -> ApiResult<DoneReply> {
+    state.accounts.change_password(&session.user, &session.token, &req.password, &req.new_password).await?;
     ok(DoneReply { done: true })
 }
 
 async fn profile_reply(state: &AppState, user: &accounts::User) -> Result<ProfileReply, ApiError> {
-    let balance = state
-        .ledger
-        .balance(user.id, BalanceKind::Real, user.currency)
-        .await?;
+    let balance = state.ledger.balance(user.id, BalanceKind::Real, user.currency).await?;
     Result::Ok(ProfileReply {
         id: user.id,
         email: user.email.clone(),
@@ -412,11 +283,7 @@ pub async fn profile(State(state): State<AppState>, session: Session) -> ApiResu
 #[utoipa::path(put, path = "/api/user/profile/additional/update", tag = "user", request_body = ProfileUpdateRequest,
     responses((status = 200, body = Envelope<ProfileReply>),
               (status = "default", description = "1 phone taken, 15 phone invalid, 23 not signed in, 47 invalid field", body = ErrorEnvelope)))]
-pub async fn update_profile(
-    State(state): State<AppState>,
-    session: Session,
-    JsonBody(req): JsonBody<ProfileUpdateRequest>,
-) -> ApiResult<ProfileReply> {
+pub async fn update_profile(State(state): State<AppState>, session: Session, JsonBody(req): JsonBody<ProfileUpdateRequest>) -> ApiResult<ProfileReply> {
     let user = state
         .accounts
         .update_profile(
@@ -432,12 +299,6 @@ pub async fn update_profile(
             },
         )
         .await
-        .map_err(|e| {
-            if req.gander.is_none() {
-                rename_field(e, "gander", "gender")
-            } else {
-                e
-            }
-        })?;
+        .map_err(|e| if req.gander.is_none() { rename_field(e, "gander", "gender") } else { e })?;
     ok(profile_reply(&state, &user).await?)
 }

@@ -29,16 +29,8 @@ fn t(lang: &str, key: &str) -> &'static str {
         _ => 0,
     };
     let row: [&'static str; 3] = match key {
-        "title" => [
-            "Sportsbook (demo partner)",
-            "Paris sportifs (partenaire de démo)",
-            "المراهنات الرياضية (شريك تجريبي)",
-        ],
-        "login" => [
-            "Log in to bet.",
-            "Connectez-vous pour parier.",
-            "سجّل الدخول للمراهنة.",
-        ],
+        "title" => ["Sportsbook (demo partner)", "Paris sportifs (partenaire de démo)", "المراهنات الرياضية (شريك تجريبي)"],
+        "login" => ["Log in to bet.", "Connectez-vous pour parier.", "سجّل الدخول للمراهنة."],
         "stake" => ["Stake", "Mise", "الرهان"],
         "bet" => ["Place bet", "Parier", "راهن"],
         "balance" => ["Balance", "Solde", "الرصيد"],
@@ -47,11 +39,7 @@ fn t(lang: &str, key: &str) -> &'static str {
         "won" => ["Won", "Gagné", "ربح"],
         "lost" => ["Lost", "Perdu", "خسارة"],
         "refused" => ["Refused", "Refusé", "مرفوض"],
-        "back" => [
-            "Back to the matches",
-            "Retour aux matchs",
-            "العودة إلى المباريات",
-        ],
+        "back" => ["Back to the matches", "Retour aux matchs", "العودة إلى المباريات"],
         "draw" => ["Draw", "Nul", "تعادل"],
         _ => ["", "", ""],
     };
@@ -68,11 +56,7 @@ fn text_lang(lang: &str) -> &'static str {
 }
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#39;")
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
 }
 
 fn odds(th: i64) -> String {
@@ -81,16 +65,8 @@ fn odds(th: i64) -> String {
 
 fn shell(partner: &str, lang: &str, body: &str) -> String {
     let l = text_lang(lang);
-    let dir = if lang == "ar" || lang == "he" {
-        "rtl"
-    } else {
-        "ltr"
-    };
-    let brand = if partner == GR8 {
-        "GR8 Sport"
-    } else {
-        "Digitain Sport"
-    };
+    let dir = if lang == "ar" || lang == "he" { "rtl" } else { "ltr" };
+    let brand = if partner == GR8 { "GR8 Sport" } else { "Digitain Sport" };
     format!(
         "<!doctype html><html lang=\"{lang}\" dir=\"{dir}\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{brand}</title>\
@@ -124,21 +100,11 @@ async fn viewer(state: &AppState, partner: &str, credential: &str) -> Option<Vie
     }
     if partner == GR8 {
         let key = state.partners.gr8_key().await.ok()?;
-        let claims =
-            super::jwt::verify(credential, &key.public_pem, kernel::clock::now_ms() / 1000).ok()?;
+        let claims = super::jwt::verify(credential, &key.public_pem, kernel::clock::now_ms() / 1000).ok()?;
         let user_id: i64 = claims["externalUserId"].as_str()?.parse().ok()?;
         let currency: kernel::Currency = claims["defaultCurrency"].as_str()?.parse().ok()?;
-        let balance = state
-            .ledger
-            .balance(user_id, wallet::BalanceKind::Real, currency)
-            .await
-            .ok();
-        return Some(Viewer {
-            user_id,
-            balance: balance.map(|b| super::amount::format(b, currency)),
-            currency: currency.code().into(),
-            credential: credential.into(),
-        });
+        let balance = state.ledger.balance(user_id, wallet::BalanceKind::Real, currency).await.ok();
+        return Some(Viewer { user_id, balance: balance.map(|b| super::amount::format(b, currency)), currency: currency.code().into(), credential: credential.into() });
     }
     let r = digitain_call(state, "authenticate", json!({ "token": credential })).await;
     if r["errorCode"] != 1 {
@@ -159,11 +125,7 @@ pub fn request_timestamp() -> String {
     use std::sync::atomic::{AtomicI64, Ordering};
     static LAST: AtomicI64 = AtomicI64::new(0);
     let now = kernel::clock::now_ms();
-    let prev = LAST
-        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |last| {
-            Some(now.max(last + 1))
-        })
-        .unwrap_or(now);
+    let prev = LAST.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |last| Some(now.max(last + 1))).unwrap_or(now);
     now.max(prev + 1).to_string()
 }
 
@@ -173,25 +135,12 @@ async fn digitain_call(state: &AppState, method: &str, mut body: Value) -> Value
     let ts = request_timestamp();
     body["operatorId"] = json!(cfg.digitain_operator_id);
     body["timestamp"] = json!(ts);
-    body["signature"] = json!(digitain::sign(
-        cfg.digitain_secret.as_deref().unwrap_or(""),
-        &ts,
-        &cfg.digitain_operator_id
-    ));
-    serde_json::from_str(&digitain::handle(state, method, body.to_string().as_bytes()).await)
-        .unwrap_or(Value::Null)
+    body["signature"] = json!(digitain::sign(cfg.digitain_secret.as_deref().unwrap_or(""), &ts, &cfg.digitain_operator_id));
+    serde_json::from_str(&digitain::handle(state, method, body.to_string().as_bytes()).await).unwrap_or(Value::Null)
 }
 
 /// A GR8 transaction as GR8 makes it (signed), through the real adapter.
-async fn gr8_call(
-    state: &AppState,
-    user_id: i64,
-    kind: &str,
-    id: &str,
-    bet_id: &str,
-    cash: &str,
-    currency: &str,
-) -> (u16, Value) {
+async fn gr8_call(state: &AppState, user_id: i64, kind: &str, id: &str, bet_id: &str, cash: &str, currency: &str) -> (u16, Value) {
     let cfg = &state.partners.config;
     let now = kernel::clock::to_rfc3339(kernel::clock::now_ms());
     let body = json!({
@@ -202,29 +151,14 @@ async fn gr8_call(
     .to_string();
     let ts = (kernel::clock::now_ms() / 1000).to_string();
     let player = user_id.to_string();
-    let sig = gr8::sign(
-        cfg.gr8_secret.as_deref().unwrap_or(""),
-        &ts,
-        &player,
-        body.as_bytes(),
-    );
-    let h = gr8::Gr8Headers {
-        brand: Some(&cfg.gr8_brand),
-        operator_id: Some(&cfg.gr8_operator_id),
-        timestamp: Some(&ts),
-        signature: Some(&sig),
-    };
+    let sig = gr8::sign(cfg.gr8_secret.as_deref().unwrap_or(""), &ts, &player, body.as_bytes());
+    let h = gr8::Gr8Headers { brand: Some(&cfg.gr8_brand), operator_id: Some(&cfg.gr8_operator_id), timestamp: Some(&ts), signature: Some(&sig) };
     gr8::perform(state, &player, &h, body.as_bytes()).await
 }
 
 fn secret(state: &AppState, partner: &str) -> String {
     let cfg = &state.partners.config;
-    (if partner == GR8 {
-        cfg.gr8_secret.clone()
-    } else {
-        cfg.digitain_secret.clone()
-    })
-    .unwrap_or_default()
+    (if partner == GR8 { cfg.gr8_secret.clone() } else { cfg.digitain_secret.clone() }).unwrap_or_default()
 }
 
 fn mac(secret: &str, text: &str) -> [u8; 32] {
@@ -241,12 +175,7 @@ pub async fn page(state: &AppState, partner: &str, lang: &str, credential: &str)
     let mut body = String::new();
     match &v {
         None => body.push_str(&format!("<p class=\"note\">{}</p>", t(l, "login"))),
-        Some(v) => body.push_str(&format!(
-            "<p class=\"bal\">{}: <bdi>{} {}</bdi></p>",
-            t(l, "balance"),
-            esc(v.balance.as_deref().unwrap_or("?")),
-            esc(&v.currency)
-        )),
+        Some(v) => body.push_str(&format!("<p class=\"bal\">{}: <bdi>{} {}</bdi></p>", t(l, "balance"), esc(v.balance.as_deref().unwrap_or("?")), esc(&v.currency))),
     }
     for (i, (home, away, o)) in MATCHES.iter().enumerate() {
         let picks: String = ["1", "X", "2"]
@@ -254,11 +183,7 @@ pub async fn page(state: &AppState, partner: &str, lang: &str, credential: &str)
             .zip(o)
             .enumerate()
             .map(|(k, (label, th))| {
-                let input = if v.is_some() {
-                    format!("<input type=\"radio\" name=\"pick\" value=\"{k}\" required> ")
-                } else {
-                    String::new()
-                };
+                let input = if v.is_some() { format!("<input type=\"radio\" name=\"pick\" value=\"{k}\" required> ") } else { String::new() };
                 format!("<label>{input}{label} <b>{}</b></label>", odds(*th))
             })
             .collect();
@@ -280,11 +205,7 @@ pub async fn page(state: &AppState, partner: &str, lang: &str, credential: &str)
 }
 
 /// The page's form posts (`POST /partners/{partner}/action`): `bet` then `settle`.
-pub async fn action(
-    state: &AppState,
-    partner: &str,
-    form: &std::collections::HashMap<String, String>,
-) -> String {
+pub async fn action(state: &AppState, partner: &str, form: &std::collections::HashMap<String, String>) -> String {
     let get = |k: &str| form.get(k).cloned().unwrap_or_default();
     let lang = super::frame_lang(Some(&get("lang")));
     let l = text_lang(lang);
@@ -296,75 +217,31 @@ pub async fn action(
         t(l, "back")
     );
     let Some(v) = viewer(state, partner, &credential).await else {
-        return shell(
-            partner,
-            lang,
-            &format!("<p class=\"note\">{}</p>{back}", t(l, "login")),
-        );
+        return shell(partner, lang, &format!("<p class=\"note\">{}</p>{back}", t(l, "login")));
     };
-    let Ok(currency) = v.currency.parse::<kernel::Currency>() else {
-        return shell(partner, lang, &back);
-    };
+    let Ok(currency) = v.currency.parse::<kernel::Currency>() else { return shell(partner, lang, &back) };
     let secret = secret(state, partner);
     let note = match get("action").as_str() {
         "bet" => {
-            let (Ok(game), Ok(pick), Ok(stake)) = (
-                get("game").parse::<usize>(),
-                get("pick").parse::<usize>(),
-                get("stake").parse::<i64>(),
-            ) else {
-                return shell(
-                    partner,
-                    lang,
-                    &format!("<p class=\"note\">{}</p>{back}", t(l, "refused")),
-                );
+            let (Ok(game), Ok(pick), Ok(stake)) = (get("game").parse::<usize>(), get("pick").parse::<usize>(), get("stake").parse::<i64>()) else {
+                return shell(partner, lang, &format!("<p class=\"note\">{}</p>{back}", t(l, "refused")));
             };
-            let Some((home, away, o)) = MATCHES.get(game) else {
-                return shell(partner, lang, &back);
-            };
-            let (Some(th), true) = (o.get(pick), (1..=100_000).contains(&stake)) else {
-                return shell(partner, lang, &back);
-            };
+            let Some((home, away, o)) = MATCHES.get(game) else { return shell(partner, lang, &back) };
+            let (Some(th), true) = (o.get(pick), (1..=100_000).contains(&stake)) else { return shell(partner, lang, &back) };
             let bet_id = format!("demo-{}", hex::encode(rand::rngs::OsRng.gen::<[u8; 8]>()));
             let stake_text = stake.to_string();
             let (ok, balance) = if partner == GR8 {
-                let (status, r) = gr8_call(
-                    state,
-                    v.user_id,
-                    "withdrawal",
-                    &bet_id,
-                    &bet_id,
-                    &stake_text,
-                    &v.currency,
-                )
-                .await;
-                (
-                    status == 200,
-                    r["balances"]["cash"]
-                        .as_str()
-                        .map(String::from)
-                        .or_else(|| r["error"]["code"].as_str().map(String::from)),
-                )
+                let (status, r) = gr8_call(state, v.user_id, "withdrawal", &bet_id, &bet_id, &stake_text, &v.currency).await;
+                (status == 200, r["balances"]["cash"].as_str().map(String::from).or_else(|| r["error"]["code"].as_str().map(String::from)))
             } else {
                 let r = digitain_call(state, "bet", json!({"providerId": "demo", "allOrNone": false, "items": [{
                     "txId": bet_id, "betAmount": stake, "token": credential, "playerId": v.user_id.to_string(),
                     "roundId": bet_id, "gameId": "sportsbook", "currencyId": v.currency, "info": format!("{home} – {away}")}]})).await;
                 let item = &r["items"][0];
-                (
-                    item["errorCode"] == 1,
-                    Some(if item["errorCode"] == 1 {
-                        item["balance"].to_string()
-                    } else {
-                        format!("error {}", item["errorCode"])
-                    }),
-                )
+                (item["errorCode"] == 1, Some(if item["errorCode"] == 1 { item["balance"].to_string() } else { format!("error {}", item["errorCode"]) }))
             };
             if !ok {
-                format!(
-                    "<p class=\"note\">{}: {}</p>",
-                    t(l, "refused"),
-                    esc(&balance.unwrap_or_default())
-                )
+                format!("<p class=\"note\">{}: {}</p>", t(l, "refused"), esc(&balance.unwrap_or_default()))
             } else {
                 let slip = format!("{bet_id}|{stake}|{th}|{}", v.user_id);
                 let seal = hex::encode(mac(&secret, &slip));
@@ -387,12 +264,8 @@ pub async fn action(
                 s.len() == 32 && bool::from(s.as_slice().ct_eq(&mac(&secret, &slip)))
             });
             let parts: Vec<&str> = slip.split('|').collect();
-            let (true, [bet_id, stake, th, user]) = (sealed, parts.as_slice()) else {
-                return shell(partner, lang, &back);
-            };
-            let (Ok(stake), Ok(th)) = (stake.parse::<i64>(), th.parse::<i64>()) else {
-                return shell(partner, lang, &back);
-            };
+            let (true, [bet_id, stake, th, user]) = (sealed, parts.as_slice()) else { return shell(partner, lang, &back) };
+            let (Ok(stake), Ok(th)) = (stake.parse::<i64>(), th.parse::<i64>()) else { return shell(partner, lang, &back) };
             if *user != v.user_id.to_string() {
                 return shell(partner, lang, &back);
             }
@@ -400,39 +273,18 @@ pub async fn action(
             let d = mac(&secret, &format!("draw|{bet_id}"));
             let u = u64::from_be_bytes(d[..8].try_into().unwrap_or([0; 8])) as u128;
             let won = u * (th as u128) < (1u128 << 64) * 1000;
-            let payout_minor = if won {
-                currency.major(stake) * th / 1000
-            } else {
-                0
-            };
+            let payout_minor = if won { currency.major(stake) * th / 1000 } else { 0 };
             let payout = super::amount::format(payout_minor, currency);
             let settle_id = format!("settle-{bet_id}");
             let balance = if partner == GR8 {
-                let (_, r) = gr8_call(
-                    state,
-                    v.user_id,
-                    "deposit",
-                    &settle_id,
-                    bet_id,
-                    &payout,
-                    &v.currency,
-                )
-                .await;
-                r["balances"]["cash"]
-                    .as_str()
-                    .map(String::from)
-                    .or_else(|| r["error"]["code"].as_str().map(String::from))
-                    .unwrap_or_default()
+                let (_, r) = gr8_call(state, v.user_id, "deposit", &settle_id, bet_id, &payout, &v.currency).await;
+                r["balances"]["cash"].as_str().map(String::from).or_else(|| r["error"]["code"].as_str().map(String::from)).unwrap_or_default()
             } else {
                 let r = digitain_call(state, "win", json!({"providerId": "demo", "allOrNone": false, "items": [{
                     "txId": settle_id, "winAmount": payout, "token": credential, "playerId": v.user_id.to_string(),
                     "roundId": bet_id, "gameId": "sportsbook", "currencyId": v.currency}]})).await;
                 let item = &r["items"][0];
-                if item["errorCode"] == 1 {
-                    item["balance"].to_string()
-                } else {
-                    format!("error {}", item["errorCode"])
-                }
+                if item["errorCode"] == 1 { item["balance"].to_string() } else { format!("error {}", item["errorCode"]) }
             };
             format!(
                 "<p class=\"note\">{} <bdi>{payout} {}</bdi>. {}: <bdi>{}</bdi></p>",

@@ -66,8 +66,7 @@ pub const WINDOW_S: i64 = 300;
 
 /// `hex(HMAC_SHA256(secret, timestamp + operatorId))`.
 pub fn sign(secret: &str, timestamp: &str, operator_id: &str) -> String {
-    let mut mac =
-        Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes any key length");
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes any key length");
     mac.update(timestamp.as_bytes());
     mac.update(operator_id.as_bytes());
     hex::encode(mac.finalize().into_bytes())
@@ -110,32 +109,19 @@ impl Frame {
 /// Timestamp window and signature, then the operator. Pure. A wrong operator is 15 only
 /// when the signature (over the operator id the request names) is ours: nobody without
 /// the secret learns whether a guess of our operator id is right.
-pub fn verify(
-    secret: Option<&str>,
-    operator_id: &str,
-    body: &Map<String, Value>,
-    now_s: i64,
-) -> Result<Frame, i64> {
-    let Some(secret) = secret.filter(|s| !s.is_empty()) else {
-        return Err(INVALID_SIGNATURE);
-    };
+pub fn verify(secret: Option<&str>, operator_id: &str, body: &Map<String, Value>, now_s: i64) -> Result<Frame, i64> {
+    let Some(secret) = secret.filter(|s| !s.is_empty()) else { return Err(INVALID_SIGNATURE) };
     let op = text(body.get("operatorId")).unwrap_or_default();
     let ts = text(body.get("timestamp")).unwrap_or_default();
     if ts.is_empty() || ts.len() > 20 || !ts.bytes().all(|b| b.is_ascii_digit()) {
         return Err(INVALID_SIGNATURE);
     }
     let t: i64 = ts.parse().map_err(|_| INVALID_SIGNATURE)?;
-    let at_ms = if t > 100_000_000_000 {
-        t
-    } else {
-        t.saturating_mul(1000)
-    };
+    let at_ms = if t > 100_000_000_000 { t } else { t.saturating_mul(1000) };
     if (now_s.saturating_mul(1000) - at_ms).abs() > WINDOW_S * 1000 {
         return Err(INVALID_SIGNATURE);
     }
-    let given = text(body.get("signature"))
-        .unwrap_or_default()
-        .to_ascii_lowercase();
+    let given = text(body.get("signature")).unwrap_or_default().to_ascii_lowercase();
     let expected = sign(secret, &ts, &op);
     if given.len() != expected.len() || !bool::from(given.as_bytes().ct_eq(expected.as_bytes())) {
         return Err(INVALID_SIGNATURE);
@@ -143,12 +129,7 @@ pub fn verify(
     if operator_id.is_empty() || !bool::from(op.as_bytes().ct_eq(operator_id.as_bytes())) {
         return Err(WRONG_OPERATOR);
     }
-    Ok(Frame {
-        operator_id: op,
-        timestamp: ts,
-        signature: expected,
-        at_ms,
-    })
+    Ok(Frame { operator_id: op, timestamp: ts, signature: expected, at_ms })
 }
 
 /// A reply (fields absent when `None`). Balances are exact decimal JSON numbers. A reply to
@@ -230,28 +211,13 @@ pub async fn handle(state: &AppState, method: &str, body: &[u8]) -> String {
         return unsigned(MISSING_PARAMETER);
     };
     let cfg = &state.partners.config;
-    let frame = match verify(
-        cfg.digitain_secret.as_deref(),
-        &cfg.digitain_operator_id,
-        &b,
-        kernel::clock::now_ms() / 1000,
-    ) {
+    let frame = match verify(cfg.digitain_secret.as_deref(), &cfg.digitain_operator_id, &b, kernel::clock::now_ms() / 1000) {
         Ok(frame) => frame,
         Err(code) => return unsigned(code),
     };
     let seen = &state.partners.seen;
     let hash = super::seen::body_hash(method, body);
-    match seen
-        .claim(
-            super::DIGITAIN,
-            &frame.timestamp,
-            &frame.signature,
-            &hash,
-            frame.at_ms,
-            WINDOW_S * 1000,
-        )
-        .await
-    {
+    match seen.claim(super::DIGITAIN, &frame.timestamp, &frame.signature, &hash, frame.at_ms, WINDOW_S * 1000).await {
         Ok(super::seen::Claim::New | super::seen::Claim::Again(None)) => {}
         Ok(super::seen::Claim::Again(Some(first))) => return first,
         Ok(super::seen::Claim::OtherBody) => return unsigned(INVALID_SIGNATURE),
@@ -270,10 +236,7 @@ pub async fn handle(state: &AppState, method: &str, body: &[u8]) -> String {
     };
     let text = serde_json::to_string(&r).unwrap_or_else(|_| unsigned(GENERAL_ERROR));
     if keeps_reply(&r) {
-        if let Err(e) = seen
-            .answer(super::DIGITAIN, &frame.timestamp, &frame.signature, &text)
-            .await
-        {
+        if let Err(e) = seen.answer(super::DIGITAIN, &frame.timestamp, &frame.signature, &text).await {
             tracing::warn!(error = %e.text(), "digitain: a reply could not be recorded");
         }
     }
@@ -288,8 +251,7 @@ pub async fn handle(state: &AppState, method: &str, body: &[u8]) -> String {
 /// all-or-none refusal) is not kept either: that request is processed again, idempotently.
 fn keeps_reply(r: &Reply) -> bool {
     let Some(items) = &r.items else { return false };
-    let unsure = r.error_code == GENERAL_ERROR
-        || (r.error_code == SUCCESS && items.iter().any(|i| i.error_code == GENERAL_ERROR));
+    let unsure = r.error_code == GENERAL_ERROR || (r.error_code == SUCCESS && items.iter().any(|i| i.error_code == GENERAL_ERROR));
     !unsure && (r.error_code != SUCCESS || items.iter().any(|i| i.error_code != SUCCESS))
 }
 
@@ -305,12 +267,7 @@ async fn session_of(state: &AppState, token: Option<String>) -> Result<GameSessi
 }
 
 /// `authenticate` (the token of `/digitain/front/token` → the player) and `getBalance`.
-async fn authenticate(
-    state: &AppState,
-    f: &Frame,
-    b: &Map<String, Value>,
-    balance_only: bool,
-) -> Reply {
+async fn authenticate(state: &AppState, f: &Frame, b: &Map<String, Value>, balance_only: bool) -> Reply {
     let s = match session_of(state, text(b.get("token"))).await {
         Ok(s) => s,
         Err(code) => return f.reply(code),
@@ -328,11 +285,7 @@ async fn authenticate(
             return f.reply(CURRENCY_MISMATCH);
         }
     }
-    let Ok(balance) = state
-        .ledger
-        .balance(s.user_id, wallet::BalanceKind::Real, s.currency)
-        .await
-    else {
+    let Ok(balance) = state.ledger.balance(s.user_id, wallet::BalanceKind::Real, s.currency).await else {
         return f.reply(GENERAL_ERROR);
     };
     let mut r = f.reply(SUCCESS);
@@ -345,12 +298,7 @@ async fn authenticate(
     let Ok(Some(user)) = state.accounts.user_by_id(s.user_id).await else {
         return f.reply(PLAYER_MISMATCH);
     };
-    r.user_name = Some(
-        user.phone
-            .clone()
-            .or(user.email.clone())
-            .unwrap_or_else(|| format!("player{}", user.id)),
-    );
+    r.user_name = Some(user.phone.clone().or(user.email.clone()).unwrap_or_else(|| format!("player{}", user.id)));
     r.first_name = Some(user.first_name.clone());
     r.last_name = Some(user.last_name.clone());
     r.birth_date = user.birth_date.clone();
@@ -369,12 +317,7 @@ async fn authenticate(
 /// the token is the game session, ended with the player's sign-in).
 async fn refresh(state: &AppState, f: &Frame, b: &Map<String, Value>) -> Reply {
     let token = text(b.get("token"));
-    match state
-        .casino
-        .sessions()
-        .live(token.as_deref().unwrap_or(""))
-        .await
-    {
+    match state.casino.sessions().live(token.as_deref().unwrap_or("")).await {
         Ok(s) if s.provider == super::DIGITAIN => {
             let mut r = f.reply(SUCCESS);
             r.token = token;
@@ -397,27 +340,15 @@ struct Resolved {
     seen: bool,
 }
 
-async fn resolve(
-    state: &AppState,
-    method: &str,
-    item: &Map<String, Value>,
-) -> Result<Resolved, i64> {
+async fn resolve(state: &AppState, method: &str, item: &Map<String, Value>) -> Result<Resolved, i64> {
     // At most 96 characters: a betwin's return and a refund's second reversal add ":win".
-    let tx_id = text(item.get("txId"))
-        .filter(|t| !t.is_empty() && t.len() <= 96)
-        .ok_or(MISSING_PARAMETER)?;
+    let tx_id = text(item.get("txId")).filter(|t| !t.is_empty() && t.len() <= 96).ok_or(MISSING_PARAMETER)?;
     let session = match (text(item.get("token")), text(item.get("playerId"))) {
         (Some(t), _) if !t.is_empty() => session_of(state, Some(t)).await?,
         // Wins and refunds may come without a token: the player's latest session.
         (_, Some(p)) if method != "bet" && method != "betwin" => {
             let id: i64 = p.parse().map_err(|_| PLAYER_MISMATCH)?;
-            state
-                .casino
-                .sessions()
-                .latest(id, super::DIGITAIN)
-                .await
-                .map_err(|_| GENERAL_ERROR)?
-                .ok_or(PLAYER_MISMATCH)?
+            state.casino.sessions().latest(id, super::DIGITAIN).await.map_err(|_| GENERAL_ERROR)?.ok_or(PLAYER_MISMATCH)?
         }
         _ => return Err(MISSING_PARAMETER),
     };
@@ -431,12 +362,8 @@ async fn resolve(
             return Err(CURRENCY_MISMATCH);
         }
     }
-    let round = text(item.get("roundId"))
-        .filter(|r| !r.is_empty())
-        .unwrap_or_else(|| tx_id.clone());
-    let game = text(item.get("gameId"))
-        .filter(|g| !g.is_empty())
-        .unwrap_or_else(|| super::SPORTSBOOK_GAME.into());
+    let round = text(item.get("roundId")).filter(|r| !r.is_empty()).unwrap_or_else(|| tx_id.clone());
+    let game = text(item.get("gameId")).filter(|g| !g.is_empty()).unwrap_or_else(|| super::SPORTSBOOK_GAME.into());
     let money = |field: &str| -> Result<kernel::Minor, i64> {
         let raw = item.get(field).ok_or(MISSING_PARAMETER)?;
         let raw = RawValue::from_string(raw.to_string()).map_err(|_| MISSING_PARAMETER)?;
@@ -462,38 +389,21 @@ async fn resolve(
             vec![WalletOp::Bet(call(money("betAmount")?)), WalletOp::Win(win)]
         }
         "refund" => {
-            let original = text(item.get("originalTxId"))
-                .filter(|t| !t.is_empty() && t.len() <= 96)
-                .ok_or(MISSING_PARAMETER)?;
+            let original = text(item.get("originalTxId")).filter(|t| !t.is_empty() && t.len() <= 96).ok_or(MISSING_PARAMETER)?;
             let rollback = |tx: String, of: String| {
-                WalletOp::Rollback(RollbackCall {
-                    session_token: String::new(),
-                    transaction_id: tx,
-                    reference_transaction_id: of,
-                    round_id: round.clone(),
-                    game_id: game.clone(),
-                })
+                WalletOp::Rollback(RollbackCall { session_token: String::new(), transaction_id: tx, reference_transaction_id: of, round_id: round.clone(), game_id: game.clone() })
             };
             // The bet, and with it a betwin's return (`:win`), in one transaction: a refunded
             // betwin takes its return back, even when the refund overtakes the betwin (both
             // are then tombstoned and the late betwin refused). For a plain bet the second
             // reversal only leaves a tombstone under a key nothing else uses.
-            vec![
-                rollback(tx_id.clone(), original.clone()),
-                rollback(format!("{tx_id}:win"), format!("{original}:win")),
-            ]
+            vec![rollback(tx_id.clone(), original.clone()), rollback(format!("{tx_id}:win"), format!("{original}:win"))]
         }
         _ => {
-            let win = text(item.get("winTxId"))
-                .filter(|t| !t.is_empty() && t.len() <= 100)
-                .ok_or(MISSING_PARAMETER)?;
+            let win = text(item.get("winTxId")).filter(|t| !t.is_empty() && t.len() <= 100).ok_or(MISSING_PARAMETER)?;
             // An unknown win is 7; whose win it is and that it is a win, the wallet checks
             // (a win of this very player, else 4).
-            let held = state
-                .ledger
-                .lookup(&casino::wallet::ledger_key(super::DIGITAIN, &win))
-                .await
-                .map_err(|_| GENERAL_ERROR)?;
+            let held = state.ledger.lookup(&casino::wallet::ledger_key(super::DIGITAIN, &win)).await.map_err(|_| GENERAL_ERROR)?;
             if !held.is_some_and(|t| !t.tombstone) {
                 return Err(TX_NOT_FOUND);
             }
@@ -502,29 +412,14 @@ async fn resolve(
                 Some(38) => true,
                 _ => return Err(BAD_OPERATION_TYPE),
             };
-            vec![WalletOp::Amend {
-                call: call(money("amendAmount")?),
-                win_transaction_id: win,
-                debit,
-            }]
+            vec![WalletOp::Amend { call: call(money("amendAmount")?), win_transaction_id: win, debit }]
         }
     };
-    let seen = method == "refund"
-        && state
-            .ledger
-            .lookup(&key)
-            .await
-            .map_err(|_| GENERAL_ERROR)?
-            .is_some();
+    let seen = method == "refund" && state.ledger.lookup(&key).await.map_err(|_| GENERAL_ERROR)?.is_some();
     Ok(Resolved { session, ops, seen })
 }
 
-fn item_reply(
-    item: &Map<String, Value>,
-    code: i64,
-    r: Option<&WalletReply>,
-    session: Option<&GameSession>,
-) -> ItemReply {
+fn item_reply(item: &Map<String, Value>, code: i64, r: Option<&WalletReply>, session: Option<&GameSession>) -> ItemReply {
     ItemReply {
         tx_id: item.get("txId").cloned().unwrap_or(Value::Null),
         external_tx_id: r.and_then(|r| r.ledger_tx_id).map(|id| id.to_string()),
@@ -545,32 +440,15 @@ fn done_reply(item: &Map<String, Value>, res: &Resolved, replies: &[WalletReply]
     let (Some(first), Some(last)) = (replies.first(), replies.last()) else {
         return item_reply(item, GENERAL_ERROR, None, None);
     };
-    let refund_again =
-        matches!(res.ops.first(), Some(WalletOp::Rollback(_))) && first.replayed && !res.seen;
-    item_reply(
-        item,
-        if refund_again {
-            ALREADY_EXISTS
-        } else {
-            SUCCESS
-        },
-        Some(last),
-        Some(&res.session),
-    )
+    let refund_again = matches!(res.ops.first(), Some(WalletOp::Rollback(_))) && first.replayed && !res.seen;
+    item_reply(item, if refund_again { ALREADY_EXISTS } else { SUCCESS }, Some(last), Some(&res.session))
 }
 
 async fn batch(state: &AppState, f: &Frame, method: &str, b: &Map<String, Value>) -> Reply {
-    let Some(items) = b
-        .get("items")
-        .and_then(Value::as_array)
-        .filter(|i| !i.is_empty() && i.len() <= 100)
-    else {
+    let Some(items) = b.get("items").and_then(Value::as_array).filter(|i| !i.is_empty() && i.len() <= 100) else {
         return f.reply(MISSING_PARAMETER);
     };
-    let items: Vec<Map<String, Value>> = items
-        .iter()
-        .map(|i| i.as_object().cloned().unwrap_or_default())
-        .collect();
+    let items: Vec<Map<String, Value>> = items.iter().map(|i| i.as_object().cloned().unwrap_or_default()).collect();
     let all_or_none = b.get("allOrNone").and_then(Value::as_bool).unwrap_or(false);
     let wallet = state.casino.wallet();
     let mut out = Vec::with_capacity(items.len());
@@ -599,9 +477,7 @@ async fn batch(state: &AppState, f: &Frame, method: &str, b: &Map<String, Value>
                     at += res.ops.len();
                 }
             }
-            Err((k, e)) => {
-                return refused_all(f, &items, owner.get(k).copied().unwrap_or(0), code_of(&e))
-            }
+            Err((k, e)) => return refused_all(f, &items, owner.get(k).copied().unwrap_or(0), code_of(&e)),
         }
         let mut r = f.reply(SUCCESS);
         r.items = Some(out);
@@ -617,22 +493,10 @@ async fn batch(state: &AppState, f: &Frame, method: &str, b: &Map<String, Value>
         };
         let s = &res.session;
         let done = match &res.ops[..] {
-            [WalletOp::Bet(c)] => wallet
-                .bet_with(super::DIGITAIN, s.clone(), c)
-                .await
-                .map(|r| vec![r]),
-            [WalletOp::Win(c)] => wallet
-                .win_with(super::DIGITAIN, s, c)
-                .await
-                .map(|r| vec![r]),
+            [WalletOp::Bet(c)] => wallet.bet_with(super::DIGITAIN, s.clone(), c).await.map(|r| vec![r]),
+            [WalletOp::Win(c)] => wallet.win_with(super::DIGITAIN, s, c).await.map(|r| vec![r]),
             // A betwin or a refund: its operations together or not at all.
-            ops => wallet
-                .all_or_none(
-                    super::DIGITAIN,
-                    ops.iter().map(|op| (s.clone(), op.clone())).collect(),
-                )
-                .await
-                .map_err(|(_, e)| e),
+            ops => wallet.all_or_none(super::DIGITAIN, ops.iter().map(|op| (s.clone(), op.clone())).collect()).await.map_err(|(_, e)| e),
         };
         out.push(match done {
             Ok(replies) => done_reply(item, &res, &replies),
@@ -647,15 +511,7 @@ async fn batch(state: &AppState, f: &Frame, method: &str, b: &Map<String, Value>
 /// An all-or-none batch refused at item `at`: nothing moved.
 fn refused_all(f: &Frame, items: &[Map<String, Value>], at: usize, code: i64) -> Reply {
     let mut r = f.reply(code);
-    r.items = Some(
-        items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| {
-                item_reply(item, if i == at { code } else { GENERAL_ERROR }, None, None)
-            })
-            .collect(),
-    );
+    r.items = Some(items.iter().enumerate().map(|(i, item)| item_reply(item, if i == at { code } else { GENERAL_ERROR }, None, None)).collect());
     r
 }
 
@@ -664,139 +520,48 @@ mod tests {
     use super::*;
 
     fn body(ts: &str, op: &str, sig: &str) -> Map<String, Value> {
-        serde_json::json!({"operatorId": op, "timestamp": ts, "signature": sig})
-            .as_object()
-            .unwrap()
-            .clone()
+        serde_json::json!({"operatorId": op, "timestamp": ts, "signature": sig}).as_object().unwrap().clone()
     }
 
     #[test]
     fn signature_is_hmac_of_timestamp_and_operator() {
         let sig = sign("k", "1000", "op1");
         assert_eq!(sig.len(), 64);
-        let frame = Frame {
-            operator_id: "op1".into(),
-            timestamp: "1000".into(),
-            signature: sig.clone(),
-            at_ms: 1_000_000,
-        };
-        assert_eq!(
-            verify(Some("k"), "op1", &body("1000", "op1", &sig), 1000),
-            Ok(frame.clone())
-        );
-        assert_eq!(
-            verify(
-                Some("k"),
-                "op1",
-                &body("1000", "op1", &sig.to_uppercase()),
-                1200
-            ),
-            Ok(frame)
-        );
+        let frame = Frame { operator_id: "op1".into(), timestamp: "1000".into(), signature: sig.clone(), at_ms: 1_000_000 };
+        assert_eq!(verify(Some("k"), "op1", &body("1000", "op1", &sig), 1000), Ok(frame.clone()));
+        assert_eq!(verify(Some("k"), "op1", &body("1000", "op1", &sig.to_uppercase()), 1200), Ok(frame));
         // Another operator id: 15 only when the signature over it is ours; else 12 (no oracle).
-        assert_eq!(
-            verify(
-                Some("k"),
-                "op1",
-                &body("1000", "op2", &sign("k", "1000", "op2")),
-                1000
-            ),
-            Err(WRONG_OPERATOR)
-        );
-        assert_eq!(
-            verify(Some("k"), "op1", &body("1000", "op2", &sig), 1000),
-            Err(INVALID_SIGNATURE)
-        );
-        assert_eq!(
-            verify(Some("other"), "op1", &body("1000", "op1", &sig), 1000),
-            Err(INVALID_SIGNATURE)
-        );
-        assert_eq!(
-            verify(Some("k"), "op1", &body("1000", "op1", &sig), 1301),
-            Err(INVALID_SIGNATURE)
-        );
-        assert_eq!(
-            verify(None, "op1", &body("1000", "op1", &sig), 1000),
-            Err(INVALID_SIGNATURE)
-        );
+        assert_eq!(verify(Some("k"), "op1", &body("1000", "op2", &sign("k", "1000", "op2")), 1000), Err(WRONG_OPERATOR));
+        assert_eq!(verify(Some("k"), "op1", &body("1000", "op2", &sig), 1000), Err(INVALID_SIGNATURE));
+        assert_eq!(verify(Some("other"), "op1", &body("1000", "op1", &sig), 1000), Err(INVALID_SIGNATURE));
+        assert_eq!(verify(Some("k"), "op1", &body("1000", "op1", &sig), 1301), Err(INVALID_SIGNATURE));
+        assert_eq!(verify(None, "op1", &body("1000", "op1", &sig), 1000), Err(INVALID_SIGNATURE));
         // Only digits: "+1000" or " 1000" would be other texts with other signatures.
         for ts in ["+1000", " 1000", "1000.5", "", "-1000"] {
-            assert_eq!(
-                verify(
-                    Some("k"),
-                    "op1",
-                    &body(ts, "op1", &sign("k", ts, "op1")),
-                    1000
-                ),
-                Err(INVALID_SIGNATURE),
-                "{ts:?}"
-            );
+            assert_eq!(verify(Some("k"), "op1", &body(ts, "op1", &sign("k", ts, "op1")), 1000), Err(INVALID_SIGNATURE), "{ts:?}");
         }
         // Milliseconds are accepted (the signature is over the text as sent).
         let ms = sign("k", "1000000000000", "op1");
-        assert_eq!(
-            verify(
-                Some("k"),
-                "op1",
-                &body("1000000000000", "op1", &ms),
-                1_000_000_000
-            )
-            .map(|f| f.at_ms),
-            Ok(1_000_000_000_000)
-        );
+        assert_eq!(verify(Some("k"), "op1", &body("1000000000000", "op1", &ms), 1_000_000_000).map(|f| f.at_ms), Ok(1_000_000_000_000));
     }
 
     #[test]
     fn only_refusals_are_kept_for_retries() {
-        let item = |code| ItemReply {
-            tx_id: Value::Null,
-            external_tx_id: None,
-            balance: None,
-            info: Value::Null,
-            error_code: code,
-            metadata: Value::Null,
-        };
-        let batch = |top, codes: &[i64]| Reply {
-            error_code: top,
-            items: Some(codes.iter().map(|c| item(*c)).collect()),
-            ..Default::default()
-        };
-        assert!(
-            !keeps_reply(&batch(SUCCESS, &[SUCCESS, SUCCESS])),
-            "a success replays from the ledger"
-        );
+        let item = |code| ItemReply { tx_id: Value::Null, external_tx_id: None, balance: None, info: Value::Null, error_code: code, metadata: Value::Null };
+        let batch = |top, codes: &[i64]| Reply { error_code: top, items: Some(codes.iter().map(|c| item(*c)).collect()), ..Default::default() };
+        assert!(!keeps_reply(&batch(SUCCESS, &[SUCCESS, SUCCESS])), "a success replays from the ledger");
         assert!(keeps_reply(&batch(SUCCESS, &[SUCCESS, LOW_BALANCE])));
-        assert!(
-            keeps_reply(&batch(LOW_BALANCE, &[GENERAL_ERROR, LOW_BALANCE])),
-            "an all-or-none refusal"
-        );
-        assert!(
-            !keeps_reply(&batch(SUCCESS, &[SUCCESS, GENERAL_ERROR])),
-            "an unknown outcome is retried"
-        );
+        assert!(keeps_reply(&batch(LOW_BALANCE, &[GENERAL_ERROR, LOW_BALANCE])), "an all-or-none refusal");
+        assert!(!keeps_reply(&batch(SUCCESS, &[SUCCESS, GENERAL_ERROR])), "an unknown outcome is retried");
         assert!(!keeps_reply(&batch(GENERAL_ERROR, &[])));
-        assert!(
-            !keeps_reply(&Reply {
-                error_code: SESSION_NOT_FOUND,
-                ..Default::default()
-            }),
-            "a read"
-        );
+        assert!(!keeps_reply(&Reply { error_code: SESSION_NOT_FOUND, ..Default::default() }), "a read");
     }
 
     #[test]
     fn replies_to_unverified_requests_carry_only_the_code() {
         assert_eq!(unsigned(INVALID_SIGNATURE), r#"{"errorCode":12}"#);
-        let f = Frame {
-            operator_id: "op1".into(),
-            timestamp: "1000".into(),
-            signature: "ab".into(),
-            at_ms: 1_000_000,
-        };
+        let f = Frame { operator_id: "op1".into(), timestamp: "1000".into(), signature: "ab".into(), at_ms: 1_000_000 };
         let r = serde_json::to_value(f.reply(SUCCESS)).unwrap();
-        assert_eq!(
-            r,
-            serde_json::json!({"operatorId": "op1", "timestamp": "1000", "signature": "ab", "errorCode": 1})
-        );
+        assert_eq!(r, serde_json::json!({"operatorId": "op1", "timestamp": "1000", "signature": "ab", "errorCode": 1}));
     }
 }

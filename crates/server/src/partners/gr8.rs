@@ -43,11 +43,7 @@ pub struct Gr8Error {
 
 impl Gr8Error {
     fn new(http: u16, code: &'static str, message: impl Into<String>) -> Gr8Error {
-        Gr8Error {
-            http,
-            code,
-            message: message.into(),
-        }
+        Gr8Error { http, code, message: message.into() }
     }
     pub fn body(&self) -> Value {
         json!({ "error": { "code": self.code, "message": self.message, "origin": "operator" }, "alreadyProcessed": false })
@@ -65,42 +61,19 @@ pub struct Gr8Headers<'a> {
 
 /// Checks operator, brand and the signature over the path's player and the raw body
 /// (before parsing).
-pub fn verify(
-    cfg: &super::PartnersConfig,
-    h: &Gr8Headers,
-    player_id: &str,
-    body: &[u8],
-    now_s: i64,
-) -> Result<(), Gr8Error> {
+pub fn verify(cfg: &super::PartnersConfig, h: &Gr8Headers, player_id: &str, body: &[u8], now_s: i64) -> Result<(), Gr8Error> {
     let Some(secret) = cfg.gr8_secret.as_deref().filter(|s| !s.is_empty()) else {
-        return Err(Gr8Error::new(
-            401,
-            "auth.disabled",
-            "the GR8 wallet is not configured",
-        ));
+        return Err(Gr8Error::new(401, "auth.disabled", "the GR8 wallet is not configured"));
     };
     let op = h.operator_id.unwrap_or("").trim();
-    if cfg.gr8_operator_id.is_empty()
-        || !bool::from(op.as_bytes().ct_eq(cfg.gr8_operator_id.as_bytes()))
-    {
+    if cfg.gr8_operator_id.is_empty() || !bool::from(op.as_bytes().ct_eq(cfg.gr8_operator_id.as_bytes())) {
         return Err(Gr8Error::new(401, "auth.operator", "unknown X-Operator-Id"));
     }
     if !cfg.gr8_brand.is_empty() && h.brand.unwrap_or("").trim() != cfg.gr8_brand {
         return Err(Gr8Error::new(401, "auth.brand", "unknown X-Brand"));
     }
-    casino::signature::verify(
-        secret,
-        h.timestamp,
-        h.signature,
-        &signed_message(player_id, body),
-        now_s,
-    )
-    .map_err(|e| match e.code {
-        ErrorCode::TimestampStale => Gr8Error::new(
-            401,
-            "auth.timestamp",
-            "X-Timestamp missing or outside ±300 s",
-        ),
+    casino::signature::verify(secret, h.timestamp, h.signature, &signed_message(player_id, body), now_s).map_err(|e| match e.code {
+        ErrorCode::TimestampStale => Gr8Error::new(401, "auth.timestamp", "X-Timestamp missing or outside ±300 s"),
         _ => Gr8Error::new(401, "auth.signature", "invalid X-Signature"),
     })
 }
@@ -196,37 +169,21 @@ fn valid_id(s: &str) -> bool {
 
 /// Parses a (verified) body into a command. Pure.
 pub fn parse(body: &[u8]) -> Result<Command, Gr8Error> {
-    let echo: Map<String, Value> =
-        serde_json::from_slice(body).map_err(|_| bad("the body must be a JSON object"))?;
-    let b: Body = serde_json::from_value(Value::Object(echo.clone()))
-        .map_err(|e| bad(format!("malformed transaction: {e}")))?;
+    let echo: Map<String, Value> = serde_json::from_slice(body).map_err(|_| bad("the body must be a JSON object"))?;
+    let b: Body = serde_json::from_value(Value::Object(echo.clone())).map_err(|e| bad(format!("malformed transaction: {e}")))?;
     let kind = match b.kind.as_str() {
         "withdrawal" => Kind::Withdrawal,
         "deposit" => Kind::Deposit,
         "rollback" => Kind::Rollback,
-        other => {
-            return Err(Gr8Error::new(
-                400,
-                "validation.unsupported",
-                format!("transaction type {other:?} is not supported"),
-            ))
-        }
+        other => return Err(Gr8Error::new(400, "validation.unsupported", format!("transaction type {other:?} is not supported"))),
     };
     if !valid_id(&b.id) {
         return Err(bad("id must be 1 to 50 printable characters"));
     }
-    if b.platform.as_deref().is_some_and(|p| p != "sport")
-        || b.context
-            .product
-            .as_deref()
-            .is_some_and(|p| p != "sportsbook")
-    {
+    if b.platform.as_deref().is_some_and(|p| p != "sport") || b.context.product.as_deref().is_some_and(|p| p != "sportsbook") {
         return Err(bad("platform must be sport and context.product sportsbook"));
     }
-    let currency = Currency::from_str(&b.currency)
-        .ok()
-        .filter(|c| c.code() == b.currency)
-        .ok_or_else(|| Gr8Error::new(400, "validation.currency", "unknown currency"))?;
+    let currency = Currency::from_str(&b.currency).ok().filter(|c| c.code() == b.currency).ok_or_else(|| Gr8Error::new(400, "validation.currency", "unknown currency"))?;
     let money = |text: &str| {
         amount::parse(text, currency).map_err(|e| match e {
             AmountError::TooPrecise => bad(format!("{text:?} has more decimals than {currency}")),
@@ -235,20 +192,9 @@ pub fn parse(body: &[u8]) -> Result<Command, Gr8Error> {
         })
     };
     let cash = money(&b.amount_breakdown.cash)?;
-    for other in [
-        &b.amount_breakdown.bonus,
-        &b.amount_breakdown.locked,
-        &b.amount_breakdown.retract,
-    ]
-    .into_iter()
-    .flatten()
-    {
+    for other in [&b.amount_breakdown.bonus, &b.amount_breakdown.locked, &b.amount_breakdown.retract].into_iter().flatten() {
         if money(other)? != 0 {
-            return Err(Gr8Error::new(
-                400,
-                "validation.unsupported",
-                "bonus, locked and retract amounts are not supported",
-            ));
+            return Err(Gr8Error::new(400, "validation.unsupported", "bonus, locked and retract amounts are not supported"));
         }
     }
     let bet_id = id_text(&b.context.bet_id).unwrap_or_else(|| b.id.clone());
@@ -259,31 +205,14 @@ pub fn parse(body: &[u8]) -> Result<Command, Gr8Error> {
     if kind == Kind::Rollback {
         match &parent_id {
             Some(p) if valid_id(p) && *p != b.id => {}
-            _ => {
-                return Err(bad(
-                    "a rollback names the transaction it cancels in context.parentId",
-                ))
-            }
+            _ => return Err(bad("a rollback names the transaction it cancels in context.parentId")),
         }
     }
-    Ok(Command {
-        kind,
-        id: b.id,
-        currency,
-        amount: cash,
-        bet_id,
-        parent_id,
-        echo,
-    })
+    Ok(Command { kind, id: b.id, currency, amount: cash, bet_id, parent_id, echo })
 }
 
 /// The success reply: the request echoed, the balances after, `alreadyProcessed`.
-pub fn render_ok(
-    mut echo: Map<String, Value>,
-    cash: Minor,
-    currency: Currency,
-    already: bool,
-) -> Value {
+pub fn render_ok(mut echo: Map<String, Value>, cash: Minor, currency: Currency, already: bool) -> Value {
     let zero = amount::format(0, currency);
     echo.insert("balances".into(), json!({ "cash": amount::format(cash, currency), "bonus": zero, "locked": zero, "retract": zero }));
     echo.insert("alreadyProcessed".into(), Value::Bool(already));
@@ -296,24 +225,15 @@ pub fn error_of(e: &AppError) -> Gr8Error {
     match e.code {
         ErrorCode::InsufficientBalance => Gr8Error::new(400, "decline.lowbalance", msg),
         ErrorCode::GameSessionInvalid => Gr8Error::new(400, "decline.session", msg),
-        ErrorCode::UserBanned
-        | ErrorCode::BetsNotAllowed
-        | ErrorCode::SelfExcluded
-        | ErrorCode::CoolingOff => Gr8Error::new(400, "decline.player_blocked", msg),
+        ErrorCode::UserBanned | ErrorCode::BetsNotAllowed | ErrorCode::SelfExcluded | ErrorCode::CoolingOff => {
+            Gr8Error::new(400, "decline.player_blocked", msg)
+        }
         ErrorCode::TransactionRolledBack => Gr8Error::new(400, "decline.rolledback", msg),
         ErrorCode::IdempotencyConflict => Gr8Error::new(409, "conflict.duplicate", msg),
         ErrorCode::CurrencyMismatch => Gr8Error::new(400, "validation.currency", msg),
-        ErrorCode::AmountTooLarge | ErrorCode::BalanceLimit => {
-            Gr8Error::new(400, "decline.limit", msg)
-        }
-        ErrorCode::NotReversible | ErrorCode::TransactionMismatch | ErrorCode::RoundNotFound => {
-            Gr8Error::new(400, "decline.reference", msg)
-        }
-        ErrorCode::Internal => Gr8Error::new(
-            503,
-            "internal.retry",
-            "the outcome is unknown: retry with the same id",
-        ),
+        ErrorCode::AmountTooLarge | ErrorCode::BalanceLimit => Gr8Error::new(400, "decline.limit", msg),
+        ErrorCode::NotReversible | ErrorCode::TransactionMismatch | ErrorCode::RoundNotFound => Gr8Error::new(400, "decline.reference", msg),
+        ErrorCode::Internal => Gr8Error::new(503, "internal.retry", "the outcome is unknown: retry with the same id"),
         _ => Gr8Error::new(400, "validation.invalid", msg),
     }
 }
@@ -321,54 +241,24 @@ pub fn error_of(e: &AppError) -> Gr8Error {
 /// The whole call: verify → parse → the wallet → GR8's reply (status, body). Every
 /// refusal happens before money moves; no input answers 5xx (503 only when the
 /// database's outcome is unknown).
-pub async fn perform(
-    state: &crate::app::AppState,
-    player_id: &str,
-    h: &Gr8Headers<'_>,
-    body: &[u8],
-) -> (u16, Value) {
+pub async fn perform(state: &crate::app::AppState, player_id: &str, h: &Gr8Headers<'_>, body: &[u8]) -> (u16, Value) {
     match perform_inner(state, player_id, h, body).await {
         Ok(v) => (200, v),
         Err(e) => (e.http, e.body()),
     }
 }
 
-async fn perform_inner(
-    state: &crate::app::AppState,
-    player_id: &str,
-    h: &Gr8Headers<'_>,
-    body: &[u8],
-) -> Result<Value, Gr8Error> {
-    verify(
-        &state.partners.config,
-        h,
-        player_id,
-        body,
-        kernel::clock::now_ms() / 1000,
-    )?;
+async fn perform_inner(state: &crate::app::AppState, player_id: &str, h: &Gr8Headers<'_>, body: &[u8]) -> Result<Value, Gr8Error> {
+    verify(&state.partners.config, h, player_id, body, kernel::clock::now_ms() / 1000)?;
     let cmd = parse(body)?;
     let not_found = || Gr8Error::new(404, "player.notfound", "unknown player");
-    let user_id: i64 = player_id
-        .parse()
-        .ok()
-        .filter(|id| *id > 0)
-        .ok_or_else(not_found)?;
+    let user_id: i64 = player_id.parse().ok().filter(|id| *id > 0).ok_or_else(not_found)?;
     let wallet = state.casino.wallet();
     // GR8 names the player, not a session: the player's latest GR8 session (opened by
     // `game_link`) carries the stake rules (live, signed in, not banned or excluded).
-    let session = state
-        .casino
-        .sessions()
-        .latest(user_id, super::GR8)
-        .await
-        .map_err(|e| error_of(&e))?
-        .ok_or_else(not_found)?;
+    let session = state.casino.sessions().latest(user_id, super::GR8).await.map_err(|e| error_of(&e))?.ok_or_else(not_found)?;
     if cmd.currency != session.currency {
-        return Err(Gr8Error::new(
-            400,
-            "validation.currency",
-            "the currency does not match the player's wallet",
-        ));
+        return Err(Gr8Error::new(400, "validation.currency", "the currency does not match the player's wallet"));
     }
     let call = casino::WalletCall {
         session_token: String::new(),
@@ -383,12 +273,7 @@ async fn perform_inner(
         Kind::Deposit => wallet.win_with(super::GR8, &session, &call).await,
         Kind::Rollback => {
             // A retry of a rollback (its own id already in the ledger) is already processed.
-            let seen = wallet
-                .ledger()
-                .lookup(&casino::wallet::ledger_key(super::GR8, &cmd.id))
-                .await
-                .map_err(|e| error_of(&AppError::from(e)))?
-                .is_some();
+            let seen = wallet.ledger().lookup(&casino::wallet::ledger_key(super::GR8, &cmd.id)).await.map_err(|e| error_of(&AppError::from(e)))?.is_some();
             let rollback = casino::RollbackCall {
                 session_token: String::new(),
                 transaction_id: cmd.id.clone(),
@@ -396,22 +281,14 @@ async fn perform_inner(
                 round_id: cmd.bet_id.clone(),
                 game_id: super::SPORTSBOOK_GAME.into(),
             };
-            wallet
-                .rollback_with(super::GR8, &session, &rollback)
-                .await
-                .map(|mut r| {
-                    r.replayed |= seen;
-                    r
-                })
+            wallet.rollback_with(super::GR8, &session, &rollback).await.map(|mut r| {
+                r.replayed |= seen;
+                r
+            })
         }
     }
     .map_err(|e| error_of(&e))?;
-    Ok(render_ok(
-        cmd.echo,
-        reply.balance,
-        cmd.currency,
-        reply.replayed,
-    ))
+    Ok(render_ok(cmd.echo, reply.balance, cmd.currency, reply.replayed))
 }
 
 #[cfg(test)]
@@ -429,10 +306,7 @@ mod tests {
     #[test]
     fn parses_the_documented_body() {
         let c = parse(body("withdrawal", "1.250").as_bytes()).unwrap();
-        assert_eq!(
-            (c.kind, c.amount, c.bet_id.as_str(), c.currency),
-            (Kind::Withdrawal, 1250, "b1", Currency::Tnd)
-        );
+        assert_eq!((c.kind, c.amount, c.bet_id.as_str(), c.currency), (Kind::Withdrawal, 1250, "b1", Currency::Tnd));
         let c = parse(body("rollback", "1.25").as_bytes()).unwrap();
         assert_eq!(c.parent_id.as_deref(), Some("t0"));
         let r = render_ok(c.echo, 5000, Currency::Tnd, true);
@@ -444,25 +318,15 @@ mod tests {
     #[test]
     fn refuses_bad_bodies() {
         for cash in ["-1", "1e3", "NaN", "1.0001", "", " 1"] {
-            assert_eq!(
-                parse(body("deposit", cash).as_bytes()).unwrap_err().http,
-                400,
-                "{cash:?}"
-            );
+            assert_eq!(parse(body("deposit", cash).as_bytes()).unwrap_err().http, 400, "{cash:?}");
         }
-        assert_eq!(
-            parse(body("award", "1").as_bytes()).unwrap_err().code,
-            "validation.unsupported"
-        );
+        assert_eq!(parse(body("award", "1").as_bytes()).unwrap_err().code, "validation.unsupported");
         assert_eq!(parse(b"[1]").unwrap_err().code, "validation.invalid");
         assert_eq!(parse(b"\xff").unwrap_err().code, "validation.invalid");
         let no_parent = body("rollback", "1").replace("\"parentId\":\"t0\"", "\"parentId\":null");
         assert!(parse(no_parent.as_bytes()).is_err());
         let lower = body("deposit", "1").replace("\"TND\"", "\"tnd\"");
-        assert_eq!(
-            parse(lower.as_bytes()).unwrap_err().code,
-            "validation.currency"
-        );
+        assert_eq!(parse(lower.as_bytes()).unwrap_err().code, "validation.currency");
     }
 
     #[test]
@@ -471,68 +335,20 @@ mod tests {
         let b = body("deposit", "1");
         let sig = sign(super::super::DEMO_GR8_SECRET, "1000", "42", b.as_bytes());
         // Independently: HMAC over "1000.42." + body.
-        let mut m =
-            Hmac::<sha2::Sha256>::new_from_slice(super::super::DEMO_GR8_SECRET.as_bytes()).unwrap();
+        let mut m = Hmac::<sha2::Sha256>::new_from_slice(super::super::DEMO_GR8_SECRET.as_bytes()).unwrap();
         m.update(format!("1000.42.{b}").as_bytes());
         assert_eq!(sig, hex::encode(m.finalize().into_bytes()));
-        let h = Gr8Headers {
-            brand: Some("carthage"),
-            operator_id: Some("carthage-demo"),
-            timestamp: Some("1000"),
-            signature: Some(&sig),
-        };
+        let h = Gr8Headers { brand: Some("carthage"), operator_id: Some("carthage-demo"), timestamp: Some("1000"), signature: Some(&sig) };
         assert!(verify(&cfg, &h, "42", b.as_bytes(), 1000).is_ok());
         // Another player's path, the same digits spelt otherwise, a changed body: refused.
         for player in ["43", "042", "4", "42 ", ""] {
-            assert_eq!(
-                verify(&cfg, &h, player, b.as_bytes(), 1000)
-                    .unwrap_err()
-                    .code,
-                "auth.signature",
-                "{player:?}"
-            );
+            assert_eq!(verify(&cfg, &h, player, b.as_bytes(), 1000).unwrap_err().code, "auth.signature", "{player:?}");
         }
-        assert_eq!(
-            verify(&cfg, &h, "42", b.replace("\"1\"", "\"2\"").as_bytes(), 1000)
-                .unwrap_err()
-                .code,
-            "auth.signature"
-        );
+        assert_eq!(verify(&cfg, &h, "42", b.replace("\"1\"", "\"2\"").as_bytes(), 1000).unwrap_err().code, "auth.signature");
         // The former scheme (no player) is refused.
         let old = casino::signature::sign(super::super::DEMO_GR8_SECRET, "1000", b.as_bytes());
-        assert_eq!(
-            verify(
-                &cfg,
-                &Gr8Headers {
-                    signature: Some(&old),
-                    ..h.clone()
-                },
-                "42",
-                b.as_bytes(),
-                1000
-            )
-            .unwrap_err()
-            .code,
-            "auth.signature"
-        );
-        assert_eq!(
-            verify(
-                &cfg,
-                &Gr8Headers {
-                    operator_id: Some("x"),
-                    ..h.clone()
-                },
-                "42",
-                b.as_bytes(),
-                1000
-            )
-            .unwrap_err()
-            .code,
-            "auth.operator"
-        );
-        assert_eq!(
-            verify(&cfg, &h, "42", b.as_bytes(), 2000).unwrap_err().code,
-            "auth.timestamp"
-        );
+        assert_eq!(verify(&cfg, &Gr8Headers { signature: Some(&old), ..h.clone() }, "42", b.as_bytes(), 1000).unwrap_err().code, "auth.signature");
+        assert_eq!(verify(&cfg, &Gr8Headers { operator_id: Some("x"), ..h.clone() }, "42", b.as_bytes(), 1000).unwrap_err().code, "auth.operator");
+        assert_eq!(verify(&cfg, &h, "42", b.as_bytes(), 2000).unwrap_err().code, "auth.timestamp");
     }
 }

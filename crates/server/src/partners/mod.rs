@@ -31,11 +31,7 @@ pub const FRAME_LANGS: [&str; 7] = ["en", "ru", "he", "fr", "ar", "es", "pt"];
 pub fn frame_lang(lang: Option<&str>) -> &'static str {
     let l = lang.unwrap_or("").trim().to_ascii_lowercase();
     let short = l.split(['-', '_']).next().unwrap_or("");
-    FRAME_LANGS
-        .iter()
-        .copied()
-        .find(|c| *c == short)
-        .unwrap_or("en")
+    FRAME_LANGS.iter().copied().find(|c| *c == short).unwrap_or("en")
 }
 
 /// The partner sportsbooks' settings (environment; demo mode has working defaults).
@@ -81,10 +77,7 @@ pub struct AddressList {
 impl AddressList {
     /// Any address.
     pub fn any() -> AddressList {
-        AddressList {
-            any: true,
-            nets: Vec::new(),
-        }
+        AddressList { any: true, nets: Vec::new() }
     }
 
     pub fn parse(text: &str) -> Result<AddressList, String> {
@@ -98,18 +91,12 @@ impl AddressList {
                 Some((a, b)) => (a.trim(), Some(b.trim())),
                 None => (part, None),
             };
-            let ip: IpAddr = addr
-                .parse()
-                .map_err(|_| format!("{part:?} is not an IP address or CIDR block"))?;
+            let ip: IpAddr = addr.parse().map_err(|_| format!("{part:?} is not an IP address or CIDR block"))?;
             let ip = ip.to_canonical();
             let max = if ip.is_ipv4() { 32 } else { 128 };
             let bits = match bits {
                 None => max,
-                Some(b) => b
-                    .parse::<u8>()
-                    .ok()
-                    .filter(|b| *b <= max)
-                    .ok_or_else(|| format!("{part:?}: the prefix length must be 0 to {max}"))?,
+                Some(b) => b.parse::<u8>().ok().filter(|b| *b <= max).ok_or_else(|| format!("{part:?}: the prefix length must be 0 to {max}"))?,
             };
             list.nets.push((ip, bits));
         }
@@ -127,9 +114,7 @@ impl AddressList {
         if self.any {
             return true;
         }
-        let Some(ip) = ip.map(|ip| ip.to_canonical()) else {
-            return false;
-        };
+        let Some(ip) = ip.map(|ip| ip.to_canonical()) else { return false };
         self.nets.iter().any(|(net, bits)| match (net, ip) {
             (IpAddr::V4(n), IpAddr::V4(a)) => prefix_eq(&n.octets(), &a.octets(), *bits),
             (IpAddr::V6(n), IpAddr::V6(a)) => prefix_eq(&n.octets(), &a.octets(), *bits),
@@ -158,14 +143,10 @@ pub const DEMO_BRAND: &str = "carthage";
 impl PartnersConfig {
     /// The settings from the environment. Production refuses to start a partner whose
     /// secret is set without its address list (`*` says "any address" explicitly).
-    pub fn from_lookup(
-        var: &dyn Fn(&str) -> Option<String>,
-        demo: bool,
-    ) -> anyhow::Result<PartnersConfig> {
+    pub fn from_lookup(var: &dyn Fn(&str) -> Option<String>, demo: bool) -> anyhow::Result<PartnersConfig> {
         let or_demo = |k: &str, d: &str| var(k).or_else(|| demo.then(|| d.to_string()));
         let allowed = |key: &str, secret: &Option<String>| -> anyhow::Result<AddressList> {
-            let list = AddressList::parse(&var(key).unwrap_or_default())
-                .map_err(|e| anyhow::anyhow!("{key}: {e}"))?;
+            let list = AddressList::parse(&var(key).unwrap_or_default()).map_err(|e| anyhow::anyhow!("{key}: {e}"))?;
             if !list.is_empty() {
                 return Ok(list);
             }
@@ -183,18 +164,14 @@ impl PartnersConfig {
             digitain_allowed: allowed("DIGITAIN_ALLOWED_IPS", &digitain_secret)?,
             gr8_allowed: allowed("GR8_ALLOWED_IPS", &gr8_secret)?,
             digitain_secret,
-            digitain_operator_id: or_demo("DIGITAIN_OPERATOR_ID", DEMO_OPERATOR_ID)
-                .unwrap_or_default(),
+            digitain_operator_id: or_demo("DIGITAIN_OPERATOR_ID", DEMO_OPERATOR_ID).unwrap_or_default(),
             digitain_url: or_demo("DIGITAIN_FRAME_URL", "/partners/digitain").unwrap_or_default(),
             gr8_secret,
             gr8_operator_id: or_demo("GR8_OPERATOR_ID", DEMO_OPERATOR_ID).unwrap_or_default(),
             gr8_brand: or_demo("GR8_BRAND", DEMO_BRAND).unwrap_or_default(),
             gr8_iframe_url: or_demo("GR8_IFRAME_URL", "/partners/gr8").unwrap_or_default(),
             gr8_private_key_pem: var("GR8_PRIVATE_KEY").map(|k| k.replace("\\n", "\n")),
-            gr8_jwt_ttl_s: var("GR8_JWT_TTL_S")
-                .and_then(|v| v.parse().ok())
-                .filter(|v| *v > 0)
-                .unwrap_or(3600),
+            gr8_jwt_ttl_s: var("GR8_JWT_TTL_S").and_then(|v| v.parse().ok()).filter(|v| *v > 0).unwrap_or(3600),
             gr8_country: var("GR8_COUNTRY").unwrap_or_else(|| "TN".into()),
         })
     }
@@ -214,12 +191,7 @@ const KEY_NAME: &str = "gr8_jwt_private_key";
 
 impl Partners {
     pub fn new(config: PartnersConfig, db: Db) -> Partners {
-        Partners {
-            config: Arc::new(config),
-            seen: seen::SeenSignatures::new(db.clone()),
-            db,
-            key: Arc::new(tokio::sync::OnceCell::new()),
-        }
+        Partners { config: Arc::new(config), seen: seen::SeenSignatures::new(db.clone()), db, key: Arc::new(tokio::sync::OnceCell::new()) }
     }
 
     /// The GR8 JWT key: configured, else stored, else generated and stored (the first
@@ -278,8 +250,7 @@ mod tests {
     #[test]
     fn address_lists_match_ips_and_cidr_blocks() {
         let ip = |s: &str| Some(s.parse::<IpAddr>().unwrap());
-        let list =
-            AddressList::parse("203.0.113.7, 198.51.100.0/24,2001:db8::/32, 10.0.0.0/9").unwrap();
+        let list = AddressList::parse("203.0.113.7, 198.51.100.0/24,2001:db8::/32, 10.0.0.0/9").unwrap();
         assert!(list.allows(ip("203.0.113.7")));
         assert!(!list.allows(ip("203.0.113.8")));
         assert!(list.allows(ip("198.51.100.255")) && !list.allows(ip("198.51.101.0")));
@@ -291,67 +262,29 @@ mod tests {
         assert!(AddressList::parse("").unwrap().is_empty());
         assert!(!AddressList::parse("").unwrap().allows(ip("127.0.0.1")));
         assert!(AddressList::parse("*").unwrap().allows(None));
-        assert!(AddressList::parse("0.0.0.0/0")
-            .unwrap()
-            .allows(ip("8.8.8.8")));
-        for bad in [
-            "10.0.0.0/33",
-            "example.com",
-            "10.0.0/8",
-            "::/129",
-            "1.2.3.4/x",
-        ] {
+        assert!(AddressList::parse("0.0.0.0/0").unwrap().allows(ip("8.8.8.8")));
+        for bad in ["10.0.0.0/33", "example.com", "10.0.0/8", "::/129", "1.2.3.4/x"] {
             assert!(AddressList::parse(bad).is_err(), "{bad}");
         }
     }
 
     #[test]
     fn production_needs_the_address_list_of_a_configured_partner() {
-        let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |k: &str| {
-                pairs
-                    .iter()
-                    .find(|(n, _)| *n == k)
-                    .map(|(_, v)| v.to_string())
-            }
-        };
+        let env = |pairs: &'static [(&'static str, &'static str)]| move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string());
         // No secret: the partner is off, nothing to list.
         assert!(PartnersConfig::from_lookup(&env(&[]), false).is_ok());
-        let err = PartnersConfig::from_lookup(&env(&[("DIGITAIN_SECRET", "s")]), false)
-            .unwrap_err()
-            .to_string();
+        let err = PartnersConfig::from_lookup(&env(&[("DIGITAIN_SECRET", "s")]), false).unwrap_err().to_string();
         assert!(err.contains("DIGITAIN_ALLOWED_IPS"), "{err}");
-        let err = PartnersConfig::from_lookup(&env(&[("GR8_SECRET", "s")]), false)
-            .unwrap_err()
-            .to_string();
+        let err = PartnersConfig::from_lookup(&env(&[("GR8_SECRET", "s")]), false).unwrap_err().to_string();
         assert!(err.contains("GR8_ALLOWED_IPS"), "{err}");
-        let c = PartnersConfig::from_lookup(
-            &env(&[
-                ("DIGITAIN_SECRET", "s"),
-                ("DIGITAIN_ALLOWED_IPS", "192.0.2.0/24"),
-            ]),
-            false,
-        )
-        .unwrap();
-        assert!(
-            c.digitain_allowed
-                .allows(Some("192.0.2.9".parse().unwrap()))
-                && !c
-                    .digitain_allowed
-                    .allows(Some("127.0.0.1".parse().unwrap()))
-        );
-        let c = PartnersConfig::from_lookup(
-            &env(&[("GR8_SECRET", "s"), ("GR8_ALLOWED_IPS", "*")]),
-            false,
-        )
-        .unwrap();
+        let c = PartnersConfig::from_lookup(&env(&[("DIGITAIN_SECRET", "s"), ("DIGITAIN_ALLOWED_IPS", "192.0.2.0/24")]), false).unwrap();
+        assert!(c.digitain_allowed.allows(Some("192.0.2.9".parse().unwrap())) && !c.digitain_allowed.allows(Some("127.0.0.1".parse().unwrap())));
+        let c = PartnersConfig::from_lookup(&env(&[("GR8_SECRET", "s"), ("GR8_ALLOWED_IPS", "*")]), false).unwrap();
         assert!(c.gr8_allowed.allows(None));
         // Demo mode: any address unless a list is given.
         let c = PartnersConfig::from_lookup(&env(&[]), true).unwrap();
         assert!(c.digitain_allowed.allows(None) && c.gr8_allowed.allows(None));
-        assert!(
-            PartnersConfig::from_lookup(&env(&[("GR8_ALLOWED_IPS", "nonsense")]), true).is_err()
-        );
+        assert!(PartnersConfig::from_lookup(&env(&[("GR8_ALLOWED_IPS", "nonsense")]), true).is_err());
     }
 
     #[test]

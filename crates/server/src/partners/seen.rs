@@ -56,32 +56,16 @@ pub struct SeenSignatures {
 
 impl SeenSignatures {
     pub fn new(db: Db) -> SeenSignatures {
-        SeenSignatures {
-            batch: WriteBatch::new(db),
-            swept_at: Arc::new(AtomicI64::new(0)),
-        }
+        SeenSignatures { batch: WriteBatch::new(db), swept_at: Arc::new(AtomicI64::new(0)) }
     }
 
     /// Claims `(signed_at, signature)` for `hash`. `window_ms`: how long a timestamp is
     /// accepted either side of now; the row is kept until `signed_at_ms + window_ms` and a
     /// margin.
-    pub async fn claim(
-        &self,
-        partner: &str,
-        signed_at: &str,
-        signature: &str,
-        hash: &str,
-        signed_at_ms: i64,
-        window_ms: i64,
-    ) -> Result<Claim, AppError> {
+    pub async fn claim(&self, partner: &str, signed_at: &str, signature: &str, hash: &str, signed_at_ms: i64, window_ms: i64) -> Result<Claim, AppError> {
         let now = kernel::clock::now_ms();
         self.sweep(now).await;
-        let (partner, signed_at, signature, hash) = (
-            partner.to_string(),
-            signed_at.to_string(),
-            signature.to_string(),
-            hash.to_string(),
-        );
+        let (partner, signed_at, signature, hash) = (partner.to_string(), signed_at.to_string(), signature.to_string(), hash.to_string());
         let expires_at = signed_at_ms.max(now) + window_ms + MARGIN_MS;
         self.batch
             .run(move |conn| {
@@ -121,19 +105,8 @@ impl SeenSignatures {
     }
 
     /// Records the reply of a claimed pair (the first reply only).
-    pub async fn answer(
-        &self,
-        partner: &str,
-        signed_at: &str,
-        signature: &str,
-        reply: &str,
-    ) -> Result<(), AppError> {
-        let (partner, signed_at, signature, reply) = (
-            partner.to_string(),
-            signed_at.to_string(),
-            signature.to_string(),
-            reply.to_string(),
-        );
+    pub async fn answer(&self, partner: &str, signed_at: &str, signature: &str, reply: &str) -> Result<(), AppError> {
+        let (partner, signed_at, signature, reply) = (partner.to_string(), signed_at.to_string(), signature.to_string(), reply.to_string());
         self.batch
             .run(move |conn| {
                 async move {
@@ -156,25 +129,13 @@ impl SeenSignatures {
     /// Drops rows whose timestamps the window refuses anyway (at most once a minute).
     async fn sweep(&self, now: i64) {
         let last = self.swept_at.load(Ordering::Relaxed);
-        if now - last < SWEEP_EVERY_MS
-            || self
-                .swept_at
-                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
-                .is_err()
-        {
+        if now - last < SWEEP_EVERY_MS || self.swept_at.compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed).is_err() {
             return;
         }
         let swept = self
             .batch
             .run(move |conn| {
-                async move {
-                    sqlx::query("DELETE FROM partner_signatures WHERE expires_at < $1")
-                        .bind(now)
-                        .execute(&mut *conn)
-                        .await
-                        .map(|r| r.rows_affected())
-                }
-                .boxed()
+                async move { sqlx::query("DELETE FROM partner_signatures WHERE expires_at < $1").bind(now).execute(&mut *conn).await.map(|r| r.rows_affected()) }.boxed()
             })
             .await;
         match swept {

@@ -28,13 +28,7 @@ async fn agent(app: &TestApp) -> Api {
 }
 
 async fn user_id(app: &TestApp, login: &str) -> i64 {
-    app.state
-        .accounts
-        .find_by_login(login)
-        .await
-        .unwrap()
-        .unwrap()
-        .id
+    app.state.accounts.find_by_login(login).await.unwrap().unwrap().id
 }
 
 /// A player holding exactly `tnd` on the real balance.
@@ -61,16 +55,8 @@ fn num(v: &Value) -> f64 {
     v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
 }
 
-fn with_key(
-    api: &Api,
-    method: Method,
-    path: &str,
-    key: &str,
-    body: Value,
-) -> reqwest::RequestBuilder {
-    api.req(method, path)
-        .header("Idempotency-Key", key)
-        .json(&body)
+fn with_key(api: &Api, method: Method, path: &str, key: &str, body: Value) -> reqwest::RequestBuilder {
+    api.req(method, path).header("Idempotency-Key", key).json(&body)
 }
 
 #[tokio::test]
@@ -78,59 +64,34 @@ async fn cashier_withdrawal_request_cancel_and_payout() {
     each_backend(async |app| {
         let cashier_id = user_id(app, "cashier@carthage.local").await;
         let float0 = app.minor_balance(cashier_id, BalanceKind::Float).await;
-        assert_eq!(
-            float0,
-            5_000 * TND,
-            "the seed gives the demo cashier 5000 TND of float"
-        );
+        assert_eq!(float0, 5_000 * TND, "the seed gives the demo cashier 5000 TND of float");
 
         // The list: the demo cashier with its joined name.
         let list = ok(app.get("/api/payment/cashiers").await);
-        let demo = list
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["id"] == cashier_id)
-            .expect("demo cashier listed")
-            .clone();
-        assert_eq!(
-            demo["name"],
-            "Demo cashier, 12 Avenue Habib Bourguiba, Tunis, +216 71 000 000"
-        );
+        let demo = list.as_array().unwrap().iter().find(|c| c["id"] == cashier_id).expect("demo cashier listed").clone();
+        assert_eq!(demo["name"], "Demo cashier, 12 Avenue Habib Bourguiba, Tunis, +216 71 000 000");
         assert_eq!(demo["first_name"], "Demo cashier");
 
         let (player, pid) = funded_player(app, "ali@example.tn", 100).await;
         // Request → CREATED, funds held, a code of 8 digits.
-        let w = ok(player
-            .post(REQUEST, json!({ "amount": 30, "cashier_id": cashier_id }))
-            .await);
+        let w = ok(player.post(REQUEST, json!({ "amount": 30, "cashier_id": cashier_id })).await);
         assert_eq!(w["status"], "CREATED");
         assert_eq!(num(&w["amount"]), 30.0);
         assert_eq!(w["currency"], "TND");
         assert_eq!(w["cashier_id"], cashier_id);
         let code = w["code"].as_str().unwrap().to_string();
-        assert!(
-            code.len() == 8 && code.bytes().all(|b| b.is_ascii_digit()),
-            "{code}"
-        );
+        assert!(code.len() == 8 && code.bytes().all(|b| b.is_ascii_digit()), "{code}");
         assert_eq!(app.minor_balance(pid, BalanceKind::Real).await, 70 * TND);
         assert_eq!(pending_total(app).await, 30 * TND);
         // The code is not stored in clear.
-        assert_eq!(
-            app.count(&format!("cashier_withdrawals WHERE code_hash = '{code}'"))
-                .await,
-            0
-        );
+        assert_eq!(app.count(&format!("cashier_withdrawals WHERE code_hash = '{code}'")).await, 0);
         // History shows it with its code.
         let h = ok(player.get(HISTORY).await);
         assert_eq!(h["total"], 1);
         assert_eq!(h["pages"], 1);
         assert_eq!(h["items"][0]["code"], code.as_str());
         assert_eq!(h["items"][0]["status"], "CREATED");
-        assert!(h["items"][0]["cashier"]
-            .as_str()
-            .unwrap()
-            .starts_with("Demo cashier"));
+        assert!(h["items"][0]["cashier"].as_str().unwrap().starts_with("Demo cashier"));
 
         // Cancel → CANCELED, funds back; the code no longer pays; a second cancel is 99.
         let c = ok(player.post(CANCEL, json!({ "id": w["id"] })).await);
@@ -140,52 +101,24 @@ async fn cashier_withdrawal_request_cancel_and_payout() {
         assert_eq!(app.minor_balance(pid, BalanceKind::Real).await, 100 * TND);
         fail(player.post(CANCEL, json!({ "id": w["id"] })).await, 200, 99);
         let desk = cashier(app).await;
-        fail(
-            desk.post("/api/desk/payout", json!({ "code": code })).await,
-            200,
-            96,
-        );
+        fail(desk.post("/api/desk/payout", json!({ "code": code })).await, 200, 96);
 
         // Another request, paid at the desk: hold → the cashier's float.
         let w2 = ok(player.post(REQUEST, json!({ "amount": 40.5 })).await);
         let code2 = w2["code"].as_str().unwrap().to_string();
-        fail(
-            desk.post("/api/desk/payout", json!({ "code": "00000000" }))
-                .await,
-            200,
-            96,
-        );
-        fail(
-            desk.post("/api/desk/payout", json!({ "code": "12ab" }))
-                .await,
-            200,
-            96,
-        );
+        fail(desk.post("/api/desk/payout", json!({ "code": "00000000" })).await, 200, 96);
+        fail(desk.post("/api/desk/payout", json!({ "code": "12ab" })).await, 200, 96);
         let spaced = format!("{} {}", &code2[..4], &code2[4..]);
-        let paid = ok(desk
-            .post("/api/desk/payout", json!({ "code": spaced }))
-            .await);
+        let paid = ok(desk.post("/api/desk/payout", json!({ "code": spaced })).await);
         assert_eq!(paid["status"], "PAID");
         assert_eq!(paid["id"], w2["id"]);
         assert_eq!(num(&paid["amount"]), 40.5);
         assert_eq!(app.minor_balance(pid, BalanceKind::Real).await, 59_500);
-        assert_eq!(
-            app.minor_balance(cashier_id, BalanceKind::Float).await,
-            float0 + 40_500
-        );
+        assert_eq!(app.minor_balance(cashier_id, BalanceKind::Float).await, float0 + 40_500);
         assert_eq!(pending_total(app).await, 0);
         // Paid once: the code is spent, the player cannot cancel it.
-        fail(
-            desk.post("/api/desk/payout", json!({ "code": code2 }))
-                .await,
-            200,
-            96,
-        );
-        fail(
-            player.post(CANCEL, json!({ "id": w2["id"] })).await,
-            200,
-            99,
-        );
+        fail(desk.post("/api/desk/payout", json!({ "code": code2 })).await, 200, 96);
+        fail(player.post(CANCEL, json!({ "id": w2["id"] })).await, 200, 99);
         fail(player.post(CANCEL, json!({ "id": 12345 })).await, 200, 98);
         // Another player cannot see or cancel it.
         let (other, _) = funded_player(app, "other@example.tn", 0).await;
@@ -197,126 +130,38 @@ async fn cashier_withdrawal_request_cancel_and_payout() {
         assert_eq!(h["total"], 2);
         assert_eq!(h["items"][0]["status"], "PAID");
         assert!(h["items"][0]["code"].is_null());
-        assert_eq!(
-            ok(player.get(&format!("{HISTORY}?statuses=PAID")).await)["total"],
-            1
-        );
-        assert_eq!(
-            ok(player
-                .get(&format!("{HISTORY}?statuses=CANCELED,PAID"))
-                .await)["total"],
-            2
-        );
-        assert_eq!(
-            ok(player
-                .get(&format!("{HISTORY}?statuses=all&count=1&page=1"))
-                .await)["items"][0]["status"],
-            "CANCELED"
-        );
-        assert_eq!(
-            ok(player.get(&format!("{HISTORY}?count=1")).await)["pages"],
-            2
-        );
-        assert_eq!(
-            ok(player
-                .get(&format!(
-                    "{HISTORY}?date_from=2000-01-01&date_to=2000-01-02"
-                ))
-                .await)["total"],
-            0
-        );
-        fail(
-            player.get(&format!("{HISTORY}?statuses=NEW")).await,
-            200,
-            47,
-        );
-        fail(
-            player.get(&format!("{HISTORY}?statuses=bogus")).await,
-            200,
-            47,
-        );
+        assert_eq!(ok(player.get(&format!("{HISTORY}?statuses=PAID")).await)["total"], 1);
+        assert_eq!(ok(player.get(&format!("{HISTORY}?statuses=CANCELED,PAID")).await)["total"], 2);
+        assert_eq!(ok(player.get(&format!("{HISTORY}?statuses=all&count=1&page=1")).await)["items"][0]["status"], "CANCELED");
+        assert_eq!(ok(player.get(&format!("{HISTORY}?count=1")).await)["pages"], 2);
+        assert_eq!(ok(player.get(&format!("{HISTORY}?date_from=2000-01-01&date_to=2000-01-02")).await)["total"], 0);
+        fail(player.get(&format!("{HISTORY}?statuses=NEW")).await, 200, 47);
+        fail(player.get(&format!("{HISTORY}?statuses=bogus")).await, 200, 47);
         fail(player.get(&format!("{HISTORY}?count=0")).await, 400, 40);
         fail(player.get(&format!("{HISTORY}?page=-1")).await, 400, 40);
-        fail(
-            player.get(&format!("{HISTORY}?date_from=nope")).await,
-            200,
-            46,
-        );
-        fail(
-            player
-                .get(&format!(
-                    "{HISTORY}?date_from=2030-01-03&date_to=2030-01-01"
-                ))
-                .await,
-            200,
-            46,
-        );
+        fail(player.get(&format!("{HISTORY}?date_from=nope")).await, 200, 46);
+        fail(player.get(&format!("{HISTORY}?date_from=2030-01-03&date_to=2030-01-01")).await, 200, 46);
 
         // Request refusals change nothing.
         let before = app.minor_balance(pid, BalanceKind::Real).await;
         fail(player.post(REQUEST, json!({ "amount": 5 })).await, 200, 106);
-        fail(
-            player.post(REQUEST, json!({ "amount": 20000 })).await,
-            200,
-            84,
-        );
-        fail(
-            player.post(REQUEST, json!({ "amount": 1000 })).await,
-            200,
-            508,
-        );
-        fail(
-            player.post(REQUEST, json!({ "amount": 12.3456 })).await,
-            200,
-            47,
-        );
-        fail(
-            player.post(REQUEST, json!({ "amount": -20 })).await,
-            200,
-            47,
-        );
-        fail(
-            player.post(REQUEST, json!({ "amount": "20" })).await,
-            400,
-            40,
-        );
-        fail(
-            player
-                .post(REQUEST, json!({ "amount": 20, "cashier_id": 42 }))
-                .await,
-            200,
-            95,
-        );
-        fail(
-            player
-                .post(REQUEST, json!({ "amount": 20, "cashier_id": "x" }))
-                .await,
-            400,
-            40,
-        );
+        fail(player.post(REQUEST, json!({ "amount": 20000 })).await, 200, 84);
+        fail(player.post(REQUEST, json!({ "amount": 1000 })).await, 200, 508);
+        fail(player.post(REQUEST, json!({ "amount": 12.3456 })).await, 200, 47);
+        fail(player.post(REQUEST, json!({ "amount": -20 })).await, 200, 47);
+        fail(player.post(REQUEST, json!({ "amount": "20" })).await, 400, 40);
+        fail(player.post(REQUEST, json!({ "amount": 20, "cashier_id": 42 })).await, 200, 95);
+        fail(player.post(REQUEST, json!({ "amount": 20, "cashier_id": "x" })).await, 400, 40);
         fail(player.post(REQUEST, json!({})).await, 400, 40);
-        fail(
-            app.bare_client()
-                .post(REQUEST, json!({ "amount": 20 }))
-                .await,
-            401,
-            23,
-        );
+        fail(app.bare_client().post(REQUEST, json!({ "amount": 20 })).await, 401, 23);
         fail(desk.post(REQUEST, json!({ "amount": 20 })).await, 403, 24);
         assert_eq!(app.minor_balance(pid, BalanceKind::Real).await, before);
         assert_eq!(app.count("cashier_withdrawals").await, 2);
 
         // The pay-history entries the lead merges into payment-with-withdrawal.
-        let entries = app
-            .state
-            .cashier
-            .pay_history_entries(pid, 0, now_ms() + 1)
-            .await
-            .unwrap();
+        let entries = app.state.cashier.pay_history_entries(pid, 0, now_ms() + 1).await.unwrap();
         assert_eq!(entries.len(), 2);
-        assert!(entries.iter().all(|e| e.payment_mode == "cashier"
-            && e.kind == payments::cashier::PayEntryKind::Withdrawal
-            && e.is_closed));
+        assert!(entries.iter().all(|e| e.payment_mode == "cashier" && e.kind == payments::cashier::PayEntryKind::Withdrawal && e.is_closed));
         app.assert_ledger_consistent().await;
     })
     .await;
@@ -333,10 +178,7 @@ async fn payout_code_goes_out_by_sms() {
         let sms = app.outbox("21650000077").await;
         assert_eq!(sms[0]["channel"], "sms");
         assert_eq!(sms[0]["code"], w["code"]);
-        assert!(sms[0]["text"]
-            .as_str()
-            .unwrap()
-            .contains(w["code"].as_str().unwrap()));
+        assert!(sms[0]["text"].as_str().unwrap().contains(w["code"].as_str().unwrap()));
     })
     .await;
 }
@@ -394,157 +236,46 @@ async fn desk_cash_deposit_search_and_report() {
         let pid = ok(api.check().await)["id"].as_i64().unwrap();
         let start = app.minor_balance(pid, BalanceKind::Real).await;
         // Found by id, by full phone and by 8 local digits.
-        assert_eq!(
-            ok(desk.get(&format!("/api/desk/player?query={pid}")).await)["id"],
-            pid
-        );
-        assert_eq!(
-            ok(desk.get("/api/desk/player?query=21650000088").await)["id"],
-            pid
-        );
-        assert_eq!(
-            ok(desk.get("/api/desk/player?query=50000088").await)["id"],
-            pid
-        );
-        fail(
-            desk.get("/api/desk/player?query=21699999999").await,
-            200,
-            111,
-        );
+        assert_eq!(ok(desk.get(&format!("/api/desk/player?query={pid}")).await)["id"], pid);
+        assert_eq!(ok(desk.get("/api/desk/player?query=21650000088").await)["id"], pid);
+        assert_eq!(ok(desk.get("/api/desk/player?query=50000088").await)["id"], pid);
+        fail(desk.get("/api/desk/player?query=21699999999").await, 200, 111);
         fail(desk.get("/api/desk/player?query=abc").await, 200, 111);
-        fail(
-            desk.get(&format!("/api/desk/player?query={cashier_id}"))
-                .await,
-            200,
-            111,
-        );
+        fail(desk.get(&format!("/api/desk/player?query={cashier_id}")).await, 200, 111);
         fail(desk.get("/api/desk/player").await, 400, 40);
 
         // Deposit with a key; a retry replays; the key with another amount is 26.
-        let dep = |key: &str, body: Value| {
-            desk.exec(with_key(
-                &desk,
-                Method::POST,
-                "/api/desk/deposit",
-                key,
-                body,
-            ))
-        };
-        let r = ok(dep("d-1", json!({ "player_id": pid, "amount": 25.5 }))
-            .await
-            .pair());
+        let dep = |key: &str, body: Value| desk.exec(with_key(&desk, Method::POST, "/api/desk/deposit", key, body));
+        let r = ok(dep("d-1", json!({ "player_id": pid, "amount": 25.5 })).await.pair());
         assert_eq!(num(&r["float"]), 4974.5);
         assert_eq!(r["replayed"], false);
-        let again = ok(dep("d-1", json!({ "player_id": pid, "amount": 25.5 }))
-            .await
-            .pair());
-        assert_eq!(
-            (again["replayed"].clone(), again["tx_id"].clone()),
-            (json!(true), r["tx_id"].clone())
-        );
-        fail(
-            dep("d-1", json!({ "player_id": pid, "amount": 26 }))
-                .await
-                .pair(),
-            409,
-            26,
-        );
-        assert_eq!(
-            app.minor_balance(pid, BalanceKind::Real).await,
-            start + 25_500
-        );
+        let again = ok(dep("d-1", json!({ "player_id": pid, "amount": 25.5 })).await.pair());
+        assert_eq!((again["replayed"].clone(), again["tx_id"].clone()), (json!(true), r["tx_id"].clone()));
+        fail(dep("d-1", json!({ "player_id": pid, "amount": 26 })).await.pair(), 409, 26);
+        assert_eq!(app.minor_balance(pid, BalanceKind::Real).await, start + 25_500);
         // Refusals.
-        fail(
-            desk.post(
-                "/api/desk/deposit",
-                json!({ "player_id": pid, "amount": 1 }),
-            )
-            .await,
-            400,
-            40,
-        );
-        fail(
-            dep(" ", json!({ "player_id": pid, "amount": 1 }))
-                .await
-                .pair(),
-            200,
-            47,
-        );
-        fail(
-            dep(&"k".repeat(101), json!({ "player_id": pid, "amount": 1 }))
-                .await
-                .pair(),
-            200,
-            47,
-        );
-        fail(
-            dep("d-2", json!({ "player_id": pid, "amount": 6000 }))
-                .await
-                .pair(),
-            200,
-            110,
-        );
-        fail(
-            dep("d-3", json!({ "player_id": 1, "amount": 1 }))
-                .await
-                .pair(),
-            200,
-            111,
-        );
-        fail(
-            dep("d-4", json!({ "player_id": cashier_id, "amount": 1 }))
-                .await
-                .pair(),
-            200,
-            111,
-        );
-        fail(
-            dep("d-5", json!({ "player_id": pid, "amount": 0 }))
-                .await
-                .pair(),
-            200,
-            47,
-        );
-        fail(
-            dep("d-6", json!({ "player_id": pid, "amount": 0.0001 }))
-                .await
-                .pair(),
-            200,
-            47,
-        );
-        fail(
-            dep("d-7", json!({ "player_id": pid })).await.pair(),
-            400,
-            40,
-        );
-        assert_eq!(
-            app.minor_balance(pid, BalanceKind::Real).await,
-            start + 25_500
-        );
+        fail(desk.post("/api/desk/deposit", json!({ "player_id": pid, "amount": 1 })).await, 400, 40);
+        fail(dep(" ", json!({ "player_id": pid, "amount": 1 })).await.pair(), 200, 47);
+        fail(dep(&"k".repeat(101), json!({ "player_id": pid, "amount": 1 })).await.pair(), 200, 47);
+        fail(dep("d-2", json!({ "player_id": pid, "amount": 6000 })).await.pair(), 200, 110);
+        fail(dep("d-3", json!({ "player_id": 1, "amount": 1 })).await.pair(), 200, 111);
+        fail(dep("d-4", json!({ "player_id": cashier_id, "amount": 1 })).await.pair(), 200, 111);
+        fail(dep("d-5", json!({ "player_id": pid, "amount": 0 })).await.pair(), 200, 47);
+        fail(dep("d-6", json!({ "player_id": pid, "amount": 0.0001 })).await.pair(), 200, 47);
+        fail(dep("d-7", json!({ "player_id": pid })).await.pair(), 400, 40);
+        assert_eq!(app.minor_balance(pid, BalanceKind::Real).await, start + 25_500);
 
         // A cash deposit is a deposit: it must be staked once before a withdrawal (the AML
         // turnover rule, 6252 with the amount still to wager), as for a provider deposit.
         let left = fail(api.post(REQUEST, json!({ "amount": 10 })).await, 200, 6252);
         assert_eq!(left.as_f64(), Some(25.5), "{left}");
-        let stake = wallet::PostingRequest::transfer(
-            wallet::TxType::BetStake,
-            format!("t:{pid}:stake"),
-            Some(pid),
-            kernel::Currency::Tnd,
-            wallet::AccountRef::Player {
-                user_id: pid,
-                kind: BalanceKind::Real,
-            },
-            wallet::AccountRef::House(wallet::HouseAccount::Games),
-            25_500,
-        );
+        let stake = wallet::PostingRequest::transfer(wallet::TxType::BetStake, format!("t:{pid}:stake"), Some(pid), kernel::Currency::Tnd,
+            wallet::AccountRef::Player { user_id: pid, kind: BalanceKind::Real }, wallet::AccountRef::House(wallet::HouseAccount::Games), 25_500);
         app.state.ledger.post(stake).await.unwrap();
         app.credit(pid, BalanceKind::Real, 10_000).await;
         // A payout too, then the report.
         let w = ok(api.post(REQUEST, json!({ "amount": 10 })).await);
-        ok(desk
-            .post("/api/desk/payout", json!({ "code": w["code"] }))
-            .await);
+        ok(desk.post("/api/desk/payout", json!({ "code": w["code"] })).await);
         let rep = ok(desk.get("/api/desk/report").await);
         assert_eq!(rep["deposits"]["count"], 1);
         assert_eq!(num(&rep["deposits"]["amount"]), 25.5);
@@ -552,24 +283,14 @@ async fn desk_cash_deposit_search_and_report() {
         assert_eq!(num(&rep["payouts"]["amount"]), 10.0);
         assert_eq!(num(&rep["net"]), 15.5);
         assert_eq!(num(&rep["float"]), 4984.5);
-        let old = ok(desk
-            .get("/api/desk/report?date_from=2000-01-01&date_to=2000-01-31")
-            .await);
+        let old = ok(desk.get("/api/desk/report?date_from=2000-01-01&date_to=2000-01-31").await);
         assert_eq!(old["deposits"]["count"], 0);
         assert_eq!(num(&old["net"]), 0.0);
         fail(desk.get("/api/desk/report?date_from=x").await, 200, 46);
 
         // The player's pay history gets the cash deposit.
-        let entries = app
-            .state
-            .cashier
-            .pay_history_entries(pid, 0, now_ms() + 1)
-            .await
-            .unwrap();
-        let deposit = entries
-            .iter()
-            .find(|e| e.kind == payments::cashier::PayEntryKind::Deposit)
-            .expect("deposit entry");
+        let entries = app.state.cashier.pay_history_entries(pid, 0, now_ms() + 1).await.unwrap();
+        let deposit = entries.iter().find(|e| e.kind == payments::cashier::PayEntryKind::Deposit).expect("deposit entry");
         assert_eq!(deposit.amount_minor, 25_500);
         assert_eq!(entries.len(), 2);
         app.assert_ledger_consistent().await;
@@ -586,55 +307,19 @@ async fn desk_cash_deposit_obeys_responsible_gambling() {
         let desk = cashier(app).await;
         let (api, pid, _) = app.player("rg-desk@example.com").await;
         let start = app.minor_balance(pid, BalanceKind::Real).await;
-        ok(api
-            .put(
-                "/api/user/responsible-gambling/deposit-limits",
-                json!({"day": 40}),
-            )
-            .await);
-        let dep = |key: &str, amount: &str| {
-            desk.exec(with_key(
-                &desk,
-                Method::POST,
-                "/api/desk/deposit",
-                key,
-                json!({ "player_id": pid, "amount": decimal(amount) }),
-            ))
-        };
+        ok(api.put("/api/user/responsible-gambling/deposit-limits", json!({"day": 40})).await);
+        let dep = |key: &str, amount: &str| desk.exec(with_key(&desk, Method::POST, "/api/desk/deposit", key, json!({ "player_id": pid, "amount": decimal(amount) })));
         let first = ok(dep("rg-1", "40.0").await.pair());
         let again = ok(dep("rg-1", "40.0").await.pair());
-        assert_eq!(
-            (again["replayed"].clone(), again["tx_id"].clone()),
-            (json!(true), first["tx_id"].clone())
-        );
+        assert_eq!((again["replayed"].clone(), again["tx_id"].clone()), (json!(true), first["tx_id"].clone()));
         let refused = fail(dep("rg-2", "0.5").await.pair(), 200, 120);
-        assert_eq!(
-            (refused["period"].as_str(), refused["remaining"].as_f64()),
-            (Some("day"), Some(0.0)),
-            "{refused}"
-        );
-        assert_eq!(
-            app.minor_balance(pid, BalanceKind::Real).await,
-            start + 40 * TND
-        );
+        assert_eq!((refused["period"].as_str(), refused["remaining"].as_f64()), (Some("day"), Some(0.0)), "{refused}");
+        assert_eq!(app.minor_balance(pid, BalanceKind::Real).await, start + 40 * TND);
         // A cool-off refuses any deposit, at the desk too.
-        ok(api
-            .put(
-                "/api/user/responsible-gambling/deposit-limits",
-                json!({"day": null}),
-            )
-            .await);
-        ok(api
-            .post(
-                "/api/user/responsible-gambling/cool-off",
-                json!({"period": "24h"}),
-            )
-            .await);
+        ok(api.put("/api/user/responsible-gambling/deposit-limits", json!({"day": null})).await);
+        ok(api.post("/api/user/responsible-gambling/cool-off", json!({"period": "24h"})).await);
         fail(dep("rg-3", "1.0").await.pair(), 200, 122);
-        assert_eq!(
-            app.minor_balance(pid, BalanceKind::Real).await,
-            start + 40 * TND
-        );
+        assert_eq!(app.minor_balance(pid, BalanceKind::Real).await, start + 40 * TND);
         app.assert_ledger_consistent().await;
     })
     .await;
@@ -755,10 +440,7 @@ async fn cancel_racing_payout_ends_in_exactly_one() {
             let (c, pay) = (cancel.await.unwrap(), payout.await.unwrap());
             let c_ok = c.1["status"] == 0;
             let p_ok = pay.1["status"] == 0;
-            assert!(
-                c_ok ^ p_ok,
-                "exactly one must win: cancel {c:?}, payout {pay:?}"
-            );
+            assert!(c_ok ^ p_ok, "exactly one must win: cancel {c:?}, payout {pay:?}");
             if c_ok {
                 assert_eq!(pay.1["status"], 96);
                 cancelled += 1;
@@ -769,23 +451,11 @@ async fn cancel_racing_payout_ends_in_exactly_one() {
         }
         eprintln!("cancel vs payout: {paid} paid, {cancelled} cancelled");
         assert_eq!(paid + cancelled, ROUNDS as i64);
-        assert_eq!(
-            app.minor_balance(pid, BalanceKind::Real).await,
-            1000 * TND - paid * 10 * TND
-        );
-        assert_eq!(
-            app.minor_balance(cashier_id, BalanceKind::Float).await,
-            float0 + paid * 10 * TND
-        );
+        assert_eq!(app.minor_balance(pid, BalanceKind::Real).await, 1000 * TND - paid * 10 * TND);
+        assert_eq!(app.minor_balance(cashier_id, BalanceKind::Float).await, float0 + paid * 10 * TND);
         assert_eq!(pending_total(app).await, 0);
-        assert_eq!(
-            app.count("ledger_transactions WHERE tx_type = 208").await,
-            paid
-        );
-        assert_eq!(
-            app.count("ledger_transactions WHERE tx_type = 207").await,
-            cancelled
-        );
+        assert_eq!(app.count("ledger_transactions WHERE tx_type = 208").await, paid);
+        assert_eq!(app.count("ledger_transactions WHERE tx_type = 207").await, cancelled);
         assert_eq!(app.count("cashier_withdrawals WHERE posted = 0").await, 0);
         app.assert_ledger_consistent().await;
     })
@@ -814,16 +484,8 @@ async fn fifty_parallel_requests_against_ten_create_ten() {
         }
         assert_eq!(created, 10);
         assert_eq!(app.minor_balance(pid, BalanceKind::Real).await, 0);
-        assert_eq!(
-            app.count("cashier_withdrawals WHERE status = 'CREATED'")
-                .await,
-            10
-        );
-        assert_eq!(
-            app.count("cashier_withdrawals").await,
-            10,
-            "refused requests leave no row"
-        );
+        assert_eq!(app.count("cashier_withdrawals WHERE status = 'CREATED'").await, 10);
+        assert_eq!(app.count("cashier_withdrawals").await, 10, "refused requests leave no row");
         assert_eq!(pending_total(app).await, 100 * TND);
         assert_eq!(ok(player.get(HISTORY).await)["total"], 10);
         app.assert_ledger_consistent().await;
@@ -840,26 +502,12 @@ async fn wrong_codes_lock_the_desk_for_a_while() {
             let w = ok(player.post(REQUEST, json!({ "amount": 20 })).await);
             let desk = cashier(app).await;
             for bad in ["11111111", "22222222", "x"] {
-                fail(
-                    desk.post("/api/desk/payout", json!({ "code": bad })).await,
-                    200,
-                    96,
-                );
+                fail(desk.post("/api/desk/payout", json!({ "code": bad })).await, 200, 96);
             }
-            fail(
-                desk.post("/api/desk/payout", json!({ "code": w["code"] }))
-                    .await,
-                429,
-                113,
-            );
+            fail(desk.post("/api/desk/payout", json!({ "code": w["code"] })).await, 429, 113);
             // Another desk is not locked.
             let ag = agent(app).await;
-            assert_eq!(
-                ok(ag
-                    .post("/api/desk/payout", json!({ "code": w["code"] }))
-                    .await)["status"],
-                "PAID"
-            );
+            assert_eq!(ok(ag.post("/api/desk/payout", json!({ "code": w["code"] })).await)["status"], "PAID");
         },
     )
     .await;
@@ -913,11 +561,7 @@ async fn recovery_settles_interrupted_requests() {
 async fn cashier_list_order_follows_the_settings() {
     each_backend(async |app| {
         let mut ids = vec![];
-        for (email, name) in [
-            ("ca@carthage.local", "Aya"),
-            ("cb@carthage.local", "Badis"),
-            ("cc@carthage.local", "Chams"),
-        ] {
+        for (email, name) in [("ca@carthage.local", "Aya"), ("cb@carthage.local", "Badis"), ("cc@carthage.local", "Chams")] {
             let u = app
                 .state
                 .accounts
@@ -933,67 +577,26 @@ async fn cashier_list_order_follows_the_settings() {
                 })
                 .await
                 .unwrap();
-            app.state
-                .cashier
-                .set_location(u.id, name, "Tunis", "71000000")
-                .await
-                .unwrap();
+            app.state.cashier.set_location(u.id, name, "Tunis", "71000000").await.unwrap();
             ids.push(u.id);
         }
         // No configuration: by name.
-        let names = |v: Value| -> Vec<String> {
-            v.as_array()
-                .unwrap()
-                .iter()
-                .map(|c| c["first_name"].as_str().unwrap().to_string())
-                .collect()
-        };
-        assert_eq!(
-            names(ok(app.get("/api/payment/cashiers").await)),
-            vec!["Aya", "Badis", "Chams", "Demo cashier"]
-        );
+        let names = |v: Value| -> Vec<String> { v.as_array().unwrap().iter().map(|c| c["first_name"].as_str().unwrap().to_string()).collect() };
+        assert_eq!(names(ok(app.get("/api/payment/cashiers").await)), vec!["Aya", "Badis", "Chams", "Demo cashier"]);
         // CASHIER_LIST_FIRST = Chams, CASHIER_LIST_LAST = Aya.
         let configured = payments::cashier::Cashier::new(
             app.state.db.clone(),
             app.state.ledger.clone(),
-            payments::cashier::CashierConfig {
-                list_first: Some(ids[2]),
-                list_last: Some(ids[0]),
-                ..Default::default()
-            },
+            payments::cashier::CashierConfig { list_first: Some(ids[2]), list_last: Some(ids[0]), ..Default::default() },
         );
-        let order: Vec<String> = configured
-            .cashiers()
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|c| c.first_name)
-            .collect();
+        let order: Vec<String> = configured.cashiers().await.unwrap().into_iter().map(|c| c.first_name).collect();
         assert_eq!(order, vec!["Chams", "Badis", "Demo cashier", "Aya"]);
         // A cashier without a location, or deactivated, is not listed; only cashiers get one.
-        app.sql(&format!(
-            "UPDATE cashier_locations SET is_active = 0 WHERE user_id = {}",
-            ids[1]
-        ))
-        .await;
-        assert_eq!(
-            names(ok(app.get("/api/payment/cashiers").await)),
-            vec!["Aya", "Chams", "Demo cashier"]
-        );
+        app.sql(&format!("UPDATE cashier_locations SET is_active = 0 WHERE user_id = {}", ids[1])).await;
+        assert_eq!(names(ok(app.get("/api/payment/cashiers").await)), vec!["Aya", "Chams", "Demo cashier"]);
         let (player, pid) = funded_player(app, "ali@example.tn", 50).await;
-        fail(
-            player
-                .post(REQUEST, json!({ "amount": 20, "cashier_id": ids[1] }))
-                .await,
-            200,
-            95,
-        );
-        assert!(app
-            .state
-            .cashier
-            .set_location(pid, "X", "Y", "Z")
-            .await
-            .is_err());
+        fail(player.post(REQUEST, json!({ "amount": 20, "cashier_id": ids[1] })).await, 200, 95);
+        assert!(app.state.cashier.set_location(pid, "X", "Y", "Z").await.is_err());
     })
     .await;
 }
@@ -1005,59 +608,19 @@ async fn cash_deposits_and_cashier_withdrawals_are_in_the_pay_history() {
     each_backend(async |app| {
         let (api, pid, _) = app.player("payhist@example.com").await;
         let desk = cashier(app).await;
-        ok(desk
-            .exec(with_key(
-                &desk,
-                Method::POST,
-                "/api/desk/deposit",
-                "ph-1",
-                json!({ "player_id": pid, "amount": 30 }),
-            ))
-            .await
-            .pair());
-        let stake = wallet::PostingRequest::transfer(
-            wallet::TxType::BetStake,
-            format!("t:{pid}:ph"),
-            Some(pid),
-            kernel::Currency::Tnd,
-            wallet::AccountRef::Player {
-                user_id: pid,
-                kind: BalanceKind::Real,
-            },
-            wallet::AccountRef::House(wallet::HouseAccount::Games),
-            30_000,
-        );
+        ok(desk.exec(with_key(&desk, Method::POST, "/api/desk/deposit", "ph-1", json!({ "player_id": pid, "amount": 30 }))).await.pair());
+        let stake = wallet::PostingRequest::transfer(wallet::TxType::BetStake, format!("t:{pid}:ph"), Some(pid), kernel::Currency::Tnd,
+            wallet::AccountRef::Player { user_id: pid, kind: BalanceKind::Real }, wallet::AccountRef::House(wallet::HouseAccount::Games), 30_000);
         app.state.ledger.post(stake).await.unwrap();
         app.credit(pid, BalanceKind::Real, 100_000).await;
         let w = ok(api.post(REQUEST, json!({ "amount": 12 })).await);
-        ok(api
-            .post(
-                "/api/payment/cashier_withdrawal_request/cancel",
-                json!({ "id": w["id"] }),
-            )
-            .await);
-        let h = ok(api
-            .get("/api/payment/history/payment-with-withdrawal")
-            .await);
+        ok(api.post("/api/payment/cashier_withdrawal_request/cancel", json!({ "id": w["id"] })).await);
+        let h = ok(api.get("/api/payment/history/payment-with-withdrawal").await);
         let items = h.as_array().expect("an array");
         assert_eq!(items.len(), 2, "{h}");
-        let dep = items
-            .iter()
-            .find(|e| e["type"] == "payment")
-            .expect("the cash deposit");
-        assert_eq!(
-            (
-                dep["value"].as_f64(),
-                dep["payment_mode"].as_i64(),
-                dep["purse"].as_str()
-            ),
-            (Some(30.0), Some(114), Some("cashier")),
-            "{dep}"
-        );
-        let wd = items
-            .iter()
-            .find(|e| e["type"] == "withdrawal")
-            .expect("the cashier withdrawal");
+        let dep = items.iter().find(|e| e["type"] == "payment").expect("the cash deposit");
+        assert_eq!((dep["value"].as_f64(), dep["payment_mode"].as_i64(), dep["purse"].as_str()), (Some(30.0), Some(114), Some("cashier")), "{dep}");
+        let wd = items.iter().find(|e| e["type"] == "withdrawal").expect("the cashier withdrawal");
         assert_eq!(wd["value"].as_f64(), Some(-12.0), "{wd}");
         assert_eq!(wd["is_closed"], true, "{wd}");
     })
@@ -1068,16 +631,8 @@ async fn cash_deposits_and_cashier_withdrawals_are_in_the_pay_history() {
 async fn the_desk_page_is_served_at_desk() {
     let dir = std::env::temp_dir().join(format!("carthage-desk-{}", kernel::ids::next_id()));
     std::fs::create_dir_all(dir.join("assets")).unwrap();
-    std::fs::write(
-        dir.join("index.html"),
-        "<!doctype html><div id=\"player\"></div>",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("desk.html"),
-        "<!doctype html><div id=\"desk\"></div>",
-    )
-    .unwrap();
+    std::fs::write(dir.join("index.html"), "<!doctype html><div id=\"player\"></div>").unwrap();
+    std::fs::write(dir.join("desk.html"), "<!doctype html><div id=\"desk\"></div>").unwrap();
     let web = dir.clone();
     each_backend_with(
         move |cfg| cfg.web_dir = web.clone(),
@@ -1089,11 +644,7 @@ async fn the_desk_page_is_served_at_desk() {
                 assert_eq!(r.header("x-frame-options").as_deref(), Some("DENY"));
             }
             // The player app keeps its own page.
-            assert!(app
-                .send(Method::GET, "/profile/withdrawal", None)
-                .await
-                .text
-                .contains("id=\"player\""));
+            assert!(app.send(Method::GET, "/profile/withdrawal", None).await.text.contains("id=\"player\""));
         },
     )
     .await;

@@ -46,9 +46,7 @@ pub async fn each_backend_with(tweak: impl Fn(&mut Config), body: impl AsyncFn(&
 
 /// [`backends`], optionally narrowed by `TEST_BACKEND=sqlite|postgres` (for debugging).
 pub fn selected_backends() -> Vec<Backend> {
-    let only = std::env::var("TEST_BACKEND")
-        .unwrap_or_default()
-        .to_ascii_lowercase();
+    let only = std::env::var("TEST_BACKEND").unwrap_or_default().to_ascii_lowercase();
     backends()
         .into_iter()
         .filter(|b| match only.as_str() {
@@ -63,10 +61,7 @@ pub fn selected_backends() -> Vec<Backend> {
 /// high enough that a test's own sign-ups never hit it (tests of that limit lower it).
 pub fn test_config(url: &str) -> Config {
     let mut cfg = Config::for_tests(url);
-    cfg.accounts.limits.sends_per_ip = Limit {
-        burst: 10_000,
-        period: Duration::from_millis(10),
-    };
+    cfg.accounts.limits.sends_per_ip = Limit { burst: 10_000, period: Duration::from_millis(10) };
     cfg
 }
 
@@ -81,9 +76,7 @@ pub async fn spawn_app_with(backend: Backend, tweak: impl Fn(&mut Config)) -> Te
     let state = server::prepare(cfg).await.expect("prepare");
     // What `make run` does: site content and the demo accounts.
     server::seed::run(&state).await.expect("seed");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("local addr");
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(server::serve(state.clone(), listener, async move {
@@ -91,16 +84,7 @@ pub async fn spawn_app_with(backend: Backend, tweak: impl Fn(&mut Config)) -> Te
     }));
     let base = format!("http://{addr}");
     let api = Api::new(&base, backend, true);
-    TestApp {
-        backend,
-        state,
-        addr,
-        base,
-        api,
-        shutdown: Some(tx),
-        server: Some(server),
-        db: Some(db),
-    }
+    TestApp { backend, state, addr, base, api, shutdown: Some(tx), server: Some(server), db: Some(db) }
 }
 
 pub struct TestApp {
@@ -173,10 +157,7 @@ impl TestApp {
     }
 
     pub async fn count(&self, table_and_where: &str) -> i64 {
-        self.scalar(&format!(
-            "SELECT CAST(COUNT(*) AS BIGINT) FROM {table_and_where}"
-        ))
-        .await
+        self.scalar(&format!("SELECT CAST(COUNT(*) AS BIGINT) FROM {table_and_where}")).await
     }
 
     // -------------------------------------------------------------- site & outbox
@@ -186,10 +167,7 @@ impl TestApp {
     }
 
     pub async fn salt(&self) -> String {
-        self.settings().await["phoneCodeSalt"]
-            .as_str()
-            .expect("phoneCodeSalt")
-            .to_string()
+        self.settings().await["phoneCodeSalt"].as_str().expect("phoneCodeSalt").to_string()
     }
 
     /// Lowercase hex SHA-256 of the phone (as sent) followed by the public salt.
@@ -200,20 +178,14 @@ impl TestApp {
     /// The demo outbox for a phone or e-mail, newest first.
     pub async fn outbox(&self, to: &str) -> Vec<Value> {
         let url = format!("/api/dev/outbox?to={}", urlencode(to));
-        ok(self.get(&url).await)
-            .as_array()
-            .expect("outbox list")
-            .clone()
+        ok(self.get(&url).await).as_array().expect("outbox list").clone()
     }
 
     /// The code of the newest message to `to`.
     pub async fn last_code(&self, to: &str) -> String {
         let list = self.outbox(to).await;
         let m = list.first().unwrap_or_else(|| panic!("no message to {to}"));
-        m["code"]
-            .as_str()
-            .unwrap_or_else(|| panic!("no code in {m}"))
-            .to_string()
+        m["code"].as_str().unwrap_or_else(|| panic!("no code in {m}")).to_string()
     }
 
     /// The verification code of the newest e-mail link to `to`.
@@ -223,10 +195,7 @@ impl TestApp {
             .iter()
             .find_map(|m| m["link"].as_str())
             .unwrap_or_else(|| panic!("no link sent to {to}: {list:?}"));
-        link.split("/verify?code=")
-            .nth(1)
-            .unwrap_or_else(|| panic!("not a verify link: {link}"))
-            .to_string()
+        link.split("/verify?code=").nth(1).unwrap_or_else(|| panic!("not a verify link: {link}")).to_string()
     }
 
     // -------------------------------------------------------------- sign-up helpers
@@ -234,33 +203,19 @@ impl TestApp {
     /// `POST /api/user/phone/code` with the right hash.
     pub async fn request_phone_code(&self, api: &Api, phone: &str) -> (u16, Value) {
         let hash = self.phone_hash(phone).await;
-        api.post(
-            "/api/user/phone/code",
-            json!({ "phone": phone, "hash": hash }),
-        )
-        .await
+        api.post("/api/user/phone/code", json!({ "phone": phone, "hash": hash })).await
     }
 
     /// Phone sign-up through the SMS code; `api` is signed in. Returns the session reply.
     pub async fn signup_phone(&self, api: &Api, phone: &str, password: &str) -> Value {
         ok(self.request_phone_code(api, phone).await);
         let code = self.last_code(phone).await;
-        ok(api
-            .post(
-                "/api/user/signup/phone",
-                json!({ "phone": phone, "phoneCode": code, "password": password }),
-            )
-            .await)
+        ok(api.post("/api/user/signup/phone", json!({ "phone": phone, "phoneCode": code, "password": password })).await)
     }
 
     /// E-mail sign-up (unverified). Returns the reply (`id`, `email`, `verificationSent`).
     pub async fn signup_email_unverified(&self, api: &Api, email: &str, password: &str) -> Value {
-        ok(api
-            .post(
-                "/api/user/signup",
-                json!({ "email": email, "password": password, "name": "" }),
-            )
-            .await)
+        ok(api.post("/api/user/signup", json!({ "email": email, "password": password, "name": "" })).await)
     }
 
     /// E-mail sign-up, verification through the e-mailed link, sign-in on `api`.
@@ -269,23 +224,14 @@ impl TestApp {
         self.signup_email_unverified(api, email, password).await;
         let code = self.last_verify_code(email).await;
         ok(api.get(&format!("/api/user/email/verify/{code}")).await);
-        ok(api
-            .post(
-                "/api/user/login/email",
-                json!({ "email": email, "password": password }),
-            )
-            .await)
+        ok(api.post("/api/user/login/email", json!({ "email": email, "password": password })).await)
     }
 
     /// A signed-in e-mail player on a new client: `(client, user id, token)`.
     pub async fn player(&self, email: &str) -> (Api, i64, String) {
         let api = self.client();
         let s = self.signup_email(&api, email, PASSWORD).await;
-        (
-            api,
-            s["user"]["id"].as_i64().expect("user id"),
-            s["token"].as_str().expect("token").to_string(),
-        )
+        (api, s["user"]["id"].as_i64().expect("user id"), s["token"].as_str().expect("token").to_string())
     }
 
     // -------------------------------------------------------------- money
@@ -293,13 +239,7 @@ impl TestApp {
     /// Credits `minor` units of the user's currency to one of their balances, through the
     /// ledger (house-funded, like `carthage wallet adjust`).
     pub async fn credit(&self, user_id: i64, kind: BalanceKind, minor: i64) -> Receipt {
-        let user = self
-            .state
-            .accounts
-            .user_by_id(user_id)
-            .await
-            .expect("user")
-            .expect("user exists");
+        let user = self.state.accounts.user_by_id(user_id).await.expect("user").expect("user exists");
         let key = format!("test-credit:{}", kernel::ids::next_id());
         let posting = PostingRequest::transfer(
             TxType::ManualAdjustment,
@@ -315,27 +255,13 @@ impl TestApp {
     }
 
     pub async fn minor_balance(&self, user_id: i64, kind: BalanceKind) -> i64 {
-        let user = self
-            .state
-            .accounts
-            .user_by_id(user_id)
-            .await
-            .expect("user")
-            .expect("user exists");
-        self.state
-            .ledger
-            .balance(user_id, kind, user.currency)
-            .await
-            .expect("balance")
+        let user = self.state.accounts.user_by_id(user_id).await.expect("user").expect("user exists");
+        self.state.ledger.balance(user_id, kind, user.currency).await.expect("balance")
     }
 
     pub async fn assert_ledger_consistent(&self) {
         let report = self.state.ledger.verify().await.expect("verify");
-        assert!(
-            report.is_consistent(),
-            "[{:?}] ledger inconsistent: {report:?}",
-            self.backend
-        );
+        assert!(report.is_consistent(), "[{:?}] ledger inconsistent: {report:?}", self.backend);
     }
 }
 
@@ -344,10 +270,7 @@ impl Drop for TestApp {
     fn drop(&mut self) {
         if let Some(db) = self.db.take() {
             let _ = std::thread::spawn(move || {
-                if let Ok(rt) = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                {
+                if let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() {
                     rt.block_on(db.cleanup());
                 }
             })
@@ -381,10 +304,7 @@ impl Resp {
     }
 
     pub fn header(&self, name: &str) -> Option<String> {
-        self.headers
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string)
+        self.headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_string)
     }
 
     pub fn set_cookies(&self) -> Vec<String> {
@@ -398,9 +318,7 @@ impl Resp {
 
     /// The `Set-Cookie` header of a cookie, if set.
     pub fn set_cookie(&self, name: &str) -> Option<String> {
-        self.set_cookies()
-            .into_iter()
-            .find(|c| c.starts_with(&format!("{name}=")))
+        self.set_cookies().into_iter().find(|c| c.starts_with(&format!("{name}=")))
     }
 }
 
@@ -412,11 +330,7 @@ impl Api {
             .timeout(Duration::from_secs(60))
             .build()
             .expect("http client");
-        Api {
-            http,
-            base: base.to_string(),
-            backend,
-        }
+        Api { http, base: base.to_string(), backend }
     }
 
     /// A request builder on `path` (relative to the server).
@@ -428,26 +342,13 @@ impl Api {
     pub async fn exec(&self, builder: reqwest::RequestBuilder) -> Resp {
         let request = builder.build().expect("request");
         let what = format!("{} {}", request.method(), request.url().path());
-        let resp = self
-            .http
-            .execute(request)
-            .await
-            .unwrap_or_else(|e| panic!("[{:?}] {what}: {e}", self.backend));
+        let resp = self.http.execute(request).await.unwrap_or_else(|e| panic!("[{:?}] {what}: {e}", self.backend));
         let status = resp.status().as_u16();
         let headers = resp.headers().clone();
         let text = resp.text().await.unwrap_or_default();
-        assert!(
-            status < 500,
-            "[{:?}] {what} answered HTTP {status} (no 5xx allowed): {text}",
-            self.backend
-        );
+        assert!(status < 500, "[{:?}] {what} answered HTTP {status} (no 5xx allowed): {text}", self.backend);
         let body = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Resp {
-            status,
-            headers,
-            text,
-            body,
-        }
+        Resp { status, headers, text, body }
     }
 
     pub async fn send(&self, method: Method, path: &str, body: Option<Value>) -> Resp {
@@ -476,33 +377,19 @@ impl Api {
 
     /// A GET with `Authorization: Bearer <token>`.
     pub async fn get_bearer(&self, path: &str, token: &str) -> (u16, Value) {
-        self.exec(self.req(Method::GET, path).bearer_auth(token))
-            .await
-            .pair()
+        self.exec(self.req(Method::GET, path).bearer_auth(token)).await.pair()
     }
 
     pub async fn login_email(&self, email: &str, password: &str) -> (u16, Value) {
-        self.post(
-            "/api/user/login/email",
-            json!({ "email": email, "password": password }),
-        )
-        .await
+        self.post("/api/user/login/email", json!({ "email": email, "password": password })).await
     }
 
     pub async fn login_phone(&self, phone: &str, password: &str) -> (u16, Value) {
-        self.post(
-            "/api/user/login/phone",
-            json!({ "phone": phone, "password": password }),
-        )
-        .await
+        self.post("/api/user/login/phone", json!({ "phone": phone, "password": password })).await
     }
 
     pub async fn login(&self, login: &str, password: &str) -> (u16, Value) {
-        self.post(
-            "/api/user/login",
-            json!({ "login": login, "password": password }),
-        )
-        .await
+        self.post("/api/user/login", json!({ "login": login, "password": password })).await
     }
 
     pub async fn check(&self) -> (u16, Value) {
@@ -526,15 +413,8 @@ pub fn decimal(text: &str) -> Value {
 
 pub fn ok(reply: (u16, Value)) -> Value {
     let (http, body) = reply;
-    assert_eq!(
-        (http, body["status"].as_i64()),
-        (200, Some(0)),
-        "expected HTTP 200 status 0, got HTTP {http}: {body}"
-    );
-    assert!(
-        body["error_message"].is_null(),
-        "success with an error message: {body}"
-    );
+    assert_eq!((http, body["status"].as_i64()), (200, Some(0)), "expected HTTP 200 status 0, got HTTP {http}: {body}");
+    assert!(body["error_message"].is_null(), "success with an error message: {body}");
     assert!(body.get("result").is_some(), "no result: {body}");
     body["result"].clone()
 }
@@ -551,14 +431,8 @@ pub fn fail(reply: (u16, Value), http: u16, code: u32) -> Value {
     );
     let msg = body["error_message"].as_str().unwrap_or_default();
     assert!(!msg.is_empty(), "failure without error_message: {body}");
-    let catalogued = kernel::ErrorCode::from_code(code)
-        .unwrap_or_else(|| panic!("code {code} is not in the catalogue"));
-    assert_eq!(
-        catalogued.http_status(),
-        http,
-        "code {code} is catalogued with HTTP {}",
-        catalogued.http_status()
-    );
+    let catalogued = kernel::ErrorCode::from_code(code).unwrap_or_else(|| panic!("code {code} is not in the catalogue"));
+    assert_eq!(catalogued.http_status(), http, "code {code} is catalogued with HTTP {}", catalogued.http_status());
     body["result"].clone()
 }
 
@@ -573,9 +447,7 @@ pub fn urlencode(s: &str) -> String {
     let mut out = String::new();
     for b in s.bytes() {
         match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                out.push(b as char)
-            }
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(b as char),
             _ => out.push_str(&format!("%{b:02X}")),
         }
     }

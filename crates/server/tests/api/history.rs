@@ -32,19 +32,11 @@ async fn add_match(app: &TestApp, id: &str) {
     )
     .await
     .unwrap();
-    let outcomes: Vec<Value> = [("1", 2100), ("2", 3400), ("3", 3500)]
-        .iter()
-        .map(|(o, x)| json!({"id": o, "odds": x, "active": true}))
-        .collect();
-    b.apply(
-        msg(
-            json!({"type": "odds_change", "timestamp": now_ms(), "event_id": id,
-            "markets": [{"market": "1", "status": "active", "outcomes": outcomes}]}),
-        ),
-        now_ms(),
-    )
-    .await
-    .unwrap();
+    let outcomes: Vec<Value> = [("1", 2100), ("2", 3400), ("3", 3500)].iter().map(|(o, x)| json!({"id": o, "odds": x, "active": true})).collect();
+    b.apply(msg(json!({"type": "odds_change", "timestamp": now_ms(), "event_id": id,
+            "markets": [{"market": "1", "status": "active", "outcomes": outcomes}]})), now_ms())
+        .await
+        .unwrap();
 }
 
 fn leg(event: &str, outcome: &str, odds: &str) -> Value {
@@ -52,14 +44,7 @@ fn leg(event: &str, outcome: &str, odds: &str) -> Value {
 }
 
 async fn place(api: &Api, key: &str, body: Value) -> Value {
-    ok(api
-        .exec(
-            api.req(Method::POST, "/api/sportsbook/bets")
-                .header("Idempotency-Key", key)
-                .json(&body),
-        )
-        .await
-        .pair())
+    ok(api.exec(api.req(Method::POST, "/api/sportsbook/bets").header("Idempotency-Key", key).json(&body)).await.pair())
 }
 
 async fn wait_status(api: &Api, id: i64, status: &str) {
@@ -74,49 +59,21 @@ async fn wait_status(api: &Api, id: i64, status: &str) {
 
 /// A sandbox card deposit paid with the test card that succeeds: the intent id.
 async fn card_deposit(app: &TestApp, api: &Api, amount: Value) -> i64 {
-    let token = ok(api.post("/api/payment/token", json!({})).await)["token"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let r = ok(api
-        .post(
-            "/api/payment/deposit",
-            json!({"amount": amount, "sessionToken": token}),
-        )
-        .await);
+    let token = ok(api.post("/api/payment/token", json!({})).await)["token"].as_str().unwrap().to_string();
+    let r = ok(api.post("/api/payment/deposit", json!({"amount": amount, "sessionToken": token})).await);
     let id = r["id"].as_i64().unwrap();
-    let url = r["invoice_url"]
-        .as_str()
-        .unwrap()
-        .split('?')
-        .next()
-        .unwrap()
-        .to_string();
+    let url = r["invoice_url"].as_str().unwrap().split('?').next().unwrap().to_string();
     let page = app
         .bare_client()
-        .exec(
-            app.http
-                .post(format!("{}{url}", app.base))
-                .header("content-type", "application/x-www-form-urlencoded")
-                .body("action=card&card=4242424242424242"),
-        )
+        .exec(app.http.post(format!("{}{url}", app.base)).header("content-type", "application/x-www-form-urlencoded").body("action=card&card=4242424242424242"))
         .await;
-    assert!(
-        page.text.contains("data-payment-status=\"succeeded\""),
-        "{}",
-        page.text
-    );
+    assert!(page.text.contains("data-payment-status=\"succeeded\""), "{}", page.text);
     wait_status(api, id, "succeeded").await;
     id
 }
 
 fn rows_of(list: &Value, payment_mode: i64) -> Vec<Value> {
-    list.as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["payment_mode"] == payment_mode)
-        .cloned()
-        .collect()
+    list.as_array().unwrap().iter().filter(|r| r["payment_mode"] == payment_mode).cloned().collect()
 }
 
 #[tokio::test]
@@ -181,71 +138,31 @@ async fn history_the_readme_demo_player_deposits_online() {
         let api = app.client();
         let me = ok(api.login("player@carthage.local", "Player123").await)["user"].clone();
         assert_eq!(me["canDepositOnline"], true, "{me}");
-        let token = ok(api.post("/api/payment/token", json!({})).await)["token"]
-            .as_str()
-            .unwrap()
-            .to_string();
-        let d = ok(api
-            .post(
-                "/api/payment/deposit",
-                json!({"amount": 50, "sessionToken": token}),
-            )
-            .await);
+        let token = ok(api.post("/api/payment/token", json!({})).await)["token"].as_str().unwrap().to_string();
+        let d = ok(api.post("/api/payment/deposit", json!({"amount": 50, "sessionToken": token})).await);
         assert_eq!(d["status"], "pending", "{d}");
-        let p = ok(api
-            .post("/paykassma/deposit/init", json!({"amount": 10}))
-            .await);
-        assert!(
-            p["invoice_url"]
-                .as_str()
-                .unwrap()
-                .starts_with("/pay/paykassma/plugin?"),
-            "{p}"
-        );
+        let p = ok(api.post("/paykassma/deposit/init", json!({"amount": 10})).await);
+        assert!(p["invoice_url"].as_str().unwrap().starts_with("/pay/paykassma/plugin?"), "{p}");
         // Its starting balance is the seed's alone (no sign-up demo credit on top).
         let id = me["id"].as_i64().unwrap();
-        assert_eq!(
-            app.minor_balance(id, BalanceKind::Real).await,
-            server::seed::DEMO_PLAYER_CREDIT_TND * TND
-        );
+        assert_eq!(app.minor_balance(id, BalanceKind::Real).await, server::seed::DEMO_PLAYER_CREDIT_TND * TND);
 
         // A database seeded before: the seed upgrades the demo player, once.
-        app.sql(&format!(
-            "UPDATE users SET registered_via = 'seed' WHERE id = {id}"
-        ))
-        .await;
+        app.sql(&format!("UPDATE users SET registered_via = 'seed' WHERE id = {id}")).await;
         server::seed::run(&app.state).await.unwrap();
         server::seed::run(&app.state).await.unwrap();
         assert_eq!(ok(api.check().await)["canDepositOnline"], true);
-        assert_eq!(
-            app.minor_balance(id, BalanceKind::Real).await,
-            server::seed::DEMO_PLAYER_CREDIT_TND * TND
-        );
+        assert_eq!(app.minor_balance(id, BalanceKind::Real).await, server::seed::DEMO_PLAYER_CREDIT_TND * TND);
 
         // A player who did not sign up on the website is told so by the user reply, before
         // any amount form (the server still refuses with 82).
         let (web, _, _) = app.player("web@example.tn").await;
         assert_eq!(ok(web.check().await)["canDepositOnline"], true);
         let (desk_made, desk_id, _) = app.player("desk-made@example.tn").await;
-        app.sql(&format!(
-            "UPDATE users SET registered_via = 'cli' WHERE id = {desk_id}"
-        ))
-        .await;
+        app.sql(&format!("UPDATE users SET registered_via = 'cli' WHERE id = {desk_id}")).await;
         assert_eq!(ok(desk_made.check().await)["canDepositOnline"], false);
-        let token = ok(desk_made.post("/api/payment/token", json!({})).await)["token"]
-            .as_str()
-            .unwrap()
-            .to_string();
-        fail(
-            desk_made
-                .post(
-                    "/api/payment/deposit",
-                    json!({"amount": 50, "sessionToken": token}),
-                )
-                .await,
-            200,
-            82,
-        );
+        let token = ok(desk_made.post("/api/payment/token", json!({})).await)["token"].as_str().unwrap().to_string();
+        fail(desk_made.post("/api/payment/deposit", json!({"amount": 50, "sessionToken": token})).await, 200, 82);
         // Staff never deposit online.
         let staff = app.client();
         let cashier = ok(staff.login("cashier@carthage.local", "Cashier123").await);
@@ -256,22 +173,12 @@ async fn history_the_readme_demo_player_deposits_online() {
 
 /// A query string without its `lang` pair (the tests set their own).
 fn without_lang(query: &str) -> String {
-    query
-        .split('&')
-        .filter(|p| !p.starts_with("lang="))
-        .collect::<Vec<_>>()
-        .join("&")
+    query.split('&').filter(|p| !p.starts_with("lang=")).collect::<Vec<_>>().join("&")
 }
 
 /// Posts the emulated Paykassma plugin's form; answers the HTML.
 async fn plugin_post(api: &Api, form: String) -> String {
-    let r = api
-        .exec(
-            api.req(Method::POST, "/pay/paykassma/plugin")
-                .header("content-type", "application/x-www-form-urlencoded")
-                .body(form),
-        )
-        .await;
+    let r = api.exec(api.req(Method::POST, "/pay/paykassma/plugin").header("content-type", "application/x-www-form-urlencoded").body(form)).await;
     assert_eq!(r.status, 200, "{}", r.text);
     r.text
 }
@@ -282,66 +189,30 @@ async fn history_paykassma_page_asks_the_3ds_card_to_confirm() {
         let (api, user, _) = app.player("pk3ds@example.tn").await;
         let before = app.minor_balance(user, BalanceKind::Real).await;
         for (confirm, amount) in [(true, 12), (false, 13)] {
-            let d = ok(api
-                .post("/paykassma/deposit/init", json!({"amount": amount}))
-                .await);
+            let d = ok(api.post("/paykassma/deposit/init", json!({"amount": amount})).await);
             let id = d["id"].as_i64().unwrap();
-            let query = without_lang(
-                d["invoice_url"]
-                    .as_str()
-                    .unwrap()
-                    .split_once('?')
-                    .unwrap()
-                    .1,
-            );
+            let query = without_lang(d["invoice_url"].as_str().unwrap().split_once('?').unwrap().1);
             // The 3-D-Secure test card: the confirmation step, nothing paid yet.
-            let step = plugin_post(
-                &api,
-                format!("{query}&lang=fr&action=card&card=4000+0000+0000+3220"),
-            )
-            .await;
-            assert!(
-                step.contains("value=\"confirm\"") && step.contains("Confirmez ce paiement"),
-                "{step}"
-            );
+            let step = plugin_post(&api, format!("{query}&lang=fr&action=card&card=4000+0000+0000+3220")).await;
+            assert!(step.contains("value=\"confirm\"") && step.contains("Confirmez ce paiement"), "{step}");
             assert!(!step.contains("data-payment-status"), "{step}");
             tokio::time::sleep(Duration::from_millis(300)).await;
-            assert_ne!(
-                ok(api.get(&format!("/api/payment/intent/{id}")).await)["status"],
-                "succeeded"
-            );
+            assert_ne!(ok(api.get(&format!("/api/payment/intent/{id}")).await)["status"], "succeeded");
             // The step keeps the payment's fields: confirm pays, cancel fails.
             let action = if confirm { "confirm" } else { "cancel" };
-            let fields: String = [
-                "label",
-                "currency_code",
-                "custom_transaction_id",
-                "fixed_amount",
-            ]
-            .iter()
-            .map(|k| {
-                let v = step
-                    .split(&format!("name=\"{k}\" value=\""))
-                    .nth(1)
-                    .unwrap()
-                    .split('"')
-                    .next()
-                    .unwrap();
-                format!("&{k}={}", urlencode(v))
-            })
-            .collect();
+            let fields: String = ["label", "currency_code", "custom_transaction_id", "fixed_amount"]
+                .iter()
+                .map(|k| {
+                    let v = step.split(&format!("name=\"{k}\" value=\"")).nth(1).unwrap().split('"').next().unwrap();
+                    format!("&{k}={}", urlencode(v))
+                })
+                .collect();
             let done = plugin_post(&api, format!("lang=fr&action={action}{fields}")).await;
             let want = if confirm { "succeeded" } else { "failed" };
-            assert!(
-                done.contains(&format!("data-payment-status=\"{want}\"")),
-                "{done}"
-            );
+            assert!(done.contains(&format!("data-payment-status=\"{want}\"")), "{done}");
             wait_status(&api, id, want).await;
         }
-        assert_eq!(
-            app.minor_balance(user, BalanceKind::Real).await,
-            before + 12 * TND
-        );
+        assert_eq!(app.minor_balance(user, BalanceKind::Real).await, before + 12 * TND);
         app.assert_ledger_consistent().await;
     })
     .await;
@@ -351,49 +222,18 @@ async fn history_paykassma_page_asks_the_3ds_card_to_confirm() {
 async fn history_payment_pages_write_amounts_as_the_app_does() {
     each_backend(async |app| {
         let (api, _, _) = app.player("format@example.tn").await;
-        let token = ok(api.post("/api/payment/token", json!({})).await)["token"]
-            .as_str()
-            .unwrap()
-            .to_string();
-        let d = ok(api
-            .post(
-                "/api/payment/deposit",
-                json!({"amount": 1250.5, "sessionToken": token}),
-            )
-            .await);
-        let url = d["invoice_url"]
-            .as_str()
-            .unwrap()
-            .split('?')
-            .next()
-            .unwrap()
-            .to_string();
+        let token = ok(api.post("/api/payment/token", json!({})).await)["token"].as_str().unwrap().to_string();
+        let d = ok(api.post("/api/payment/deposit", json!({"amount": 1250.5, "sessionToken": token})).await);
+        let url = d["invoice_url"].as_str().unwrap().split('?').next().unwrap().to_string();
         // The app shows 1 250,500 TND in French, 1,250.500 TND in English and Arabic.
-        for (lang, shown) in [
-            ("fr", "1\u{202F}250,500 TND"),
-            ("en", "1,250.500 TND"),
-            ("ar", "1,250.500 TND"),
-        ] {
-            let page = api
-                .exec(api.req(Method::GET, &format!("{url}?lang={lang}")))
-                .await;
-            assert!(
-                page.text.contains(&format!("<bdi>{shown}</bdi>")),
-                "{lang}: {}",
-                page.text
-            );
+        for (lang, shown) in [("fr", "1\u{202F}250,500 TND"), ("en", "1,250.500 TND"), ("ar", "1,250.500 TND")] {
+            let page = api.exec(api.req(Method::GET, &format!("{url}?lang={lang}"))).await;
+            assert!(page.text.contains(&format!("<bdi>{shown}</bdi>")), "{lang}: {}", page.text);
         }
         // The Paykassma page too.
-        let p = ok(api
-            .post("/paykassma/deposit/init", json!({"amount": 50}))
-            .await);
+        let p = ok(api.post("/paykassma/deposit/init", json!({"amount": 50})).await);
         let (path, query) = p["invoice_url"].as_str().unwrap().split_once('?').unwrap();
-        let page = api
-            .exec(api.req(
-                Method::GET,
-                &format!("{path}?{}&lang=fr", without_lang(query)),
-            ))
-            .await;
+        let page = api.exec(api.req(Method::GET, &format!("{path}?{}&lang=fr", without_lang(query)))).await;
         assert!(page.text.contains("<bdi>50,000 TND</bdi>"), "{}", page.text);
     })
     .await;

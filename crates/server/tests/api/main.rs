@@ -4,22 +4,22 @@
 
 mod common;
 
-mod cashier;
 mod casino;
-mod contract;
+mod cashier;
 mod crash;
 mod history;
 mod money;
-mod partner_conformance;
-mod partners;
 mod payments;
 mod promotions;
 mod provider_wallet;
 mod rg;
 mod sessions_hardening;
-mod sportsbook;
 mod static_files;
+mod partners;
+mod partner_conformance;
+mod sportsbook;
 mod studio;
+mod contract;
 
 use common::*;
 use reqwest::Method;
@@ -41,12 +41,7 @@ fn str_of(v: &Value) -> &str {
 }
 
 fn keys(v: &Value) -> Vec<String> {
-    let mut k: Vec<String> = v
-        .as_object()
-        .unwrap_or_else(|| panic!("not an object: {v}"))
-        .keys()
-        .cloned()
-        .collect();
+    let mut k: Vec<String> = v.as_object().unwrap_or_else(|| panic!("not an object: {v}")).keys().cloned().collect();
     k.sort();
     k
 }
@@ -66,10 +61,7 @@ async fn phone_code_sends_an_sms_code() {
     each_backend(async |app| {
         // The hash is over the phone exactly as sent (here with a leading +).
         let r = ok(app.request_phone_code(app, "+21650000001").await);
-        assert_eq!(
-            r["phone"], "21650000001",
-            "the phone is answered normalised"
-        );
+        assert_eq!(r["phone"], "21650000001", "the phone is answered normalised");
         assert!(r["id"].as_i64().unwrap() > 0);
         let outbox = app.outbox("21650000001").await;
         assert_eq!(outbox.len(), 1);
@@ -80,12 +72,7 @@ async fn phone_code_sends_an_sms_code() {
         assert!(str_of(&outbox[0]["text"]).contains(code));
         // An upper-case hash is the same hash.
         let hash = app.phone_hash("21650000002").await.to_ascii_uppercase();
-        ok(app
-            .post(
-                "/api/user/phone/code",
-                json!({ "phone": "21650000002", "hash": hash }),
-            )
-            .await);
+        ok(app.post("/api/user/phone/code", json!({ "phone": "21650000002", "hash": hash })).await);
         // 8 local digits get the country code.
         let r = ok(app.request_phone_code(app, "50000003").await);
         assert_eq!(r["phone"], "21650000003");
@@ -97,35 +84,11 @@ async fn phone_code_sends_an_sms_code() {
 async fn phone_code_refusals_send_nothing() {
     each_backend(async |app| {
         // 19: the hash is not sha256(phone + salt).
-        fail(
-            app.post(
-                "/api/user/phone/code",
-                json!({ "phone": "21650000001", "hash": "00" }),
-            )
-            .await,
-            200,
-            19,
-        );
+        fail(app.post("/api/user/phone/code", json!({ "phone": "21650000001", "hash": "00" })).await, 200, 19);
         let other = app.phone_hash("21650000009").await;
-        fail(
-            app.post(
-                "/api/user/phone/code",
-                json!({ "phone": "21650000001", "hash": other }),
-            )
-            .await,
-            200,
-            19,
-        );
+        fail(app.post("/api/user/phone/code", json!({ "phone": "21650000001", "hash": other })).await, 200, 19);
         let unsalted = sha256_hex("21650000001");
-        fail(
-            app.post(
-                "/api/user/phone/code",
-                json!({ "phone": "21650000001", "hash": unsalted }),
-            )
-            .await,
-            200,
-            19,
-        );
+        fail(app.post("/api/user/phone/code", json!({ "phone": "21650000001", "hash": unsalted })).await, 200, 19);
         // 15: a right hash over an invalid phone.
         for bad in ["+33612345678", "2165000000", "21650000001x", "123"] {
             fail(app.request_phone_code(app, bad).await, 200, 15);
@@ -149,11 +112,7 @@ async fn phone_code_daily_limit_per_phone() {
             ok(app.request_phone_code(app, "+21650000001").await);
             fail(app.request_phone_code(app, "21650000001").await, 200, 13);
             fail(app.request_phone_code(app, "50000001").await, 200, 13);
-            assert_eq!(
-                app.outbox("21650000001").await.len(),
-                2,
-                "no SMS beyond the daily limit"
-            );
+            assert_eq!(app.outbox("21650000001").await.len(), 2, "no SMS beyond the daily limit");
             // Another phone is not affected.
             ok(app.request_phone_code(app, "21650000002").await);
         },
@@ -165,29 +124,18 @@ async fn phone_code_daily_limit_per_phone() {
 async fn phone_code_rate_limited_per_address_and_ip() {
     each_backend_with(
         |cfg| {
-            cfg.accounts.limits.sends_per_address = Limit {
-                burst: 1,
-                period: Duration::from_secs(3600),
-            };
-            cfg.accounts.limits.sends_per_ip = Limit {
-                burst: 3,
-                period: Duration::from_secs(3600),
-            };
+            cfg.accounts.limits.sends_per_address = Limit { burst: 1, period: Duration::from_secs(3600) };
+            cfg.accounts.limits.sends_per_ip = Limit { burst: 3, period: Duration::from_secs(3600) };
         },
         async |app| {
             ok(app.request_phone_code(app, "21650000001").await);
             // Same address again: 14 (HTTP 429) with the wait in result and Retry-After.
             let hash = app.phone_hash("21650000001").await;
             let resp = app
-                .exec(
-                    app.req(Method::POST, "/api/user/phone/code")
-                        .json(&json!({ "phone": "21650000001", "hash": hash })),
-                )
+                .exec(app.req(Method::POST, "/api/user/phone/code").json(&json!({ "phone": "21650000001", "hash": hash })))
                 .await;
             let data = fail(resp.pair(), 429, 14);
-            let wait = data["retryAfterSeconds"]
-                .as_u64()
-                .expect("retryAfterSeconds");
+            let wait = data["retryAfterSeconds"].as_u64().expect("retryAfterSeconds");
             assert!((1..=3600).contains(&wait), "{wait}");
             assert_eq!(resp.header("retry-after"), Some(wait.to_string()));
             assert_eq!(app.outbox("21650000001").await.len(), 1);
@@ -204,46 +152,18 @@ async fn phone_code_rate_limited_per_address_and_ip() {
 #[tokio::test]
 async fn every_send_is_rate_limited_per_address() {
     each_backend_with(
-        |cfg| {
-            cfg.accounts.limits.sends_per_address = Limit {
-                burst: 1,
-                period: Duration::from_secs(3600),
-            }
-        },
+        |cfg| cfg.accounts.limits.sends_per_address = Limit { burst: 1, period: Duration::from_secs(3600) },
         async |app| {
             // The sign-up e-mail took the address's only send: recovery must wait.
-            app.signup_email_unverified(app, "ali@example.tn", PASSWORD)
-                .await;
-            let data = fail(
-                app.post(
-                    "/api/user/password/restore",
-                    json!({ "email": "ali@example.tn" }),
-                )
-                .await,
-                429,
-                14,
-            );
+            app.signup_email_unverified(app, "ali@example.tn", PASSWORD).await;
+            let data = fail(app.post("/api/user/password/restore", json!({ "email": "ali@example.tn" })).await, 429, 14);
             assert!(data["retryAfterSeconds"].as_u64().unwrap() >= 1);
             assert_eq!(app.outbox("ali@example.tn").await.len(), 1);
             // Likewise by phone, and for a new e-mail sign-up of a fresh address.
-            app.signup_phone(&app.client(), "21612345678", PASSWORD)
-                .await;
-            fail(
-                app.post(
-                    "/api/user/password/restore/phone",
-                    json!({ "phone": "21612345678" }),
-                )
-                .await,
-                429,
-                14,
-            );
+            app.signup_phone(&app.client(), "21612345678", PASSWORD).await;
+            fail(app.post("/api/user/password/restore/phone", json!({ "phone": "21612345678" })).await, 429, 14);
             assert_eq!(app.outbox("21612345678").await.len(), 1);
-            ok(app
-                .post(
-                    "/api/user/signup",
-                    json!({ "email": "new@example.tn", "password": PASSWORD }),
-                )
-                .await);
+            ok(app.post("/api/user/signup", json!({ "email": "new@example.tn", "password": PASSWORD })).await);
         },
     )
     .await;
@@ -470,25 +390,12 @@ async fn email_signup_refusals() {
 #[tokio::test]
 async fn email_verification_link_expires() {
     each_backend(async |app| {
-        app.signup_email_unverified(app, "late@example.tn", PASSWORD)
-            .await;
+        app.signup_email_unverified(app, "late@example.tn", PASSWORD).await;
         let code = app.last_verify_code("late@example.tn").await;
-        app.sql(&format!(
-            "UPDATE email_tokens SET expires_at = {} WHERE purpose = 'verify'",
-            now_ms() - 1000
-        ))
-        .await;
-        fail(
-            app.get(&format!("/api/user/email/verify/{code}")).await,
-            200,
-            7,
-        );
+        app.sql(&format!("UPDATE email_tokens SET expires_at = {} WHERE purpose = 'verify'", now_ms() - 1000)).await;
+        fail(app.get(&format!("/api/user/email/verify/{code}")).await, 200, 7);
         fail(app.login_email("late@example.tn", PASSWORD).await, 200, 11);
-        assert_eq!(
-            app.count("users WHERE email = 'late@example.tn' AND email_verified_at IS NULL")
-                .await,
-            1
-        );
+        assert_eq!(app.count("users WHERE email = 'late@example.tn' AND email_verified_at IS NULL").await, 1);
     })
     .await;
 }
@@ -500,29 +407,11 @@ async fn email_verification_link_expires() {
 #[tokio::test]
 async fn login_in_every_form() {
     each_backend(async |app| {
-        let phone_id = app
-            .signup_phone(&app.client(), "21612345678", PASSWORD)
-            .await["user"]["id"]
-            .clone();
-        let email_id = app
-            .signup_email(&app.client(), "ali@example.tn", PASSWORD)
-            .await["user"]["id"]
-            .clone();
-        for phone in [
-            "21612345678",
-            "+21612345678",
-            "12345678",
-            "+216 12 345 678",
-            "0021612345678",
-        ] {
+        let phone_id = app.signup_phone(&app.client(), "21612345678", PASSWORD).await["user"]["id"].clone();
+        let email_id = app.signup_email(&app.client(), "ali@example.tn", PASSWORD).await["user"]["id"].clone();
+        for phone in ["21612345678", "+21612345678", "12345678", "+216 12 345 678", "0021612345678"] {
             let api = app.client();
-            let resp = api
-                .send(
-                    Method::POST,
-                    "/api/user/login/phone",
-                    Some(json!({ "phone": phone, "password": PASSWORD })),
-                )
-                .await;
+            let resp = api.send(Method::POST, "/api/user/login/phone", Some(json!({ "phone": phone, "password": PASSWORD }))).await;
             let s = ok(resp.pair());
             assert_eq!(s["user"]["id"], phone_id, "{phone}");
             assert_eq!(s["token"].as_str().unwrap().len(), 64);
@@ -530,23 +419,11 @@ async fn login_in_every_form() {
             assert_eq!(ok(api.check().await)["id"], phone_id);
         }
         for login in ["21612345678", "+21612345678", "12345678"] {
-            assert_eq!(
-                ok(app.client().login(login, PASSWORD).await)["user"]["id"],
-                phone_id,
-                "{login}"
-            );
+            assert_eq!(ok(app.client().login(login, PASSWORD).await)["user"]["id"], phone_id, "{login}");
         }
         for login in ["ali@example.tn", "Ali@Example.TN", " ali@example.tn "] {
-            assert_eq!(
-                ok(app.client().login(login, PASSWORD).await)["user"]["id"],
-                email_id,
-                "{login}"
-            );
-            assert_eq!(
-                ok(app.client().login_email(login, PASSWORD).await)["user"]["id"],
-                email_id,
-                "{login}"
-            );
+            assert_eq!(ok(app.client().login(login, PASSWORD).await)["user"]["id"], email_id, "{login}");
+            assert_eq!(ok(app.client().login_email(login, PASSWORD).await)["user"]["id"], email_id, "{login}");
         }
         // Each sign-in is its own session.
         let before = app.count("sessions").await;
@@ -559,11 +436,8 @@ async fn login_in_every_form() {
 #[tokio::test]
 async fn login_refusals() {
     each_backend(async |app| {
-        app.signup_phone(&app.client(), "21612345678", PASSWORD)
-            .await;
-        let user = app
-            .signup_email(&app.client(), "ali@example.tn", PASSWORD)
-            .await;
+        app.signup_phone(&app.client(), "21612345678", PASSWORD).await;
+        let user = app.signup_email(&app.client(), "ali@example.tn", PASSWORD).await;
         let sessions = app.count("sessions").await;
         // 2: not an e-mail / not a phone.
         fail(app.login_email("not-an-email", PASSWORD).await, 200, 2);
@@ -586,29 +460,16 @@ async fn login_refusals() {
         fail(app.login("12345678", "secret42").await, 200, 4);
         fail(app.login("ali@example.tn", "").await, 200, 4);
         fail(app.login("ali@example.tn", &"a1".repeat(100)).await, 200, 4);
-        assert_eq!(
-            app.count("sessions").await,
-            sessions,
-            "no session for a refused sign-in"
-        );
+        assert_eq!(app.count("sessions").await, sessions, "no session for a refused sign-in");
         // 5: banned (HTTP 403), even with the right password.
         let id = user["user"]["id"].as_i64().unwrap();
         app.state.accounts.set_banned(id, true).await.unwrap();
-        let resp = app
-            .send(
-                Method::POST,
-                "/api/user/login/email",
-                Some(json!({ "email": "ali@example.tn", "password": PASSWORD })),
-            )
-            .await;
+        let resp = app.send(Method::POST, "/api/user/login/email", Some(json!({ "email": "ali@example.tn", "password": PASSWORD }))).await;
         fail(resp.pair(), 403, 5);
         assert!(resp.set_cookie("carthage_session").is_none());
         fail(app.login("ali@example.tn", PASSWORD).await, 403, 5);
         fail(app.check().await, 401, 23);
-        assert_eq!(
-            app.count("sessions WHERE revoked_at IS NULL").await,
-            app.count("sessions").await - 1
-        );
+        assert_eq!(app.count("sessions WHERE revoked_at IS NULL").await, app.count("sessions").await - 1);
         // Unbanned: back in.
         app.state.accounts.set_banned(id, false).await.unwrap();
         ok(app.login("ali@example.tn", PASSWORD).await);
@@ -620,46 +481,27 @@ async fn login_refusals() {
 async fn login_lockout_after_repeated_failures() {
     each_backend_with(
         |cfg| {
-            cfg.accounts.limits.login_failures_per_account = Limit {
-                burst: 3,
-                period: Duration::from_secs(3600),
-            };
+            cfg.accounts.limits.login_failures_per_account = Limit { burst: 3, period: Duration::from_secs(3600) };
             cfg.accounts.limits.slow_down_step = Duration::ZERO;
         },
         async |app| {
-            app.signup_phone(&app.client(), "21612345678", PASSWORD)
-                .await;
-            app.signup_email(&app.client(), "other@example.tn", PASSWORD)
-                .await;
+            app.signup_phone(&app.client(), "21612345678", PASSWORD).await;
+            app.signup_email(&app.client(), "other@example.tn", PASSWORD).await;
             for _ in 0..3 {
                 fail(app.login_phone("21612345678", "Wrong123").await, 200, 4);
             }
             let resp = app
-                .exec(
-                    app.req(Method::POST, "/api/user/login/phone")
-                        .json(&json!({ "phone": "21612345678", "password": "Wrong123" })),
-                )
+                .exec(app.req(Method::POST, "/api/user/login/phone").json(&json!({ "phone": "21612345678", "password": "Wrong123" })))
                 .await;
             let data = fail(resp.pair(), 429, 16);
-            let wait = data["retryAfterSeconds"]
-                .as_u64()
-                .expect("retryAfterSeconds");
+            let wait = data["retryAfterSeconds"].as_u64().expect("retryAfterSeconds");
             assert!((1..=3600).contains(&wait), "{wait}");
             assert_eq!(resp.header("retry-after"), Some(wait.to_string()));
             // The right password is refused while locked, in every form of the login.
             for (path, body) in [
-                (
-                    "/api/user/login/phone",
-                    json!({ "phone": "21612345678", "password": PASSWORD }),
-                ),
-                (
-                    "/api/user/login/phone",
-                    json!({ "phone": "12345678", "password": PASSWORD }),
-                ),
-                (
-                    "/api/user/login",
-                    json!({ "login": "+21612345678", "password": PASSWORD }),
-                ),
+                ("/api/user/login/phone", json!({ "phone": "21612345678", "password": PASSWORD })),
+                ("/api/user/login/phone", json!({ "phone": "12345678", "password": PASSWORD })),
+                ("/api/user/login", json!({ "login": "+21612345678", "password": PASSWORD })),
             ] {
                 let resp = app.exec(app.req(Method::POST, path).json(&body)).await;
                 let data = fail(resp.pair(), 429, 16);
@@ -678,17 +520,12 @@ async fn login_lockout_after_repeated_failures() {
 async fn login_failures_rate_limited_per_ip() {
     each_backend_with(
         |cfg| {
-            cfg.accounts.limits.login_failures_per_ip = Limit {
-                burst: 2,
-                period: Duration::from_secs(3600),
-            };
+            cfg.accounts.limits.login_failures_per_ip = Limit { burst: 2, period: Duration::from_secs(3600) };
             cfg.accounts.limits.slow_down_step = Duration::ZERO;
         },
         async |app| {
-            app.signup_email(&app.client(), "a@example.tn", PASSWORD)
-                .await;
-            app.signup_email(&app.client(), "b@example.tn", PASSWORD)
-                .await;
+            app.signup_email(&app.client(), "a@example.tn", PASSWORD).await;
+            app.signup_email(&app.client(), "b@example.tn", PASSWORD).await;
             fail(app.login_email("a@example.tn", "Wrong123").await, 200, 4);
             fail(app.login_email("b@example.tn", "Wrong123").await, 200, 4);
             let data = fail(app.login_email("a@example.tn", "Wrong123").await, 429, 14);
@@ -715,20 +552,8 @@ async fn check_answers_the_user_for_cookie_and_bearer() {
         assert_eq!(
             keys(&me),
             sorted(&[
-                "id",
-                "login",
-                "email",
-                "phone",
-                "currency",
-                "firstName",
-                "lastName",
-                "role",
-                "isBannedOnBetroute",
-                "isPartner",
-                "isOnPaykassmaPayment",
-                "canDepositOnline",
-                "emailVerified",
-                "lang"
+                "id", "login", "email", "phone", "currency", "firstName", "lastName", "role", "isBannedOnBetroute", "isPartner",
+                "isOnPaykassmaPayment", "canDepositOnline", "emailVerified", "lang"
             ])
         );
         assert_eq!(me, s["user"]);
@@ -746,41 +571,18 @@ async fn check_answers_the_user_for_cookie_and_bearer() {
         fail(app.bare_client().check().await, 401, 23);
         // The token alone, without cookies (Bearer, or bare as some clients send it).
         let bare = app.bare_client();
-        assert_eq!(
-            ok(bare.get_bearer("/api/user/check", &token).await)["id"],
-            me["id"]
-        );
-        let r = bare
-            .exec(
-                bare.req(Method::GET, "/api/user/check")
-                    .header("Authorization", token.as_str()),
-            )
-            .await;
+        assert_eq!(ok(bare.get_bearer("/api/user/check", &token).await)["id"], me["id"]);
+        let r = bare.exec(bare.req(Method::GET, "/api/user/check").header("Authorization", token.as_str())).await;
         assert_eq!(ok(r.pair())["id"], me["id"]);
         // Garbage tokens: 23, also when a valid cookie is present (the header wins).
-        let garbage_tokens = [
-            "garbage".to_string(),
-            "f".repeat(64),
-            token[..63].to_string(),
-            format!("{token}0"),
-        ];
+        let garbage_tokens = ["garbage".to_string(), "f".repeat(64), token[..63].to_string(), format!("{token}0")];
         for garbage in &garbage_tokens {
             fail(bare.get_bearer("/api/user/check", garbage).await, 401, 23);
             fail(api.get_bearer("/api/user/check", garbage).await, 401, 23);
         }
-        let r = bare
-            .exec(
-                bare.req(Method::GET, "/api/user/check")
-                    .header("Cookie", "carthage_session=nope"),
-            )
-            .await;
+        let r = bare.exec(bare.req(Method::GET, "/api/user/check").header("Cookie", "carthage_session=nope")).await;
         fail(r.pair(), 401, 23);
-        let r = bare
-            .exec(
-                bare.req(Method::GET, "/api/user/check")
-                    .header("Cookie", format!("other=1; carthage_session={token}")),
-            )
-            .await;
+        let r = bare.exec(bare.req(Method::GET, "/api/user/check").header("Cookie", format!("other=1; carthage_session={token}"))).await;
         ok(r.pair());
         // A partner (seeded demo account).
         let p = app.client();
@@ -844,42 +646,24 @@ async fn banned_flag_is_answered_once_then_sessions_end() {
         let (a, a_id, a_token) = app.player("a@example.tn").await;
         let a2 = app.client();
         ok(a2.login_email("a@example.tn", PASSWORD).await);
-        app.sql(&format!("UPDATE users SET is_banned = 1 WHERE id = {a_id}"))
-            .await;
+        app.sql(&format!("UPDATE users SET is_banned = 1 WHERE id = {a_id}")).await;
         fail(a.check().await, 403, 5);
         fail(a.check().await, 401, 23);
         fail(a2.check().await, 401, 23);
-        fail(
-            app.bare_client()
-                .get_bearer("/api/user/check", &a_token)
-                .await,
-            401,
-            23,
-        );
-        fail(
-            app.client().login_email("a@example.tn", PASSWORD).await,
-            403,
-            5,
-        );
+        fail(app.bare_client().get_bearer("/api/user/check", &a_token).await, 401, 23);
+        fail(app.client().login_email("a@example.tn", PASSWORD).await, 403, 5);
 
         // The balance poll of a banned player answers isBanned once, then 23.
         let (b, b_id, _) = app.player("b@example.tn").await;
         app.credit(b_id, BalanceKind::Real, 5 * TND).await;
         assert_eq!(b.balance().await["isBanned"], false);
-        app.sql(&format!("UPDATE users SET is_banned = 1 WHERE id = {b_id}"))
-            .await;
+        app.sql(&format!("UPDATE users SET is_banned = 1 WHERE id = {b_id}")).await;
         let bal = b.balance().await;
         assert_eq!(bal["isBanned"], true);
         assert_eq!(num(&bal["balance"]), 5.0);
         fail(b.get("/api/user/balance").await, 401, 23);
         fail(b.check().await, 401, 23);
-        assert_eq!(
-            app.count(&format!(
-                "sessions WHERE user_id = {b_id} AND revoked_at IS NULL"
-            ))
-            .await,
-            0
-        );
+        assert_eq!(app.count(&format!("sessions WHERE user_id = {b_id} AND revoked_at IS NULL")).await, 0);
     })
     .await;
 }
@@ -905,15 +689,7 @@ async fn set_banned_answers_is_banned_to_the_balance_poll() {
         let (b, b_id, _) = app.player("b@example.tn").await;
         app.state.accounts.set_banned(b_id, true).await.unwrap();
         let (http, body) = b.get("/api/user/balance").await;
-        assert_eq!(
-            (
-                http,
-                body["status"].clone(),
-                body["result"]["isBanned"].clone()
-            ),
-            (200, json!(0), json!(true)),
-            "{body}"
-        );
+        assert_eq!((http, body["status"].clone(), body["result"]["isBanned"].clone()), (200, json!(0), json!(true)), "{body}");
         fail(b.get("/api/user/balance").await, 401, 23);
     })
     .await;
@@ -925,14 +701,8 @@ async fn expired_sessions_are_refused() {
         let (idle, idle_id, _) = app.player("idle@example.tn").await;
         let (old, old_id, _) = app.player("old@example.tn").await;
         let past = now_ms() - 1000;
-        app.sql(&format!(
-            "UPDATE sessions SET idle_expires_at = {past} WHERE user_id = {idle_id}"
-        ))
-        .await;
-        app.sql(&format!(
-            "UPDATE sessions SET absolute_expires_at = {past} WHERE user_id = {old_id}"
-        ))
-        .await;
+        app.sql(&format!("UPDATE sessions SET idle_expires_at = {past} WHERE user_id = {idle_id}")).await;
+        app.sql(&format!("UPDATE sessions SET absolute_expires_at = {past} WHERE user_id = {old_id}")).await;
         fail(idle.check().await, 401, 23);
         fail(old.check().await, 401, 23);
         fail(old.get("/api/user/balance").await, 401, 23);
@@ -951,28 +721,16 @@ async fn logout_ends_the_session_and_clears_the_cookie() {
         let resp = api.send(Method::GET, "/api/user/logout", None).await;
         assert_eq!(ok(resp.pair()), json!({ "done": true }));
         let cookie = resp.set_cookie("carthage_session").expect("cookie cleared");
-        assert!(
-            cookie.starts_with("carthage_session=;") && cookie.contains("Max-Age=0"),
-            "{cookie}"
-        );
+        assert!(cookie.starts_with("carthage_session=;") && cookie.contains("Max-Age=0"), "{cookie}");
         fail(api.check().await, 401, 23);
-        fail(
-            app.bare_client()
-                .get_bearer("/api/user/check", &token)
-                .await,
-            401,
-            23,
-        );
+        fail(app.bare_client().get_bearer("/api/user/check", &token).await, 401, 23);
         // Only that session ended.
         ok(other.check().await);
         // Logging out without a session (or twice) is fine.
         ok(api.get("/api/user/logout").await);
         ok(app.bare_client().get("/api/user/logout").await);
         // By bearer token.
-        let s = ok(app
-            .bare_client()
-            .login_email("ali@example.tn", PASSWORD)
-            .await);
+        let s = ok(app.bare_client().login_email("ali@example.tn", PASSWORD).await);
         let t = str_of(&s["token"]);
         let bare = app.bare_client();
         ok(bare.get_bearer("/api/user/check", t).await);
@@ -989,35 +747,16 @@ async fn logout_ends_the_session_and_clears_the_cookie() {
 #[tokio::test]
 async fn restore_by_email_sends_a_code() {
     each_backend(async |app| {
-        app.signup_email(&app.client(), "ali@example.tn", PASSWORD)
-            .await;
-        let r = ok(app
-            .post(
-                "/api/user/password/restore",
-                json!({ "email": " ALI@example.tn" }),
-            )
-            .await);
+        app.signup_email(&app.client(), "ali@example.tn", PASSWORD).await;
+        let r = ok(app.post("/api/user/password/restore", json!({ "email": " ALI@example.tn" })).await);
         assert_eq!(r, json!({ "email": "ali@example.tn" }));
         let mails = app.outbox("ali@example.tn").await;
         let code = str_of(&mails[0]["code"]);
         assert_eq!(code.len(), 10);
         assert!(str_of(&mails[0]["text"]).contains(code));
-        fail(
-            app.post(
-                "/api/user/password/restore",
-                json!({ "email": "nobody@example.tn" }),
-            )
-            .await,
-            200,
-            21,
-        );
+        fail(app.post("/api/user/password/restore", json!({ "email": "nobody@example.tn" })).await, 200, 21);
         for bad in ["", "ali", "ali@example", "21612345678"] {
-            fail(
-                app.post("/api/user/password/restore", json!({ "email": bad }))
-                    .await,
-                200,
-                18,
-            );
+            fail(app.post("/api/user/password/restore", json!({ "email": bad })).await, 200, 18);
         }
         assert!(app.outbox("nobody@example.tn").await.is_empty());
         assert_eq!(app.outbox("ali@example.tn").await.len(), mails.len());
@@ -1029,102 +768,32 @@ async fn restore_by_email_sends_a_code() {
 async fn restore_by_email_sets_a_new_password() {
     each_backend(async |app| {
         let (old_session, _, _) = app.player("ali@example.tn").await;
-        ok(app
-            .post(
-                "/api/user/password/restore",
-                json!({ "email": "ali@example.tn" }),
-            )
-            .await);
+        ok(app.post("/api/user/password/restore", json!({ "email": "ali@example.tn" })).await);
         let code = app.last_code("ali@example.tn").await;
         // 231 before anything changes; the code stays usable.
-        fail(
-            app.post(
-                "/api/user/password/restore/new",
-                json!({ "code": code, "new_password": "weak" }),
-            )
-            .await,
-            200,
-            231,
-        );
+        fail(app.post("/api/user/password/restore/new", json!({ "code": code, "new_password": "weak" })).await, 200, 231);
         ok(old_session.check().await);
         ok(app.client().login_email("ali@example.tn", PASSWORD).await);
         // 9: unknown code.
-        fail(
-            app.post(
-                "/api/user/password/restore/new",
-                json!({ "code": "AAAAAAAAAA", "new_password": "Newpass99" }),
-            )
-            .await,
-            200,
-            9,
-        );
-        fail(
-            app.post(
-                "/api/user/password/restore/new",
-                json!({ "code": "", "new_password": "Newpass99" }),
-            )
-            .await,
-            200,
-            9,
-        );
+        fail(app.post("/api/user/password/restore/new", json!({ "code": "AAAAAAAAAA", "new_password": "Newpass99" })).await, 200, 9);
+        fail(app.post("/api/user/password/restore/new", json!({ "code": "", "new_password": "Newpass99" })).await, 200, 9);
         // Success (the code is case-insensitive).
         let r = ok(app
-            .post(
-                "/api/user/password/restore/new",
-                json!({ "code": code.to_ascii_lowercase(), "new_password": "Newpass99" }),
-            )
+            .post("/api/user/password/restore/new", json!({ "code": code.to_ascii_lowercase(), "new_password": "Newpass99" }))
             .await);
         assert_eq!(r, json!({ "done": true }));
         fail(old_session.check().await, 401, 23);
-        ok(app
-            .client()
-            .login_email("ali@example.tn", "Newpass99")
-            .await);
-        fail(
-            app.client().login_email("ali@example.tn", PASSWORD).await,
-            200,
-            4,
-        );
+        ok(app.client().login_email("ali@example.tn", "Newpass99").await);
+        fail(app.client().login_email("ali@example.tn", PASSWORD).await, 200, 4);
         // 9: used.
-        fail(
-            app.post(
-                "/api/user/password/restore/new",
-                json!({ "code": code, "new_password": "Other999x" }),
-            )
-            .await,
-            200,
-            9,
-        );
-        ok(app
-            .client()
-            .login_email("ali@example.tn", "Newpass99")
-            .await);
+        fail(app.post("/api/user/password/restore/new", json!({ "code": code, "new_password": "Other999x" })).await, 200, 9);
+        ok(app.client().login_email("ali@example.tn", "Newpass99").await);
         // 10: expired.
-        ok(app
-            .post(
-                "/api/user/password/restore",
-                json!({ "email": "ali@example.tn" }),
-            )
-            .await);
+        ok(app.post("/api/user/password/restore", json!({ "email": "ali@example.tn" })).await);
         let code = app.last_code("ali@example.tn").await;
-        app.sql(&format!(
-            "UPDATE email_tokens SET expires_at = {} WHERE purpose = 'restore' AND used_at IS NULL",
-            now_ms() - 1000
-        ))
-        .await;
-        fail(
-            app.post(
-                "/api/user/password/restore/new",
-                json!({ "code": code, "new_password": "Other999x" }),
-            )
-            .await,
-            200,
-            10,
-        );
-        ok(app
-            .client()
-            .login_email("ali@example.tn", "Newpass99")
-            .await);
+        app.sql(&format!("UPDATE email_tokens SET expires_at = {} WHERE purpose = 'restore' AND used_at IS NULL", now_ms() - 1000)).await;
+        fail(app.post("/api/user/password/restore/new", json!({ "code": code, "new_password": "Other999x" })).await, 200, 10);
+        ok(app.client().login_email("ali@example.tn", "Newpass99").await);
     })
     .await;
 }
@@ -1132,42 +801,15 @@ async fn restore_by_email_sets_a_new_password() {
 #[tokio::test]
 async fn outstanding_email_recovery_codes_die_when_the_password_is_reset() {
     each_backend(async |app| {
-        app.signup_email(&app.client(), "ali@example.tn", PASSWORD)
-            .await;
-        ok(app
-            .post(
-                "/api/user/password/restore",
-                json!({ "email": "ali@example.tn" }),
-            )
-            .await);
+        app.signup_email(&app.client(), "ali@example.tn", PASSWORD).await;
+        ok(app.post("/api/user/password/restore", json!({ "email": "ali@example.tn" })).await);
         let first = app.last_code("ali@example.tn").await;
-        ok(app
-            .post(
-                "/api/user/password/restore",
-                json!({ "email": "ali@example.tn" }),
-            )
-            .await);
+        ok(app.post("/api/user/password/restore", json!({ "email": "ali@example.tn" })).await);
         let second = app.last_code("ali@example.tn").await;
-        ok(app
-            .post(
-                "/api/user/password/restore/new",
-                json!({ "code": second, "new_password": "Newpass99" }),
-            )
-            .await);
-        let (http, body) = app
-            .post(
-                "/api/user/password/restore/new",
-                json!({ "code": first, "new_password": "Hijack999" }),
-            )
-            .await;
-        assert_ne!(
-            body["status"], 0,
-            "an older recovery code reset the password again after a reset: HTTP {http} {body}"
-        );
-        ok(app
-            .client()
-            .login_email("ali@example.tn", "Newpass99")
-            .await);
+        ok(app.post("/api/user/password/restore/new", json!({ "code": second, "new_password": "Newpass99" })).await);
+        let (http, body) = app.post("/api/user/password/restore/new", json!({ "code": first, "new_password": "Hijack999" })).await;
+        assert_ne!(body["status"], 0, "an older recovery code reset the password again after a reset: HTTP {http} {body}");
+        ok(app.client().login_email("ali@example.tn", "Newpass99").await);
     })
     .await;
 }
@@ -1179,35 +821,16 @@ async fn outstanding_email_recovery_codes_die_when_the_password_is_reset() {
 #[tokio::test]
 async fn restore_by_phone_sends_a_code() {
     each_backend(async |app| {
-        app.signup_phone(&app.client(), "21612345678", PASSWORD)
-            .await;
-        let r = ok(app
-            .post(
-                "/api/user/password/restore/phone",
-                json!({ "phone": "+21612345678" }),
-            )
-            .await);
+        app.signup_phone(&app.client(), "21612345678", PASSWORD).await;
+        let r = ok(app.post("/api/user/password/restore/phone", json!({ "phone": "+21612345678" })).await);
         assert_eq!(r["user_phone"], "21612345678");
         assert!(r["request_id"].as_i64().unwrap() > 0);
         let sms = app.outbox("21612345678").await;
         assert_eq!(sms.len(), 2, "the sign-up code, then the recovery code");
         assert!(str_of(&sms[0]["text"]).contains("password recovery"));
-        fail(
-            app.post(
-                "/api/user/password/restore/phone",
-                json!({ "phone": "21699999999" }),
-            )
-            .await,
-            200,
-            22,
-        );
+        fail(app.post("/api/user/password/restore/phone", json!({ "phone": "21699999999" })).await, 200, 22);
         for bad in ["", "123", "+33612345678", "2161234567x"] {
-            fail(
-                app.post("/api/user/password/restore/phone", json!({ "phone": bad }))
-                    .await,
-                200,
-                15,
-            );
+            fail(app.post("/api/user/password/restore/phone", json!({ "phone": bad })).await, 200, 15);
         }
         assert!(app.outbox("21699999999").await.is_empty());
         assert_eq!(app.outbox("21612345678").await.len(), 2);
@@ -1263,53 +886,21 @@ async fn restore_by_phone_sets_a_new_password() {
 #[tokio::test]
 async fn superseded_recovery_sms_code_is_dead_after_the_newer_one_is_used() {
     each_backend(async |app| {
-        app.signup_phone(&app.client(), "21612345678", PASSWORD)
-            .await;
+        app.signup_phone(&app.client(), "21612345678", PASSWORD).await;
         const PATH: &str = "/api/user/password/restore/phone/new";
-        ok(app
-            .post(
-                "/api/user/password/restore/phone",
-                json!({ "phone": "21612345678" }),
-            )
-            .await);
+        ok(app.post("/api/user/password/restore/phone", json!({ "phone": "21612345678" })).await);
         let older = app.last_code("21612345678").await;
-        ok(app
-            .post(
-                "/api/user/password/restore/phone",
-                json!({ "phone": "21612345678" }),
-            )
-            .await);
+        ok(app.post("/api/user/password/restore/phone", json!({ "phone": "21612345678" })).await);
         let newer = app.last_code("21612345678").await;
         if older == newer {
             return; // one chance in a million: nothing to tell apart
         }
         // The older code is superseded while the newer one is live ...
-        fail(
-            app.post(
-                PATH,
-                json!({ "phone": "21612345678", "code": older, "new_password": "Newpass99" }),
-            )
-            .await,
-            200,
-            102,
-        );
-        ok(app
-            .post(
-                PATH,
-                json!({ "phone": "21612345678", "code": newer, "new_password": "Newpass99" }),
-            )
-            .await);
+        fail(app.post(PATH, json!({ "phone": "21612345678", "code": older, "new_password": "Newpass99" })).await, 200, 102);
+        ok(app.post(PATH, json!({ "phone": "21612345678", "code": newer, "new_password": "Newpass99" })).await);
         // ... and must stay dead once the newer one has been used.
-        let (http, body) = app
-            .post(
-                PATH,
-                json!({ "phone": "21612345678", "code": older, "new_password": "Hijack999" }),
-            )
-            .await;
-        assert_ne!(
-            body["status"], 0,
-            "a superseded recovery code reset the password again: HTTP {http} {body}"
-        );
+        let (http, body) = app.post(PATH, json!({ "phone": "21612345678", "code": older, "new_password": "Hijack999" })).await;
+        assert_ne!(body["status"], 0, "a superseded recovery code reset the password again: HTTP {http} {body}");
         ok(app.client().login_phone("21612345678", "Newpass99").await);
     })
     .await;
@@ -1326,62 +917,18 @@ async fn change_password_ends_other_sessions() {
         let b = app.client();
         ok(b.login_email("ali@example.tn", PASSWORD).await);
         const PATH: &str = "/api/user/password/change";
-        fail(
-            a.post(
-                PATH,
-                json!({ "password": "Wrong123", "new_password": "Newpass99" }),
-            )
-            .await,
-            200,
-            4,
-        );
-        fail(
-            a.post(PATH, json!({ "password": "", "new_password": "Newpass99" }))
-                .await,
-            200,
-            4,
-        );
-        fail(
-            a.post(
-                PATH,
-                json!({ "password": PASSWORD, "new_password": "short1" }),
-            )
-            .await,
-            200,
-            231,
-        );
-        fail(
-            app.bare_client()
-                .post(
-                    PATH,
-                    json!({ "password": PASSWORD, "new_password": "Newpass99" }),
-                )
-                .await,
-            401,
-            23,
-        );
+        fail(a.post(PATH, json!({ "password": "Wrong123", "new_password": "Newpass99" })).await, 200, 4);
+        fail(a.post(PATH, json!({ "password": "", "new_password": "Newpass99" })).await, 200, 4);
+        fail(a.post(PATH, json!({ "password": PASSWORD, "new_password": "short1" })).await, 200, 231);
+        fail(app.bare_client().post(PATH, json!({ "password": PASSWORD, "new_password": "Newpass99" })).await, 401, 23);
         // Nothing changed so far.
         ok(b.check().await);
         ok(app.client().login_email("ali@example.tn", PASSWORD).await);
-        assert_eq!(
-            ok(a.post(
-                PATH,
-                json!({ "password": PASSWORD, "new_password": "Newpass99" })
-            )
-            .await),
-            json!({ "done": true })
-        );
+        assert_eq!(ok(a.post(PATH, json!({ "password": PASSWORD, "new_password": "Newpass99" })).await), json!({ "done": true }));
         ok(a.check().await);
         fail(b.check().await, 401, 23);
-        ok(app
-            .client()
-            .login_email("ali@example.tn", "Newpass99")
-            .await);
-        fail(
-            app.client().login_email("ali@example.tn", PASSWORD).await,
-            200,
-            4,
-        );
+        ok(app.client().login_email("ali@example.tn", "Newpass99").await);
+        fail(app.client().login_email("ali@example.tn", PASSWORD).await, 200, 4);
     })
     .await;
 }
@@ -1454,12 +1001,7 @@ async fn profile_update_refusals_change_nothing() {
     each_backend(async |app| {
         let (api, _, _) = app.player("ali@example.tn").await;
         const PATH: &str = "/api/user/profile/additional/update";
-        let before = ok(api
-            .put(
-                PATH,
-                json!({ "first_name": "Ali", "birth_date": "1990-05-17", "gander": "male" }),
-            )
-            .await);
+        let before = ok(api.put(PATH, json!({ "first_name": "Ali", "birth_date": "1990-05-17", "gander": "male" })).await);
         for body in [
             json!({ "first_name": "Changed", "birth_date": "yesterday" }),
             json!({ "first_name": "Changed", "birth_date": "2015-06-01" }),
@@ -1474,39 +1016,15 @@ async fn profile_update_refusals_change_nothing() {
             fail(api.put(PATH, body).await, 200, 47);
         }
         for phone in ["123", "+33612345678", "2165555555x"] {
-            fail(
-                api.put(PATH, json!({ "first_name": "Changed", "phone": phone }))
-                    .await,
-                200,
-                15,
-            );
+            fail(api.put(PATH, json!({ "first_name": "Changed", "phone": phone })).await, 200, 15);
         }
         // 1: the phone belongs to someone else (the demo player).
-        fail(
-            api.put(
-                PATH,
-                json!({ "first_name": "Changed", "phone": "21620000001" }),
-            )
-            .await,
-            200,
-            1,
-        );
-        assert_eq!(
-            ok(api.get("/api/user/profile").await),
-            before,
-            "refused updates changed nothing"
-        );
+        fail(api.put(PATH, json!({ "first_name": "Changed", "phone": "21620000001" })).await, 200, 1);
+        assert_eq!(ok(api.get("/api/user/profile").await), before, "refused updates changed nothing");
         // A phone, once set, is changed only by support (47).
         ok(api.put(PATH, json!({ "phone": "21655555555" })).await);
-        fail(
-            api.put(PATH, json!({ "phone": "21655555556" })).await,
-            200,
-            47,
-        );
-        assert_eq!(
-            ok(api.get("/api/user/profile").await)["phone"],
-            "21655555555"
-        );
+        fail(api.put(PATH, json!({ "phone": "21655555556" })).await, 200, 47);
+        assert_eq!(ok(api.get("/api/user/profile").await)["phone"], "21655555555");
         // 23 without a session.
         let bare = app.bare_client();
         fail(bare.get("/api/user/profile").await, 401, 23);
@@ -1523,11 +1041,7 @@ async fn profile_update_refusals_change_nothing() {
 #[track_caller]
 fn field_refusal(reply: (u16, Value), code: u32, field: &str, reason: &str) -> Value {
     let data = fail(reply, 200, code);
-    assert_eq!(
-        (data["field"].as_str(), data["reason"].as_str()),
-        (Some(field), Some(reason)),
-        "code {code}: {data}"
-    );
+    assert_eq!((data["field"].as_str(), data["reason"].as_str()), (Some(field), Some(reason)), "code {code}: {data}");
     data
 }
 
@@ -1537,84 +1051,30 @@ async fn profile_refusals_name_the_field_and_the_reason() {
         let (api, _, _) = app.player("ali@example.tn").await;
         const PATH: &str = "/api/user/profile/additional/update";
         for (body, field, reason) in [
-            (
-                json!({ "first_name": "Ali", "birth_date": "2015-06-01" }),
-                "birth_date",
-                "underage",
-            ),
-            (
-                json!({ "birth_date": "yesterday" }),
-                "birth_date",
-                "invalid_date",
-            ),
-            (
-                json!({ "birth_date": "1990-02-30" }),
-                "birth_date",
-                "invalid_date",
-            ),
-            (
-                json!({ "birth_date": "1850-01-01" }),
-                "birth_date",
-                "too_old",
-            ),
+            (json!({ "first_name": "Ali", "birth_date": "2015-06-01" }), "birth_date", "underage"),
+            (json!({ "birth_date": "yesterday" }), "birth_date", "invalid_date"),
+            (json!({ "birth_date": "1990-02-30" }), "birth_date", "invalid_date"),
+            (json!({ "birth_date": "1850-01-01" }), "birth_date", "too_old"),
             (json!({ "gander": "x" }), "gander", "invalid_choice"),
             (json!({ "gender": "x" }), "gender", "invalid_choice"),
-            (
-                json!({ "first_name": "x".repeat(65) }),
-                "first_name",
-                "too_long",
-            ),
-            (
-                json!({ "middle_name": "x".repeat(65) }),
-                "middle_name",
-                "too_long",
-            ),
-            (
-                json!({ "last_name": "a\u{0007}b" }),
-                "last_name",
-                "bad_characters",
-            ),
-            (
-                json!({ "number_document": "AB<script>" }),
-                "number_document",
-                "bad_characters",
-            ),
-            (
-                json!({ "number_document": "A".repeat(33) }),
-                "number_document",
-                "too_long",
-            ),
+            (json!({ "first_name": "x".repeat(65) }), "first_name", "too_long"),
+            (json!({ "middle_name": "x".repeat(65) }), "middle_name", "too_long"),
+            (json!({ "last_name": "a\u{0007}b" }), "last_name", "bad_characters"),
+            (json!({ "number_document": "AB<script>" }), "number_document", "bad_characters"),
+            (json!({ "number_document": "A".repeat(33) }), "number_document", "too_long"),
         ] {
             field_refusal(api.put(PATH, body).await, 47, field, reason);
         }
         // The English message keeps naming the field.
         let (_, body) = api.put(PATH, json!({ "birth_date": "2015-06-01" })).await;
-        assert_eq!(
-            body["error_message"],
-            "birth_date: players must be at least 18 years old"
-        );
+        assert_eq!(body["error_message"], "birth_date: players must be at least 18 years old");
         let (_, body) = api.put(PATH, json!({ "gender": "x" })).await;
         assert_eq!(body["error_message"], "gender: must be male or female");
         // Field-specific codes name their field too.
-        field_refusal(
-            api.put(PATH, json!({ "phone": "123" })).await,
-            15,
-            "phone",
-            "invalid",
-        );
-        field_refusal(
-            api.put(PATH, json!({ "phone": "21620000001" })).await,
-            1,
-            "phone",
-            "taken",
-        );
+        field_refusal(api.put(PATH, json!({ "phone": "123" })).await, 15, "phone", "invalid");
+        field_refusal(api.put(PATH, json!({ "phone": "21620000001" })).await, 1, "phone", "taken");
         ok(api.put(PATH, json!({ "phone": "21655555555" })).await);
-        field_refusal(
-            api.put(PATH, json!({ "phone": "21655555556" })).await,
-            47,
-            "phone",
-            "cannot_change",
-        );
+        field_refusal(api.put(PATH, json!({ "phone": "21655555556" })).await, 47, "phone", "cannot_change");
     })
     .await;
 }
@@ -1724,9 +1184,7 @@ async fn recovery_by_phone_counts_the_attempts_left() {
 async fn one_click_signup() {
     each_backend(async |app| {
         let api = app.client();
-        let resp = api
-            .send(Method::POST, "/api/user/signup/one-click", Some(json!({})))
-            .await;
+        let resp = api.send(Method::POST, "/api/user/signup/one-click", Some(json!({}))).await;
         let r = ok(resp.pair());
         let email = str_of(&r["email"]).to_string();
         let password = str_of(&r["password"]).to_string();
@@ -1738,39 +1196,17 @@ async fn one_click_signup() {
         assert_eq!(r["token"].as_str().unwrap().len(), 64);
         assert_eq!(ok(api.check().await)["id"], r["user"]["id"]);
         // The generated credentials sign in (e-mail and universal forms).
-        assert_eq!(
-            ok(app.bare_client().login_email(&email, &password).await)["user"]["id"],
-            r["user"]["id"]
-        );
+        assert_eq!(ok(app.bare_client().login_email(&email, &password).await)["user"]["id"], r["user"]["id"]);
         ok(app.bare_client().login(&email, &password).await);
         // Never stored in clear.
-        assert_eq!(
-            app.count(&format!("users WHERE password_hash = '{password}'"))
-                .await,
-            0
-        );
+        assert_eq!(app.count(&format!("users WHERE password_hash = '{password}'")).await, 0);
         // Currency.
-        let r = ok(app
-            .client()
-            .post(
-                "/api/user/signup/one-click",
-                json!({ "currency": "PYG", "lang": "fr-fr" }),
-            )
-            .await);
+        let r = ok(app.client().post("/api/user/signup/one-click", json!({ "currency": "PYG", "lang": "fr-fr" })).await);
         assert_eq!(r["user"]["currency"], "PYG");
         assert_eq!(r["user"]["lang"], "fr-fr");
         let users = app.count("users").await;
         for currency in ["FUN", "EUR", "nope"] {
-            fail(
-                app.client()
-                    .post(
-                        "/api/user/signup/one-click",
-                        json!({ "currency": currency }),
-                    )
-                    .await,
-                200,
-                17,
-            );
+            fail(app.client().post("/api/user/signup/one-click", json!({ "currency": currency })).await, 200, 17);
         }
         assert_eq!(app.count("users").await, users);
     })
@@ -1789,17 +1225,8 @@ async fn balance_in_exact_major_units() {
         assert_eq!(
             keys(&b),
             sorted(&[
-                "currency",
-                "balance",
-                "bonusBalance",
-                "cashbackBalance",
-                "freeBetBalance",
-                "pointBalance",
-                "weeklyCashback",
-                "isBanned",
-                "freeBets",
-                "jackpots",
-                "wonJackpots"
+                "currency", "balance", "bonusBalance", "cashbackBalance", "freeBetBalance", "pointBalance", "weeklyCashback",
+                "isBanned", "freeBets", "jackpots", "wonJackpots"
             ])
         );
         assert_eq!(num(&b["balance"]), 0.0);
@@ -1813,11 +1240,7 @@ async fn balance_in_exact_major_units() {
         let resp = api.send(Method::GET, "/api/user/balance", None).await;
         let b = ok(resp.pair());
         assert!(resp.text.contains("\"balance\":12.345"), "{}", resp.text);
-        assert!(
-            resp.text.contains("\"cashbackBalance\":0.001"),
-            "{}",
-            resp.text
-        );
+        assert!(resp.text.contains("\"cashbackBalance\":0.001"), "{}", resp.text);
         assert_eq!(b["balance"], json!(12.345));
         assert!(b["balance"].is_number());
         assert_eq!(num(&b["cashbackBalance"]), 0.001);
@@ -1829,31 +1252,19 @@ async fn balance_in_exact_major_units() {
         assert_eq!(b["isBanned"], false);
         // Other exponents: PYG has none, USDT six.
         let pyg = app.client();
-        let r = ok(pyg
-            .post("/api/user/signup/one-click", json!({ "currency": "PYG" }))
-            .await);
-        app.credit(r["user"]["id"].as_i64().unwrap(), BalanceKind::Real, 700)
-            .await;
+        let r = ok(pyg.post("/api/user/signup/one-click", json!({ "currency": "PYG" })).await);
+        app.credit(r["user"]["id"].as_i64().unwrap(), BalanceKind::Real, 700).await;
         let resp = pyg.send(Method::GET, "/api/user/balance", None).await;
         assert!(resp.text.contains("\"balance\":700,"), "{}", resp.text);
         assert_eq!(ok(resp.pair())["currency"], "PYG");
         let usdt = app.client();
-        let r = ok(usdt
-            .post("/api/user/signup/one-click", json!({ "currency": "USDT" }))
-            .await);
-        app.credit(r["user"]["id"].as_i64().unwrap(), BalanceKind::Real, 1)
-            .await;
+        let r = ok(usdt.post("/api/user/signup/one-click", json!({ "currency": "USDT" })).await);
+        app.credit(r["user"]["id"].as_i64().unwrap(), BalanceKind::Real, 1).await;
         let resp = usdt.send(Method::GET, "/api/user/balance", None).await;
         assert!(resp.text.contains("\"balance\":0.000001,"), "{}", resp.text);
         // 23 without a session.
         fail(app.bare_client().get("/api/user/balance").await, 401, 23);
-        fail(
-            app.bare_client()
-                .get_bearer("/api/user/balance", "nope")
-                .await,
-            401,
-            23,
-        );
+        fail(app.bare_client().get_bearer("/api/user/balance", "nope").await, 401, 23);
     })
     .await;
 }
@@ -1865,9 +1276,7 @@ async fn balance_in_exact_major_units() {
 const MOVE: &str = "/api/user/balance/move_cashback_to_real";
 
 async fn patch_with_key(api: &Api, key: &str) -> (u16, Value) {
-    api.exec(api.req(Method::PATCH, MOVE).header("Idempotency-Key", key))
-        .await
-        .pair()
+    api.exec(api.req(Method::PATCH, MOVE).header("Idempotency-Key", key)).await.pair()
 }
 
 #[tokio::test]
@@ -1895,12 +1304,7 @@ async fn move_cashback_to_real() {
         assert_eq!(num(&ok(api.patch(MOVE).await)["balance"]), 23.5);
         // The transfer shows in the history.
         let h = ok(api.get("/api/user/transactions").await);
-        let moved: Vec<&Value> = h
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|e| e["payment_mode"] == 201)
-            .collect();
+        let moved: Vec<&Value> = h.as_array().unwrap().iter().filter(|e| e["payment_mode"] == 201).collect();
         assert_eq!(moved.len(), 4, "two transfers, two legs each: {h}");
         // 23 without a session.
         fail(app.bare_client().patch(MOVE).await, 401, 23);
@@ -1920,10 +1324,7 @@ async fn move_cashback_with_idempotency_key() {
         let again = ok(patch_with_key(&api, "k-1").await);
         assert_eq!(num(&again["balance"]), 15.0);
         assert_eq!(app.minor_balance(id, BalanceKind::Real).await, 15 * TND);
-        assert_eq!(
-            app.count("ledger_transactions WHERE tx_type = 201").await,
-            1
-        );
+        assert_eq!(app.count("ledger_transactions WHERE tx_type = 201").await, 1);
         // A retry of that key is still the original request, even with new cashback.
         app.credit(id, BalanceKind::Cashback, 20 * TND).await;
         fail(patch_with_key(&api, "k-1").await, 409, 26);
@@ -1937,16 +1338,10 @@ async fn move_cashback_with_idempotency_key() {
         // Keys are per user: another player's k-1 is theirs.
         let (other, other_id, _) = app.player("other@example.tn").await;
         app.credit(other_id, BalanceKind::Cashback, 11 * TND).await;
-        assert_eq!(
-            num(&ok(patch_with_key(&other, "k-1").await)["balance"]),
-            11.0
-        );
+        assert_eq!(num(&ok(patch_with_key(&other, "k-1").await)["balance"]), 11.0);
         // An over-long key is a bad request.
         fail(patch_with_key(&api, &"k".repeat(101)).await, 400, 40);
-        assert_eq!(
-            app.count("ledger_transactions WHERE tx_type = 201").await,
-            3
-        );
+        assert_eq!(app.count("ledger_transactions WHERE tx_type = 201").await, 3);
         app.assert_ledger_consistent().await;
     })
     .await;
@@ -1978,15 +1373,9 @@ async fn move_cashback_concurrently_moves_once() {
             }
         }
         assert_eq!((succeeded, refused), (1, 19));
-        assert_eq!(
-            app.minor_balance(id, BalanceKind::Real).await,
-            1_234 + 15 * TND
-        );
+        assert_eq!(app.minor_balance(id, BalanceKind::Real).await, 1_234 + 15 * TND);
         assert_eq!(app.minor_balance(id, BalanceKind::Cashback).await, 0);
-        assert_eq!(
-            app.count("ledger_transactions WHERE tx_type = 201").await,
-            1
-        );
+        assert_eq!(app.count("ledger_transactions WHERE tx_type = 201").await, 1);
         app.assert_ledger_consistent().await;
     })
     .await;
@@ -2007,10 +1396,7 @@ async fn move_cashback_concurrent_retries_of_one_key_all_succeed_once() {
             ok(t.expect("request task"));
         }
         assert_eq!(app.minor_balance(id, BalanceKind::Real).await, 15 * TND);
-        assert_eq!(
-            app.count("ledger_transactions WHERE tx_type = 201").await,
-            1
-        );
+        assert_eq!(app.count("ledger_transactions WHERE tx_type = 201").await, 1);
         app.assert_ledger_consistent().await;
     })
     .await;
@@ -2031,16 +1417,8 @@ async fn payment_history() {
         let recent = app.credit(id, BalanceKind::Real, 3_000).await;
         let at10 = utc_ms(2026, 1, 10, 12);
         let at20 = utc_ms(2026, 1, 20, 12);
-        app.sql(&format!(
-            "UPDATE ledger_entries SET created_at = {at10} WHERE tx_id = {}",
-            jan10.tx_id
-        ))
-        .await;
-        app.sql(&format!(
-            "UPDATE ledger_entries SET created_at = {at20} WHERE tx_id = {}",
-            jan20.tx_id
-        ))
-        .await;
+        app.sql(&format!("UPDATE ledger_entries SET created_at = {at10} WHERE tx_id = {}", jan10.tx_id)).await;
+        app.sql(&format!("UPDATE ledger_entries SET created_at = {at20} WHERE tx_id = {}", jan20.tx_id)).await;
         app.credit(id, BalanceKind::Cashback, 12 * TND).await;
         ok(api.patch(MOVE).await);
         // Default range: the last 30 days, newest first.
@@ -2048,18 +1426,7 @@ async fn payment_history() {
         let list = h.as_array().unwrap();
         assert_eq!(list.len(), 4, "{h}");
         for e in list {
-            for k in [
-                "created_at",
-                "id",
-                "value",
-                "is_closed",
-                "payment_mode",
-                "purse",
-                "comment",
-                "transaction_id",
-                "type",
-                "currency",
-            ] {
+            for k in ["created_at", "id", "value", "is_closed", "payment_mode", "purse", "comment", "transaction_id", "type", "currency"] {
                 assert!(e.get(k).is_some(), "{k} missing in {e}");
             }
             assert_eq!(e["is_closed"], true);
@@ -2072,25 +1439,15 @@ async fn payment_history() {
         // The cashback transfer: a debit of cashback and a credit of real.
         let transfer: Vec<&Value> = list.iter().filter(|e| e["payment_mode"] == 201).collect();
         assert_eq!(transfer.len(), 2);
-        let debit = transfer
-            .iter()
-            .find(|e| e["purse"] == "cashback")
-            .expect("cashback leg");
+        let debit = transfer.iter().find(|e| e["purse"] == "cashback").expect("cashback leg");
         assert_eq!(num(&debit["value"]), -12.0);
         assert_eq!(debit["type"], "withdrawal");
-        let credit = transfer
-            .iter()
-            .find(|e| e["purse"] == "real")
-            .expect("real leg");
+        let credit = transfer.iter().find(|e| e["purse"] == "real").expect("real leg");
         assert_eq!(num(&credit["value"]), 12.0);
         assert_eq!(credit["type"], "payment");
-        assert!(list.iter().any(|e| e["transaction_id"] == recent.tx_id
-            && e["payment_mode"] == 200
-            && e["comment"] == "test credit"));
+        assert!(list.iter().any(|e| e["transaction_id"] == recent.tx_id && e["payment_mode"] == 200 && e["comment"] == "test credit"));
         // A date range.
-        let jan = ok(api
-            .get(&format!("{PATH}?begin=2026-01-01&end=2026-01-31"))
-            .await);
+        let jan = ok(api.get(&format!("{PATH}?begin=2026-01-01&end=2026-01-31")).await);
         let jan = jan.as_array().unwrap();
         assert_eq!(jan.len(), 2);
         assert_eq!(jan[0]["transaction_id"], jan20.tx_id);
@@ -2102,67 +1459,29 @@ async fn payment_history() {
         assert_eq!(jan[1]["value"], json!(1.5));
         assert_eq!(num(&jan[1]["balance_after"]), 1.5);
         // The end date includes its whole day.
-        let one = ok(api
-            .get(&format!("{PATH}?begin=2026-01-10&end=2026-01-10"))
-            .await);
+        let one = ok(api.get(&format!("{PATH}?begin=2026-01-10&end=2026-01-10")).await);
         assert_eq!(one.as_array().unwrap().len(), 1);
         assert_eq!(one[0]["transaction_id"], jan10.tx_id);
-        assert_eq!(
-            ok(api
-                .get(&format!("{PATH}?begin=2026-01-11&end=2026-01-19"))
-                .await),
-            json!([])
-        );
-        assert_eq!(
-            ok(api
-                .get(&format!("{PATH}?begin=10-01-2026&end=20-01-2026"))
-                .await)
-            .as_array()
-            .unwrap()
-            .len(),
-            2
-        );
+        assert_eq!(ok(api.get(&format!("{PATH}?begin=2026-01-11&end=2026-01-19")).await), json!([]));
+        assert_eq!(ok(api.get(&format!("{PATH}?begin=10-01-2026&end=20-01-2026")).await).as_array().unwrap().len(), 2);
         // Paging.
         let first = ok(api.get(&format!("{PATH}?begin=2026-01-01&limit=1")).await);
         assert_eq!(first.as_array().unwrap().len(), 1);
-        let second = ok(api
-            .get(&format!("{PATH}?begin=2026-01-01&limit=1&offset=1"))
-            .await);
+        let second = ok(api.get(&format!("{PATH}?begin=2026-01-01&limit=1&offset=1")).await);
         assert_ne!(first[0]["id"], second[0]["id"]);
-        assert_eq!(
-            ok(api.get(&format!("{PATH}?begin=2026-01-01&limit=500")).await)
-                .as_array()
-                .unwrap()
-                .len(),
-            6
-        );
+        assert_eq!(ok(api.get(&format!("{PATH}?begin=2026-01-01&limit=500")).await).as_array().unwrap().len(), 6);
         // 46: unparseable dates or end before begin.
-        for q in [
-            "begin=yesterday",
-            "end=2026-13-45",
-            "begin=2026-02-01&end=2026-01-01",
-            "begin=2026/01/01",
-        ] {
+        for q in ["begin=yesterday", "end=2026-13-45", "begin=2026-02-01&end=2026-01-01", "begin=2026/01/01"] {
             fail(api.get(&format!("{PATH}?{q}")).await, 200, 46);
         }
         // 40: bad limit or offset.
-        for q in [
-            "limit=0",
-            "limit=501",
-            "limit=abc",
-            "limit=-1",
-            "offset=-1",
-            "offset=x",
-        ] {
+        for q in ["limit=0", "limit=501", "limit=abc", "limit=-1", "offset=-1", "offset=x"] {
             fail(api.get(&format!("{PATH}?{q}")).await, 400, 40);
         }
         // 23 without a session; another player sees none of it.
         fail(app.bare_client().get(PATH).await, 401, 23);
         let (other, _, _) = app.player("other@example.tn").await;
-        assert_eq!(
-            ok(other.get(&format!("{PATH}?begin=2026-01-01")).await),
-            json!([])
-        );
+        assert_eq!(ok(other.get(&format!("{PATH}?begin=2026-01-01")).await), json!([]));
     })
     .await;
 }
@@ -2172,31 +1491,18 @@ async fn payment_history() {
 // =====================================================================================
 
 /// Runs `n` copies of a request in parallel; returns the replies.
-async fn parallel(
-    api: &Api,
-    n: usize,
-    method: Method,
-    path: &'static str,
-    body: Value,
-) -> Vec<(u16, Value)> {
+async fn parallel(api: &Api, n: usize, method: Method, path: &'static str, body: Value) -> Vec<(u16, Value)> {
     let tasks: Vec<_> = (0..n)
         .map(|_| {
             let (api, method, body) = (api.clone(), method.clone(), body.clone());
             tokio::spawn(async move { api.send(method, path, Some(body)).await.pair() })
         })
         .collect();
-    futures::future::join_all(tasks)
-        .await
-        .into_iter()
-        .map(|t| t.expect("request task"))
-        .collect()
+    futures::future::join_all(tasks).await.into_iter().map(|t| t.expect("request task")).collect()
 }
 
 fn statuses(replies: &[(u16, Value)]) -> Vec<i64> {
-    let mut v: Vec<i64> = replies
-        .iter()
-        .map(|(_, b)| b["status"].as_i64().unwrap_or(-1))
-        .collect();
+    let mut v: Vec<i64> = replies.iter().map(|(_, b)| b["status"].as_i64().unwrap_or(-1)).collect();
     v.sort();
     v
 }
@@ -2207,14 +1513,7 @@ async fn parallel_phone_signups_with_one_code_create_one_account() {
         ok(app.request_phone_code(app, "21650000001").await);
         let code = app.last_code("21650000001").await;
         let body = json!({ "phone": "21650000001", "code": code, "password": PASSWORD });
-        let replies = parallel(
-            &app.bare_client(),
-            10,
-            Method::POST,
-            "/api/user/signup/phone",
-            body,
-        )
-        .await;
+        let replies = parallel(&app.bare_client(), 10, Method::POST, "/api/user/signup/phone", body).await;
         let st = statuses(&replies);
         assert_eq!(st.iter().filter(|s| **s == 0).count(), 1, "{st:?}");
         assert!(st.iter().all(|s| [0, 1, 12].contains(s)), "{st:?}");
@@ -2227,14 +1526,7 @@ async fn parallel_phone_signups_with_one_code_create_one_account() {
 async fn parallel_email_signups_create_one_account() {
     each_backend(async |app| {
         let body = json!({ "email": "ali@example.tn", "password": PASSWORD });
-        let replies = parallel(
-            &app.bare_client(),
-            10,
-            Method::POST,
-            "/api/user/signup",
-            body,
-        )
-        .await;
+        let replies = parallel(&app.bare_client(), 10, Method::POST, "/api/user/signup", body).await;
         let st = statuses(&replies);
         // One account; the others are told it exists (or, past the per-address send
         // quota of 5, to wait).
@@ -2249,30 +1541,14 @@ async fn parallel_email_signups_create_one_account() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn parallel_uses_of_one_restore_code_reset_once() {
     each_backend(async |app| {
-        app.signup_email(&app.client(), "ali@example.tn", PASSWORD)
-            .await;
-        ok(app
-            .post(
-                "/api/user/password/restore",
-                json!({ "email": "ali@example.tn" }),
-            )
-            .await);
+        app.signup_email(&app.client(), "ali@example.tn", PASSWORD).await;
+        ok(app.post("/api/user/password/restore", json!({ "email": "ali@example.tn" })).await);
         let code = app.last_code("ali@example.tn").await;
         let body = json!({ "code": code, "new_password": "Newpass99" });
-        let replies = parallel(
-            &app.bare_client(),
-            10,
-            Method::POST,
-            "/api/user/password/restore/new",
-            body,
-        )
-        .await;
+        let replies = parallel(&app.bare_client(), 10, Method::POST, "/api/user/password/restore/new", body).await;
         let st = statuses(&replies);
         assert_eq!(st, [vec![0], vec![9; 9]].concat(), "{st:?}");
-        ok(app
-            .client()
-            .login_email("ali@example.tn", "Newpass99")
-            .await);
+        ok(app.client().login_email("ali@example.tn", "Newpass99").await);
     })
     .await;
 }
@@ -2280,8 +1556,7 @@ async fn parallel_uses_of_one_restore_code_reset_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn parallel_email_verifications_verify_once() {
     each_backend(async |app| {
-        app.signup_email_unverified(app, "ali@example.tn", PASSWORD)
-            .await;
+        app.signup_email_unverified(app, "ali@example.tn", PASSWORD).await;
         let code = app.last_verify_code("ali@example.tn").await;
         let api = app.bare_client();
         let tasks: Vec<_> = (0..10)
@@ -2290,11 +1565,7 @@ async fn parallel_email_verifications_verify_once() {
                 tokio::spawn(async move { api.get(&path).await })
             })
             .collect();
-        let replies: Vec<(u16, Value)> = futures::future::join_all(tasks)
-            .await
-            .into_iter()
-            .map(|t| t.unwrap())
-            .collect();
+        let replies: Vec<(u16, Value)> = futures::future::join_all(tasks).await.into_iter().map(|t| t.unwrap()).collect();
         assert_eq!(statuses(&replies), [vec![0], vec![8; 9]].concat());
         ok(app.client().login_email("ali@example.tn", PASSWORD).await);
     })
@@ -2306,28 +1577,15 @@ async fn sms_daily_limit_holds_under_parallel_requests() {
     each_backend_with(
         |cfg| {
             cfg.accounts.sms_daily_limit_per_phone = 2;
-            cfg.accounts.limits.sends_per_address = Limit {
-                burst: 100,
-                period: Duration::from_millis(10),
-            };
+            cfg.accounts.limits.sends_per_address = Limit { burst: 100, period: Duration::from_millis(10) };
         },
         async |app| {
             let hash = app.phone_hash("21650000001").await;
             let body = json!({ "phone": "21650000001", "hash": hash });
-            let replies = parallel(
-                &app.bare_client(),
-                10,
-                Method::POST,
-                "/api/user/phone/code",
-                body,
-            )
-            .await;
+            let replies = parallel(&app.bare_client(), 10, Method::POST, "/api/user/phone/code", body).await;
             let st = statuses(&replies);
             let sent = app.outbox("21650000001").await.len();
-            assert!(
-                sent <= 2,
-                "{sent} SMS sent to one phone with a daily limit of 2 (replies {st:?})"
-            );
+            assert!(sent <= 2, "{sent} SMS sent to one phone with a daily limit of 2 (replies {st:?})");
             assert_eq!(st.iter().filter(|s| **s == 0).count(), sent, "{st:?}");
             assert!(st.iter().all(|s| [0, 13].contains(s)), "{st:?}");
         },
@@ -2342,32 +1600,12 @@ async fn sms_code_attempts_hold_under_parallel_guesses() {
         let code = app.last_code("21650000001").await;
         let wrong = if code == "000000" { "111111" } else { "000000" };
         let body = json!({ "phone": "21650000001", "code": wrong, "password": PASSWORD });
-        let replies = parallel(
-            &app.bare_client(),
-            20,
-            Method::POST,
-            "/api/user/signup/phone",
-            body,
-        )
-        .await;
+        let replies = parallel(&app.bare_client(), 20, Method::POST, "/api/user/signup/phone", body).await;
         assert_eq!(statuses(&replies), vec![12; 20]);
         // Each evaluated wrong guess counts one attempt; past 5 a guess is refused unseen.
-        let attempts = app
-            .scalar("SELECT attempts FROM phone_codes WHERE phone = '21650000001'")
-            .await;
-        assert!(
-            attempts <= 5,
-            "{attempts} guesses were checked against one SMS code (at most 5 allowed)"
-        );
-        fail(
-            app.post(
-                "/api/user/signup/phone",
-                json!({ "phone": "21650000001", "code": code, "password": PASSWORD }),
-            )
-            .await,
-            200,
-            12,
-        );
+        let attempts = app.scalar("SELECT attempts FROM phone_codes WHERE phone = '21650000001'").await;
+        assert!(attempts <= 5, "{attempts} guesses were checked against one SMS code (at most 5 allowed)");
+        fail(app.post("/api/user/signup/phone", json!({ "phone": "21650000001", "code": code, "password": PASSWORD })).await, 200, 12);
     })
     .await;
 }
@@ -2380,18 +1618,10 @@ async fn sms_code_attempts_hold_under_parallel_guesses() {
 async fn site_settings() {
     each_backend(async |app| {
         let s = app.settings().await;
-        let currencies: Vec<&str> = s["currencies"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(str_of)
-            .collect();
+        let currencies: Vec<&str> = s["currencies"].as_array().unwrap().iter().map(str_of).collect();
         assert!(currencies.contains(&"TND"));
         assert!(!currencies.iter().any(|c| c.eq_ignore_ascii_case("FUN")));
-        assert_eq!(
-            s["phoneCodeSalt"],
-            app.state.config.accounts.phone_code_salt.as_str()
-        );
+        assert_eq!(s["phoneCodeSalt"], app.state.config.accounts.phone_code_salt.as_str());
         assert!(s["limits"].is_object());
         assert_eq!(num(&s["limits"]["cashback"]["minTransfer"]), 10.0);
         assert_eq!(s["phoneCountryCode"], "+216");
@@ -2403,24 +1633,9 @@ async fn site_settings() {
         app.state.content.put_settings(&custom).await.unwrap();
         let s = app.settings().await;
         assert_eq!(s["currencies"], json!(["TND", "USD"]));
-        fail(
-            app.client()
-                .post("/api/user/signup/one-click", json!({ "currency": "FUN" }))
-                .await,
-            200,
-            17,
-        );
-        fail(
-            app.client()
-                .post("/api/user/signup/one-click", json!({ "currency": "PYG" }))
-                .await,
-            200,
-            17,
-        );
-        let r = ok(app
-            .client()
-            .post("/api/user/signup/one-click", json!({ "currency": "USD" }))
-            .await);
+        fail(app.client().post("/api/user/signup/one-click", json!({ "currency": "FUN" })).await, 200, 17);
+        fail(app.client().post("/api/user/signup/one-click", json!({ "currency": "PYG" })).await, 200, 17);
+        let r = ok(app.client().post("/api/user/signup/one-click", json!({ "currency": "USD" })).await);
         assert_eq!(r["user"]["currency"], "USD");
     })
     .await;
@@ -2480,24 +1695,10 @@ async fn slides_by_language() {
             let slides = ok(app.get(&format!("/api/site/slides?lang={lang}")).await);
             let slides = slides.as_array().unwrap();
             assert_eq!(slides.len(), 3, "{lang}");
-            assert!(
-                slides.iter().all(|s| s["language"] == expected),
-                "{lang}: {slides:?}"
-            );
+            assert!(slides.iter().all(|s| s["language"] == expected), "{lang}: {slides:?}");
             let urls: Vec<&str> = slides.iter().map(|s| str_of(&s["url"])).collect();
-            assert_eq!(
-                urls,
-                [
-                    "/promotions",
-                    "/promotions/cashback-percent",
-                    "/slots/lobby"
-                ],
-                "by priority"
-            );
-            assert_eq!(
-                keys(&slides[0]),
-                sorted(&["id", "url", "url_image", "language"])
-            );
+            assert_eq!(urls, ["/promotions", "/promotions/cashback-percent", "/slots/lobby"], "by priority");
+            assert_eq!(keys(&slides[0]), sorted(&["id", "url", "url_image", "language"]));
             assert!(str_of(&slides[0]["url_image"]).contains(expected));
         }
         let all = ok(app.get("/api/site/slides?lang=ru-ru").await);
@@ -2515,27 +1716,10 @@ async fn ads_list() {
         let ads = ads.as_array().unwrap();
         assert_eq!(ads.len(), 2);
         for ad in ads {
-            assert_eq!(
-                keys(ad),
-                sorted(&[
-                    "id",
-                    "placement",
-                    "title",
-                    "text",
-                    "url",
-                    "url_image",
-                    "language"
-                ])
-            );
+            assert_eq!(keys(ad), sorted(&["id", "placement", "title", "text", "url", "url_image", "language"]));
             assert_eq!(ad["placement"], "banner");
         }
-        assert_eq!(
-            ok(app.get("/api/site/ads?lang=fr-fr").await)
-                .as_array()
-                .unwrap()
-                .len(),
-            2
-        );
+        assert_eq!(ok(app.get("/api/site/ads?lang=fr-fr").await).as_array().unwrap().len(), 2);
     })
     .await;
 }
@@ -2544,40 +1728,18 @@ async fn ads_list() {
 async fn set_language() {
     each_backend(async |app| {
         const PATH: &str = "/api/bs3/remote/SetLanguage";
-        let resp = app
-            .send(Method::POST, PATH, Some(json!({ "languageId": "en-US" })))
-            .await;
-        assert_eq!(
-            ok(resp.pair()),
-            json!({ "languageId": "en-US", "applied": 1 })
-        );
+        let resp = app.send(Method::POST, PATH, Some(json!({ "languageId": "en-US" }))).await;
+        assert_eq!(ok(resp.pair()), json!({ "languageId": "en-US", "applied": 1 }));
         let cookie = resp.set_cookie("lang").expect("lang cookie");
         assert!(cookie.starts_with("lang=en-US;"), "{cookie}");
-        assert_eq!(
-            ok(app.post(PATH, json!({ "languageId": "fr" })).await),
-            json!({ "languageId": "fr-fr", "applied": 1 })
-        );
-        assert_eq!(
-            ok(app.post(PATH, json!({ "languageId": "ar-ar" })).await)["applied"],
-            1
-        );
-        assert_eq!(
-            ok(app.post(PATH, json!({ "languageId": "ru-ru" })).await),
-            json!({ "languageId": "ru-ru", "applied": 0 })
-        );
-        assert_eq!(
-            ok(app.post(PATH, json!({ "languageId": "kk-kz" })).await),
-            json!({ "languageId": "kk-KZ", "applied": 0 })
-        );
+        assert_eq!(ok(app.post(PATH, json!({ "languageId": "fr" })).await), json!({ "languageId": "fr-fr", "applied": 1 }));
+        assert_eq!(ok(app.post(PATH, json!({ "languageId": "ar-ar" })).await)["applied"], 1);
+        assert_eq!(ok(app.post(PATH, json!({ "languageId": "ru-ru" })).await), json!({ "languageId": "ru-ru", "applied": 0 }));
+        assert_eq!(ok(app.post(PATH, json!({ "languageId": "kk-kz" })).await), json!({ "languageId": "kk-KZ", "applied": 0 }));
         for bad in ["xx", "", "de-DE"] {
             fail(app.post(PATH, json!({ "languageId": bad })).await, 200, 48);
         }
-        for bad in [
-            json!({ "languageId": 5 }),
-            json!({ "languageId": null }),
-            json!({ "languageId": ["en-US"] }),
-            json!({}),
-        ] {
+        for bad in [json!({ "languageId": 5 }), json!({ "languageId": null }), json!({ "languageId": ["en-US"] }), json!({})] {
             fail(app.post(PATH, bad).await, 400, 40);
         }
         // Signed in: the player's language is stored.
@@ -2597,31 +1759,16 @@ async fn set_language() {
 #[tokio::test]
 async fn dev_outbox() {
     each_backend(async |app| {
-        app.signup_email_unverified(app, "ali@example.tn", PASSWORD)
-            .await;
-        ok(app
-            .post(
-                "/api/user/password/restore",
-                json!({ "email": "ali@example.tn" }),
-            )
-            .await);
+        app.signup_email_unverified(app, "ali@example.tn", PASSWORD).await;
+        ok(app.post("/api/user/password/restore", json!({ "email": "ali@example.tn" })).await);
         let list = app.outbox("ALI@example.tn").await;
         assert_eq!(list.len(), 2);
         // Newest first: the recovery code, then the verification link.
-        assert!(
-            list[0]["code"].is_string() && list[0]["link"].is_null(),
-            "{list:?}"
-        );
-        assert!(
-            list[1]["link"].is_string() && list[1]["code"].is_null(),
-            "{list:?}"
-        );
+        assert!(list[0]["code"].is_string() && list[0]["link"].is_null(), "{list:?}");
+        assert!(list[1]["link"].is_string() && list[1]["code"].is_null(), "{list:?}");
         assert!(str_of(&list[0]["createdAt"]) >= str_of(&list[1]["createdAt"]));
         for m in &list {
-            assert_eq!(
-                keys(m),
-                sorted(&["to", "channel", "text", "code", "link", "createdAt"])
-            );
+            assert_eq!(keys(m), sorted(&["to", "channel", "text", "code", "link", "createdAt"]));
             assert_eq!(m["to"], "ali@example.tn");
         }
         // Phones in any notation.
@@ -2631,13 +1778,7 @@ async fn dev_outbox() {
         assert_eq!(sms.len(), 2);
         // The newest code is the one that signs up.
         let code = str_of(&sms[0]["code"]);
-        ok(app
-            .client()
-            .post(
-                "/api/user/signup/phone",
-                json!({ "phone": "21650000001", "code": code, "password": PASSWORD }),
-            )
-            .await);
+        ok(app.client().post("/api/user/signup/phone", json!({ "phone": "21650000001", "code": code, "password": PASSWORD })).await);
         assert!(app.outbox("nobody@example.tn").await.is_empty());
         fail(app.get("/api/dev/outbox").await, 400, 40);
     })
@@ -2660,11 +1801,7 @@ async fn unknown_paths_and_methods() {
         ] {
             let resp = app.send(method.clone(), path, None).await;
             fail(resp.pair(), 404, 43);
-            assert_eq!(
-                resp.header("content-type").as_deref(),
-                Some("application/json"),
-                "{method} {path}"
-            );
+            assert_eq!(resp.header("content-type").as_deref(), Some("application/json"), "{method} {path}");
         }
         for (method, path) in [
             (Method::GET, "/api/user/login"),
@@ -2676,11 +1813,7 @@ async fn unknown_paths_and_methods() {
         ] {
             let resp = app.send(method.clone(), path, None).await;
             fail(resp.pair(), 405, 44);
-            assert_eq!(
-                resp.header("content-type").as_deref(),
-                Some("application/json"),
-                "{method} {path}"
-            );
+            assert_eq!(resp.header("content-type").as_deref(), Some("application/json"), "{method} {path}");
         }
     })
     .await;
@@ -2742,10 +1875,7 @@ async fn cross_site_requests_are_refused() {
         let cross = |b: reqwest::RequestBuilder| b.header("Sec-Fetch-Site", "cross-site");
         // Sign-up from another site: refused, nothing created, nothing sent.
         let signup = json!({ "email": "new@example.tn", "password": PASSWORD });
-        for b in [
-            cross(app.req(Method::POST, "/api/user/signup")),
-            evil(app.req(Method::POST, "/api/user/signup")),
-        ] {
+        for b in [cross(app.req(Method::POST, "/api/user/signup")), evil(app.req(Method::POST, "/api/user/signup"))] {
             let resp = app.exec(b.json(&signup)).await;
             fail(resp.pair(), 403, 41);
         }
@@ -2753,96 +1883,30 @@ async fn cross_site_requests_are_refused() {
         assert!(app.outbox("new@example.tn").await.is_empty());
         // Password change, cashback move, logout: refused, nothing changed.
         let change = json!({ "password": PASSWORD, "new_password": "Newpass99" });
-        fail(
-            api.exec(evil(api.req(Method::POST, "/api/user/password/change")).json(&change))
-                .await
-                .pair(),
-            403,
-            41,
-        );
-        fail(
-            api.exec(cross(api.req(Method::POST, "/api/user/password/change")).json(&change))
-                .await
-                .pair(),
-            403,
-            41,
-        );
-        fail(
-            api.exec(evil(api.req(Method::PATCH, MOVE))).await.pair(),
-            403,
-            41,
-        );
-        fail(
-            api.exec(evil(api.req(Method::GET, "/api/user/logout")))
-                .await
-                .pair(),
-            403,
-            41,
-        );
-        fail(
-            api.exec(
-                api.req(Method::PUT, "/api/user/profile/additional/update")
-                    .header("Origin", "null")
-                    .json(&json!({ "first_name": "X" })),
-            )
-            .await
-            .pair(),
-            403,
-            41,
-        );
+        fail(api.exec(evil(api.req(Method::POST, "/api/user/password/change")).json(&change)).await.pair(), 403, 41);
+        fail(api.exec(cross(api.req(Method::POST, "/api/user/password/change")).json(&change)).await.pair(), 403, 41);
+        fail(api.exec(evil(api.req(Method::PATCH, MOVE))).await.pair(), 403, 41);
+        fail(api.exec(evil(api.req(Method::GET, "/api/user/logout"))).await.pair(), 403, 41);
+        fail(api.exec(api.req(Method::PUT, "/api/user/profile/additional/update").header("Origin", "null").json(&json!({ "first_name": "X" }))).await.pair(), 403, 41);
         // Same origin but a cross-site fetch: refused too.
         let own = format!("http://{}", app.addr);
-        fail(
-            api.exec(cross(api.req(Method::PATCH, MOVE)).header("Origin", own.as_str()))
-                .await
-                .pair(),
-            403,
-            41,
-        );
+        fail(api.exec(cross(api.req(Method::PATCH, MOVE)).header("Origin", own.as_str())).await.pair(), 403, 41);
         ok(api.check().await);
         ok(app.client().login_email("ali@example.tn", PASSWORD).await);
         assert_eq!(app.minor_balance(id, BalanceKind::Cashback).await, 15 * TND);
         assert_eq!(ok(api.get("/api/user/profile").await)["firstName"], "");
         // Reads are not state-changing: allowed from anywhere.
-        ok(app
-            .exec(evil(app.req(Method::GET, "/api/site/settings")))
-            .await
-            .pair());
-        ok(api
-            .exec(cross(api.req(Method::GET, "/api/user/check")))
-            .await
-            .pair());
+        ok(app.exec(evil(app.req(Method::GET, "/api/site/settings"))).await.pair());
+        ok(api.exec(cross(api.req(Method::GET, "/api/user/check"))).await.pair());
         // Our own origin (by Host, or the public URL) and same-origin fetches pass.
-        let b = ok(api
-            .exec(
-                api.req(Method::PATCH, MOVE)
-                    .header("Origin", own.as_str())
-                    .header("Sec-Fetch-Site", "same-origin"),
-            )
-            .await
-            .pair());
+        let b = ok(api.exec(api.req(Method::PATCH, MOVE).header("Origin", own.as_str()).header("Sec-Fetch-Site", "same-origin")).await.pair());
         assert_eq!(num(&b["balance"]), 15.0);
         let public = app.state.config.public_url.clone();
-        let r = app
-            .exec(
-                app.req(Method::POST, "/api/user/signup")
-                    .header("Origin", public.as_str())
-                    .json(&signup),
-            )
-            .await;
+        let r = app.exec(app.req(Method::POST, "/api/user/signup").header("Origin", public.as_str()).json(&signup)).await;
         ok(r.pair());
-        let r = app
-            .exec(
-                app.req(Method::POST, "/api/bs3/remote/SetLanguage")
-                    .header("Sec-Fetch-Site", "same-site")
-                    .json(&json!({ "languageId": "fr" })),
-            )
-            .await;
+        let r = app.exec(app.req(Method::POST, "/api/bs3/remote/SetLanguage").header("Sec-Fetch-Site", "same-site").json(&json!({ "languageId": "fr" }))).await;
         ok(r.pair());
-        ok(app
-            .bare_client()
-            .get_bearer("/api/user/check", &token)
-            .await);
+        ok(app.bare_client().get_bearer("/api/user/check", &token).await);
     })
     .await;
 }
@@ -2853,21 +1917,9 @@ async fn allowed_origins_pass_the_csrf_guard() {
         |cfg| cfg.allowed_origins = vec!["https://app.example".into()],
         async |app| {
             let body = json!({ "languageId": "en-US" });
-            let r = app
-                .exec(
-                    app.req(Method::POST, "/api/bs3/remote/SetLanguage")
-                        .header("Origin", "https://app.example/")
-                        .json(&body),
-                )
-                .await;
+            let r = app.exec(app.req(Method::POST, "/api/bs3/remote/SetLanguage").header("Origin", "https://app.example/").json(&body)).await;
             ok(r.pair());
-            let r = app
-                .exec(
-                    app.req(Method::POST, "/api/bs3/remote/SetLanguage")
-                        .header("Origin", "https://app.example.evil")
-                        .json(&body),
-                )
-                .await;
+            let r = app.exec(app.req(Method::POST, "/api/bs3/remote/SetLanguage").header("Origin", "https://app.example.evil").json(&body)).await;
             fail(r.pair(), 403, 41);
         },
     )
@@ -2882,11 +1934,7 @@ async fn production_mode_has_no_outbox() {
             fail(app.get("/api/dev/outbox?to=21620000001").await, 404, 43);
             assert_eq!(app.settings().await["demo"], false);
             // No demo accounts are seeded in production.
-            fail(
-                app.login_email("player@carthage.local", "Player123").await,
-                200,
-                3,
-            );
+            fail(app.login_email("player@carthage.local", "Player123").await, 200, 3);
         },
     )
     .await;
@@ -2897,21 +1945,12 @@ async fn healthz_metrics_and_headers() {
     each_backend(async |app| {
         let h = app.send(Method::GET, "/healthz", None).await;
         assert_eq!(h.status, 200);
-        assert_eq!(
-            h.body,
-            json!({ "status": "ok", "database": "ok", "ledger": "ok", "payments": "ok" })
-        );
+        assert_eq!(h.body, json!({ "status": "ok", "database": "ok", "ledger": "ok", "payments": "ok" }));
         let s = app.send(Method::GET, "/api/site/settings", None).await;
-        assert_eq!(
-            s.header("x-content-type-options").as_deref(),
-            Some("nosniff")
-        );
+        assert_eq!(s.header("x-content-type-options").as_deref(), Some("nosniff"));
         assert_eq!(s.header("x-frame-options").as_deref(), Some("DENY"));
         assert_eq!(s.header("cache-control").as_deref(), Some("no-store"));
-        assert_eq!(
-            s.header("content-type").as_deref(),
-            Some("application/json")
-        );
+        assert_eq!(s.header("content-type").as_deref(), Some("application/json"));
         app.get("/api/nope").await;
         let (_, id, _) = app.player("ali@example.tn").await;
         app.credit(id, BalanceKind::Real, 1).await;
@@ -2919,32 +1958,12 @@ async fn healthz_metrics_and_headers() {
         assert_eq!(m.status, 200);
         assert!(m.header("content-type").unwrap().starts_with("text/plain"));
         assert!(m.text.contains("# TYPE http_requests_total counter"));
-        assert!(
-            m.text.contains(
-                "http_requests_total{method=\"GET\",route=\"/api/site/settings\",status=\"200\"}"
-            ),
-            "{}",
-            m.text
-        );
-        assert!(
-            m.text.contains("route=\"/api/{*rest}\",status=\"404\"}"),
-            "{}",
-            m.text
-        );
+        assert!(m.text.contains("http_requests_total{method=\"GET\",route=\"/api/site/settings\",status=\"200\"}"), "{}", m.text);
+        assert!(m.text.contains("route=\"/api/{*rest}\",status=\"404\"}"), "{}", m.text);
         assert!(m.text.contains("http_request_duration_seconds_bucket"));
         assert!(m.text.contains("# TYPE ledger_postings_total counter"));
-        assert!(
-            m.text
-                .contains("ledger_postings_total{type=\"manual_adjustment\",outcome=\"posted\"}"),
-            "{}",
-            m.text
-        );
-        assert!(
-            m.text
-                .contains("ledger_postings_total{type=\"demo_credit\",outcome=\"posted\"} 1"),
-            "{}",
-            m.text
-        );
+        assert!(m.text.contains("ledger_postings_total{type=\"manual_adjustment\",outcome=\"posted\"}"), "{}", m.text);
+        assert!(m.text.contains("ledger_postings_total{type=\"demo_credit\",outcome=\"posted\"} 1"), "{}", m.text);
         // Not the API: no envelope, and the SPA fallback answers the rest.
         let root = app.send(Method::GET, "/", None).await;
         assert_eq!(root.status, 200);
@@ -2998,12 +2017,10 @@ async fn admin_wallet_adjust() {
 // =====================================================================================
 
 const OPENAPI_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/openapi.json");
-const REGENERATE: &str =
-    "run `cargo run -p server -- openapi > docs/openapi.json` (or `make openapi`) and commit it";
+const REGENERATE: &str = "run `cargo run -p server -- openapi > docs/openapi.json` (or `make openapi`) and commit it";
 
 fn committed_openapi() -> String {
-    std::fs::read_to_string(OPENAPI_PATH)
-        .unwrap_or_else(|e| panic!("cannot read docs/openapi.json ({e}): {REGENERATE}"))
+    std::fs::read_to_string(OPENAPI_PATH).unwrap_or_else(|e| panic!("cannot read docs/openapi.json ({e}): {REGENERATE}"))
 }
 
 /// The first place two JSON documents differ, as a JSON pointer with both values.
@@ -3021,19 +2038,13 @@ fn first_difference(a: &Value, b: &Value, path: &str) -> Option<String> {
                 }
             })
         }
-        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
-            .iter()
-            .zip(y)
-            .enumerate()
-            .find_map(|(i, (u, v))| first_difference(u, v, &format!("{path}/{i}"))),
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            x.iter().zip(y).enumerate().find_map(|(i, (u, v))| first_difference(u, v, &format!("{path}/{i}")))
+        }
         _ if a == b => None,
         _ => {
             let short = |v: &Value| v.to_string().chars().take(200).collect::<String>();
-            Some(format!(
-                "{path}: committed {}, current {}",
-                short(a),
-                short(b)
-            ))
+            Some(format!("{path}: committed {}, current {}", short(a), short(b)))
         }
     }
 }
@@ -3044,52 +2055,25 @@ fn first_difference(a: &Value, b: &Value, path: &str) -> Option<String> {
 fn openapi_document_is_current() {
     let committed: Value = serde_json::from_str(&committed_openapi())
         .unwrap_or_else(|e| panic!("docs/openapi.json is not JSON ({e}): {REGENERATE}"));
-    let current: Value = serde_json::from_str(&server::api::openapi_json())
-        .expect("the API's OpenAPI document is JSON");
+    let current: Value = serde_json::from_str(&server::api::openapi_json()).expect("the API's OpenAPI document is JSON");
     if let Some(diff) = first_difference(&committed, &current, "") {
         panic!("docs/openapi.json is stale (first difference at {diff}): {REGENERATE}");
     }
     // Every endpoint of the player app is in the contract, with the error catalogue.
     for p in [
-        "/api/user/login/email",
-        "/api/user/login/phone",
-        "/api/user/login",
-        "/api/user/signup",
-        "/api/user/signup/phone",
-        "/api/user/signup/one-click",
-        "/api/user/email/verify/{code}",
-        "/api/user/check",
-        "/api/user/logout",
-        "/api/user/phone/code",
-        "/api/user/password/restore",
-        "/api/user/password/restore/phone",
-        "/api/user/password/restore/new",
-        "/api/user/password/restore/phone/new",
-        "/api/user/password/change",
-        "/api/user/profile",
-        "/api/user/profile/additional/update",
-        "/api/user/balance",
-        "/api/user/balance/move_cashback_to_real",
-        "/api/payment/history/payment-with-withdrawal",
-        "/api/site/settings",
-        "/api/site/flatpages/list/{lang}",
-        "/api/site/slides",
-        "/api/site/ads",
-        "/api/bs3/remote/SetLanguage",
-        "/api/dev/outbox",
+        "/api/user/login/email", "/api/user/login/phone", "/api/user/login", "/api/user/signup", "/api/user/signup/phone",
+        "/api/user/signup/one-click", "/api/user/email/verify/{code}", "/api/user/check", "/api/user/logout",
+        "/api/user/phone/code", "/api/user/password/restore", "/api/user/password/restore/phone",
+        "/api/user/password/restore/new", "/api/user/password/restore/phone/new", "/api/user/password/change",
+        "/api/user/profile", "/api/user/profile/additional/update", "/api/user/balance",
+        "/api/user/balance/move_cashback_to_real", "/api/payment/history/payment-with-withdrawal", "/api/site/settings",
+        "/api/site/flatpages/list/{lang}", "/api/site/slides", "/api/site/ads", "/api/bs3/remote/SetLanguage", "/api/dev/outbox",
     ] {
-        assert!(
-            current["paths"].get(p).is_some(),
-            "{p} is not in the OpenAPI document"
-        );
+        assert!(current["paths"].get(p).is_some(), "{p} is not in the OpenAPI document");
     }
     let codes = &current["components"]["schemas"]["ErrorCode"]["x-error-codes"];
     for code in kernel::ErrorCode::ALL {
-        assert_eq!(
-            codes[code.code().to_string()]["httpStatus"],
-            code.http_status(),
-            "{code:?}"
-        );
+        assert_eq!(codes[code.code().to_string()]["httpStatus"], code.http_status(), "{code:?}");
     }
 }
 
@@ -3101,11 +2085,7 @@ fn openapi_document_is_byte_stable() {
     for _ in 0..16 {
         let current = server::api::openapi_json();
         if current != committed {
-            let line = committed
-                .lines()
-                .zip(current.lines())
-                .position(|(a, b)| a != b)
-                .unwrap_or(0);
+            let line = committed.lines().zip(current.lines()).position(|(a, b)| a != b).unwrap_or(0);
             panic!(
                 "docs/openapi.json differs from the generated text at line {}: committed {:?}, current {:?}: {REGENERATE}",
                 line + 1,
@@ -3118,10 +2098,9 @@ fn openapi_document_is_byte_stable() {
 
 // ---- the documents that describe the contract must not drift from the code ----
 
+
 fn docs_repo_file(path: &str) -> String {
-    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(path);
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(path);
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()))
 }
 
@@ -3129,16 +2108,7 @@ fn docs_repo_file(path: &str) -> String {
 fn api_md_lists_every_error_code() {
     let doc = docs_repo_file("docs/API.md");
     for code in kernel::ErrorCode::ALL {
-        let row = format!(
-            "| {} | {} | {} | {} |",
-            code.code(),
-            code.name(),
-            code.http_status(),
-            code.message()
-        );
-        assert!(
-            doc.contains(&row),
-            "docs/API.md lacks or misstates the row `{row}`"
-        );
+        let row = format!("| {} | {} | {} | {} |", code.code(), code.name(), code.http_status(), code.message());
+        assert!(doc.contains(&row), "docs/API.md lacks or misstates the row `{row}`");
     }
 }

@@ -15,31 +15,18 @@ const TND: i64 = 1000;
 const LIMITS: &str = "/api/user/responsible-gambling/deposit-limits";
 
 async fn token(api: &Api) -> String {
-    ok(api.post("/api/payment/token", json!({})).await)["token"]
-        .as_str()
-        .expect("token")
-        .to_string()
+    ok(api.post("/api/payment/token", json!({})).await)["token"].as_str().expect("token").to_string()
 }
 
 /// A sandbox card deposit request with its own payment token.
 async fn sandbox_deposit(api: &Api, tnd: i64) -> (u16, Value) {
     let t = token(api).await;
-    api.post(
-        "/api/payment/deposit",
-        json!({ "amount": tnd, "sessionToken": t }),
-    )
-    .await
+    api.post("/api/payment/deposit", json!({ "amount": tnd, "sessionToken": t })).await
 }
 
 fn reference_of(intent: &Value) -> String {
     let url = intent["invoice_url"].as_str().expect("invoice_url");
-    url.rsplit('/')
-        .next()
-        .unwrap()
-        .split('?')
-        .next()
-        .unwrap()
-        .to_string()
+    url.rsplit('/').next().unwrap().split('?').next().unwrap().to_string()
 }
 
 /// Pays (or declines) a sandbox page: `card` 4242… pays, 4000000000000002 declines.
@@ -84,64 +71,26 @@ async fn deposit_limit_counts_open_intents_and_releases_them() {
         // whatever the path (sandbox card, Telegram USDT, Paykassma).
         let first = ok(sandbox_deposit(&api, 100).await);
         let refused = fail(sandbox_deposit(&api, 100).await, 200, 120);
-        assert_eq!(
-            (
-                refused["period"].as_str(),
-                refused["used"].as_f64(),
-                refused["remaining"].as_f64()
-            ),
-            (Some("day"), Some(100.0), Some(0.0)),
-            "{refused}"
-        );
+        assert_eq!((refused["period"].as_str(), refused["used"].as_f64(), refused["remaining"].as_f64()), (Some("day"), Some(100.0), Some(0.0)), "{refused}");
         fail(sandbox_deposit(&api, 5).await, 200, 120);
-        fail(
-            api.post(
-                "/api/payment/telegram/deposit",
-                json!({"telegram_user_id": "42", "amount": 10, "payment_currency": "USDT"}),
-            )
-            .await,
-            200,
-            120,
-        );
-        fail(
-            api.post("/paykassma/deposit/init", json!({"amount": 10}))
-                .await,
-            200,
-            120,
-        );
+        fail(api.post("/api/payment/telegram/deposit", json!({"telegram_user_id": "42", "amount": 10, "payment_currency": "USDT"})).await, 200, 120);
+        fail(api.post("/paykassma/deposit/init", json!({"amount": 10})).await, 200, 120);
         // The state shows the reservation as used.
-        assert_eq!(
-            ok(api.get("/api/user/responsible-gambling").await)["used"]["day"].as_f64(),
-            Some(100.0)
-        );
+        assert_eq!(ok(api.get("/api/user/responsible-gambling").await)["used"]["day"].as_f64(), Some(100.0));
         // A declined card fails the intent: its amount is released.
         pay_page(app, &reference_of(&first), "4000000000000002").await;
         wait_status(&api, first["id"].as_i64().unwrap(), "failed").await;
         let second = ok(sandbox_deposit(&api, 100).await);
         fail(sandbox_deposit(&api, 100).await, 200, 120);
         // Expiry releases it too.
-        app.sql(&format!(
-            "UPDATE payment_intents SET expires_at = 1 WHERE id = {}",
-            second["id"]
-        ))
-        .await;
+        app.sql(&format!("UPDATE payment_intents SET expires_at = 1 WHERE id = {}", second["id"])).await;
         assert_eq!(app.state.payments.expire_once().await.unwrap().expired, 1);
         let third = ok(sandbox_deposit(&api, 60).await);
         // Telegram and Paykassma intents reserve as well: 60 + 32.812 (10.5 USDT) fits, then
         // a Paykassma 10 would not.
-        let tg = ok(api
-            .post(
-                "/api/payment/telegram/deposit",
-                json!({"telegram_user_id": "42", "amount": 10.5, "payment_currency": "USDT"}),
-            )
-            .await);
+        let tg = ok(api.post("/api/payment/telegram/deposit", json!({"telegram_user_id": "42", "amount": 10.5, "payment_currency": "USDT"})).await);
         assert_eq!(tg["credit_amount"].as_f64(), Some(32.812));
-        fail(
-            api.post("/paykassma/deposit/init", json!({"amount": 10}))
-                .await,
-            200,
-            120,
-        );
+        fail(api.post("/paykassma/deposit/init", json!({"amount": 10})).await, 200, 120);
         // Paid: credited; the limit still holds with the money in.
         pay_page(app, &reference_of(&third), "4242424242424242").await;
         wait_status(&api, third["id"].as_i64().unwrap(), "succeeded").await;
@@ -165,28 +114,14 @@ async fn parallel_deposit_intents_never_pass_the_limit() {
         let replies = futures::future::join_all(tokens.iter().map(|t| {
             let api = api.clone();
             let t = t.clone();
-            async move {
-                api.post(
-                    "/api/payment/deposit",
-                    json!({ "amount": 100, "sessionToken": t }),
-                )
-                .await
-            }
+            async move { api.post("/api/payment/deposit", json!({ "amount": 100, "sessionToken": t })).await }
         }))
         .await;
-        let accepted: Vec<&Value> = replies
-            .iter()
-            .filter(|r| r.0 == 200 && r.1["status"] == 0)
-            .map(|r| &r.1["result"])
-            .collect();
+        let accepted: Vec<&Value> = replies.iter().filter(|r| r.0 == 200 && r.1["status"] == 0).map(|r| &r.1["result"]).collect();
         let refused = replies.iter().filter(|r| r.1["status"] == 120).count();
         assert_eq!((accepted.len(), refused), (1, 9), "{replies:?}");
         // Pay every reference there is: only the one intent exists to credit.
-        let open = app
-            .count(&format!(
-                "payment_intents WHERE user_id = {user} AND kind = 'deposit'"
-            ))
-            .await;
+        let open = app.count(&format!("payment_intents WHERE user_id = {user} AND kind = 'deposit'")).await;
         assert_eq!(open, 1);
         pay_page(app, &reference_of(accepted[0]), "4242424242424242").await;
         wait_status(&api, accepted[0]["id"].as_i64().unwrap(), "succeeded").await;
@@ -206,37 +141,20 @@ async fn concurrent_desk_deposits_stay_within_the_limit() {
         let replies = futures::future::join_all((0..10).map(|i| {
             let desk = desk.clone();
             async move {
-                desk.exec(
-                    desk.req(Method::POST, "/api/desk/deposit")
-                        .header("Idempotency-Key", format!("par-{i}"))
-                        .json(&json!({ "player_id": user, "amount": 60 })),
-                )
-                .await
-                .pair()
+                desk.exec(desk.req(Method::POST, "/api/desk/deposit").header("Idempotency-Key", format!("par-{i}")).json(&json!({ "player_id": user, "amount": 60 })))
+                    .await
+                    .pair()
             }
         }))
         .await;
         let done = replies.iter().filter(|r| r.1["status"] == 0).count();
-        let refused: Vec<&Value> = replies
-            .iter()
-            .filter(|r| r.1["status"] == 120)
-            .map(|r| &r.1["result"])
-            .collect();
+        let refused: Vec<&Value> = replies.iter().filter(|r| r.1["status"] == 120).map(|r| &r.1["result"]).collect();
         assert_eq!((done, refused.len()), (1, 9), "{replies:?}");
-        assert!(
-            refused.iter().all(|r| r["used"].as_f64() == Some(60.0)),
-            "{refused:?}"
-        );
+        assert!(refused.iter().all(|r| r["used"].as_f64() == Some(60.0)), "{refused:?}");
         assert_eq!(credited(app, user).await, 60 * TND);
         // An open intent and a desk deposit reserve against each other as well.
         ok(sandbox_deposit(&api, 40).await);
-        let r = desk
-            .exec(
-                desk.req(Method::POST, "/api/desk/deposit")
-                    .header("Idempotency-Key", "after")
-                    .json(&json!({ "player_id": user, "amount": 1 })),
-            )
-            .await;
+        let r = desk.exec(desk.req(Method::POST, "/api/desk/deposit").header("Idempotency-Key", "after").json(&json!({ "player_id": user, "amount": 1 }))).await;
         fail(r.pair(), 200, 120);
         app.assert_ledger_consistent().await;
     })
@@ -251,56 +169,17 @@ async fn sport_and_partner_stakes_count_for_the_deposit_turnover() {
         let desk = app.client();
         ok(desk.login("cashier@carthage.local", "Cashier123").await);
         let (api, user, _) = app.player("turnover@example.tn").await;
-        let r = desk
-            .exec(
-                desk.req(Method::POST, "/api/desk/deposit")
-                    .header("Idempotency-Key", "to-1")
-                    .json(&json!({ "player_id": user, "amount": 50 })),
-            )
-            .await;
+        let r = desk.exec(desk.req(Method::POST, "/api/desk/deposit").header("Idempotency-Key", "to-1").json(&json!({ "player_id": user, "amount": 50 }))).await;
         ok(r.pair());
-        let request = |amount: i64| {
-            api.post(
-                "/api/payment/cashier_withdrawal_request",
-                json!({ "amount": amount }),
-            )
-        };
+        let request = |amount: i64| api.post("/api/payment/cashier_withdrawal_request", json!({ "amount": amount }));
         assert_eq!(fail(request(10).await, 200, 6252).as_f64(), Some(50.0));
         let stake = |tx: TxType, house: HouseAccount, key: &str, minor: i64| {
-            PostingRequest::transfer(
-                tx,
-                format!("t:{user}:{key}"),
-                Some(user),
-                kernel::Currency::Tnd,
-                AccountRef::Player {
-                    user_id: user,
-                    kind: BalanceKind::Real,
-                },
-                AccountRef::House(house),
-                minor,
-            )
+            PostingRequest::transfer(tx, format!("t:{user}:{key}"), Some(user), kernel::Currency::Tnd,
+                AccountRef::Player { user_id: user, kind: BalanceKind::Real }, AccountRef::House(house), minor)
         };
-        app.state
-            .ledger
-            .post(stake(
-                TxType::SportStake,
-                HouseAccount::Sportsbook,
-                "sb",
-                30 * TND,
-            ))
-            .await
-            .unwrap();
+        app.state.ledger.post(stake(TxType::SportStake, HouseAccount::Sportsbook, "sb", 30 * TND)).await.unwrap();
         assert_eq!(fail(request(10).await, 200, 6252).as_f64(), Some(20.0));
-        app.state
-            .ledger
-            .post(stake(
-                TxType::PartnerSportStake,
-                HouseAccount::PartnerSports,
-                "p",
-                20 * TND,
-            ))
-            .await
-            .unwrap();
+        app.state.ledger.post(stake(TxType::PartnerSportStake, HouseAccount::PartnerSports, "p", 20 * TND)).await.unwrap();
         app.credit(user, BalanceKind::Real, 10 * TND).await;
         assert_eq!(ok(request(10).await)["status"], "CREATED");
         assert!(TxType::STAKES.iter().all(|t| t.is_stake()) && !TxType::BetWin.is_stake());
@@ -319,12 +198,7 @@ async fn a_burst_of_wrong_codes_evaluates_exactly_the_limit() {
         ok(desk.login("cashier@carthage.local", "Cashier123").await);
         let (player, user, _) = app.player("codes@example.tn").await;
         app.credit(user, BalanceKind::Real, 50 * TND).await;
-        let w = ok(player
-            .post(
-                "/api/payment/cashier_withdrawal_request",
-                json!({ "amount": 20 }),
-            )
-            .await);
+        let w = ok(player.post("/api/payment/cashier_withdrawal_request", json!({ "amount": 20 })).await);
         let tasks: Vec<_> = (0..100)
             .map(|t| {
                 let desk = desk.clone();
@@ -343,18 +217,10 @@ async fn a_burst_of_wrong_codes_evaluates_exactly_the_limit() {
             replies.extend(t.await.unwrap());
         }
         let evaluated = replies.iter().filter(|r| r.1["status"] == 96).count();
-        let locked = replies
-            .iter()
-            .filter(|r| r.0 == 429 && r.1["status"] == 113)
-            .count();
+        let locked = replies.iter().filter(|r| r.0 == 429 && r.1["status"] == 113).count();
         assert_eq!((evaluated, locked), (10, 290));
         assert_eq!(app.count("cashier_code_failures").await, 10);
-        fail(
-            desk.post("/api/desk/payout", json!({ "code": w["code"] }))
-                .await,
-            429,
-            113,
-        );
+        fail(desk.post("/api/desk/payout", json!({ "code": w["code"] })).await, 429, 113);
     })
     .await;
 }
@@ -369,47 +235,26 @@ async fn desk_player_search_is_masked_and_throttled() {
         let phone_api = app.client();
         app.signup_phone(&phone_api, "21650000123", PASSWORD).await;
         let p = ok(desk.get(&format!("/api/desk/player?query={by_mail}")).await);
-        assert_eq!(
-            (p["id"].as_i64(), p["login"].as_str()),
-            (Some(by_mail), Some("a***@e***.tn")),
-            "{p}"
-        );
+        assert_eq!((p["id"].as_i64(), p["login"].as_str()), (Some(by_mail), Some("a***@e***.tn")), "{p}");
         let p = ok(desk.get("/api/desk/player?query=50000123").await);
-        assert_eq!(
-            (p["login"].as_str(), p["phone"].as_str()),
-            (Some("+216 ** *** 123"), Some("+216 ** *** 123")),
-            "{p}"
-        );
+        assert_eq!((p["login"].as_str(), p["phone"].as_str()), (Some("+216 ** *** 123"), Some("+216 ** *** 123")), "{p}");
         assert!(!p.to_string().contains("50000123"), "{p}");
         // A burst of guesses: the desk's bucket (20) runs out, then 14 with a retry time.
         let replies = futures::future::join_all((0..150).map(|i| {
             let desk = desk.clone();
-            async move {
-                desk.get(&format!("/api/desk/player?query={}", 20_000_000 + i))
-                    .await
-            }
+            async move { desk.get(&format!("/api/desk/player?query={}", 20_000_000 + i)).await }
         }))
         .await;
         let answered = replies.iter().filter(|r| r.1["status"] != 14).count();
-        let throttled: Vec<&(u16, Value)> =
-            replies.iter().filter(|r| r.1["status"] == 14).collect();
+        let throttled: Vec<&(u16, Value)> = replies.iter().filter(|r| r.1["status"] == 14).collect();
         assert!(answered <= 19, "{answered} guesses answered");
         assert_eq!(throttled.len(), 150 - answered);
         assert_eq!(throttled[0].0, 429);
-        assert!(
-            throttled[0].1["result"]["retryAfterSeconds"]
-                .as_u64()
-                .unwrap()
-                >= 1,
-            "{:?}",
-            throttled[0]
-        );
+        assert!(throttled[0].1["result"]["retryAfterSeconds"].as_u64().unwrap() >= 1, "{:?}", throttled[0]);
         // Another desk has its own bucket.
         let agent = app.client();
         ok(agent.login("agent@carthage.local", "Agent1234").await);
-        ok(agent
-            .get(&format!("/api/desk/player?query={by_mail}"))
-            .await);
+        ok(agent.get(&format!("/api/desk/player?query={by_mail}")).await);
     })
     .await;
 }

@@ -70,13 +70,7 @@ pub trait Adapter {
     /// The worse outcome of the attempts.
     async fn win_from_replies(&self, app: &TestApp, p: &Player, tx: Tx<'_>) -> Outcome;
     /// A stake signed for (or in the name of) `signer`, applied to `target`.
-    async fn bet_signed_for_other(
-        &self,
-        app: &TestApp,
-        signer: &Player,
-        target: &Player,
-        tx: Tx<'_>,
-    ) -> Outcome;
+    async fn bet_signed_for_other(&self, app: &TestApp, signer: &Player, target: &Player, tx: Tx<'_>) -> Outcome;
 }
 
 /// The scenarios. Every adapter runs every one, each with players of its own.
@@ -137,11 +131,7 @@ async fn balance(app: &TestApp, p: &Player) -> i64 {
 
 /// Ledger rows (postings and tombstones) under the adapter's keys starting with `prefix`.
 async fn rows(app: &TestApp, a: &impl Adapter, prefix: &str) -> i64 {
-    app.count(&format!(
-        "ledger_transactions WHERE idempotency_key LIKE 'prov:{}:{prefix}%'",
-        a.provider()
-    ))
-    .await
+    app.count(&format!("ledger_transactions WHERE idempotency_key LIKE 'prov:{}:{prefix}%'", a.provider())).await
 }
 
 /// Runs the whole table against one adapter.
@@ -151,244 +141,92 @@ async fn run_table(app: &TestApp, a: &impl Adapter) {
         eprintln!("--- {name}");
         // Ids of this scenario: `s{n}-…`, so its rows can be counted apart.
         let id = |s: &str| format!("s{n}-{s}");
-        let p = a
-            .player(app, &format!("{}-s{n}-p@example.com", a.provider()), CREDIT)
-            .await;
-        let q = a
-            .player(app, &format!("{}-s{n}-q@example.com", a.provider()), CREDIT)
-            .await;
+        let p = a.player(app, &format!("{}-s{n}-p@example.com", a.provider()), CREDIT).await;
+        let q = a.player(app, &format!("{}-s{n}-q@example.com", a.provider()), CREDIT).await;
         let (p0, q0) = (balance(app, &p).await, balance(app, &q).await);
         let (bet, win, rb, round, x) = (id("bet"), id("win"), id("rb"), id("round"), id("x"));
         match scenario {
             Scenario::Replay => {
-                assert_eq!(
-                    a.bet(app, &p, tx(&bet, &round, 1_500)).await,
-                    Outcome::Done,
-                    "{name}"
-                );
-                assert_eq!(
-                    a.bet(app, &p, tx(&bet, &round, 1_500)).await,
-                    Outcome::Done,
-                    "{name}: a retry"
-                );
+                assert_eq!(a.bet(app, &p, tx(&bet, &round, 1_500)).await, Outcome::Done, "{name}");
+                assert_eq!(a.bet(app, &p, tx(&bet, &round, 1_500)).await, Outcome::Done, "{name}: a retry");
                 assert_eq!(balance(app, &p).await, p0 - 1_500, "{name}");
                 assert_eq!(rows(app, a, &id("")).await, 1, "{name}");
             }
             Scenario::ConflictingDuplicate => {
-                assert_eq!(
-                    a.bet(app, &p, tx(&bet, &round, 1_000)).await,
-                    Outcome::Done,
-                    "{name}"
-                );
-                assert!(
-                    a.bet(app, &p, tx(&bet, &round, 2_000)).await.refused(),
-                    "{name}"
-                );
+                assert_eq!(a.bet(app, &p, tx(&bet, &round, 1_000)).await, Outcome::Done, "{name}");
+                assert!(a.bet(app, &p, tx(&bet, &round, 2_000)).await.refused(), "{name}");
                 assert_eq!(balance(app, &p).await, p0 - 1_000, "{name}");
             }
             Scenario::RollbackBeforeBet => {
-                assert_eq!(
-                    a.rollback(app, &p, tx(&rb, &round, 1_000), &bet).await,
-                    Outcome::Done,
-                    "{name}"
-                );
-                assert_eq!(
-                    balance(app, &p).await,
-                    p0,
-                    "{name}: a tombstone moves nothing"
-                );
-                assert!(
-                    a.bet(app, &p, tx(&bet, &round, 1_000)).await.refused(),
-                    "{name}: the late bet"
-                );
+                assert_eq!(a.rollback(app, &p, tx(&rb, &round, 1_000), &bet).await, Outcome::Done, "{name}");
+                assert_eq!(balance(app, &p).await, p0, "{name}: a tombstone moves nothing");
+                assert!(a.bet(app, &p, tx(&bet, &round, 1_000)).await.refused(), "{name}: the late bet");
                 assert_eq!(balance(app, &p).await, p0, "{name}");
             }
             Scenario::RollbackOfRollback => {
-                assert_eq!(
-                    a.bet(app, &p, tx(&bet, &round, 1_000)).await,
-                    Outcome::Done,
-                    "{name}"
-                );
-                assert_eq!(
-                    a.rollback(app, &p, tx(&rb, &round, 1_000), &bet).await,
-                    Outcome::Done,
-                    "{name}"
-                );
+                assert_eq!(a.bet(app, &p, tx(&bet, &round, 1_000)).await, Outcome::Done, "{name}");
+                assert_eq!(a.rollback(app, &p, tx(&rb, &round, 1_000), &bet).await, Outcome::Done, "{name}");
                 assert_eq!(balance(app, &p).await, p0, "{name}");
-                assert!(
-                    a.rollback(app, &p, tx(&x, &round, 1_000), &rb)
-                        .await
-                        .refused(),
-                    "{name}"
-                );
+                assert!(a.rollback(app, &p, tx(&x, &round, 1_000), &rb).await.refused(), "{name}");
                 assert_eq!(balance(app, &p).await, p0, "{name}: reversed once");
             }
             Scenario::WinWithoutBet => {
-                assert!(
-                    a.win(app, &p, tx(&win, &round, 5_000)).await.refused(),
-                    "{name}: a round never bet"
-                );
+                assert!(a.win(app, &p, tx(&win, &round, 5_000)).await.refused(), "{name}: a round never bet");
                 let theirs = id("their-round");
-                assert_eq!(
-                    a.bet(
-                        app,
-                        &q,
-                        Tx {
-                            id: &bet,
-                            round: &theirs,
-                            amount: 1_000
-                        }
-                    )
-                    .await,
-                    Outcome::Done,
-                    "{name}"
-                );
-                assert!(
-                    a.win(
-                        app,
-                        &p,
-                        Tx {
-                            id: &x,
-                            round: &theirs,
-                            amount: 5_000
-                        }
-                    )
-                    .await
-                    .refused(),
-                    "{name}: another player's round"
-                );
+                assert_eq!(a.bet(app, &q, Tx { id: &bet, round: &theirs, amount: 1_000 }).await, Outcome::Done, "{name}");
+                assert!(a.win(app, &p, Tx { id: &x, round: &theirs, amount: 5_000 }).await.refused(), "{name}: another player's round");
                 assert_eq!(balance(app, &p).await, p0, "{name}");
                 assert_eq!(balance(app, &q).await, q0 - 1_000, "{name}");
                 assert_eq!(rows(app, a, &id("")).await, 1, "{name}: only q's bet");
             }
             Scenario::ExpiredSession => {
-                assert_eq!(
-                    a.bet(app, &p, tx(&bet, &round, 1_000)).await,
-                    Outcome::Done,
-                    "{name}"
-                );
-                app.sql(&format!(
-                    "UPDATE game_sessions SET expires_at = 1 WHERE user_id = {}",
-                    p.id
-                ))
-                .await;
-                assert!(
-                    a.bet(app, &p, tx(&x, &round, 1_000)).await.refused(),
-                    "{name}: a stake on an expired session"
-                );
-                assert_eq!(
-                    a.win(app, &p, tx(&win, &round, 2_500)).await,
-                    Outcome::Done,
-                    "{name}: money owed is paid"
-                );
+                assert_eq!(a.bet(app, &p, tx(&bet, &round, 1_000)).await, Outcome::Done, "{name}");
+                app.sql(&format!("UPDATE game_sessions SET expires_at = 1 WHERE user_id = {}", p.id)).await;
+                assert!(a.bet(app, &p, tx(&x, &round, 1_000)).await.refused(), "{name}: a stake on an expired session");
+                assert_eq!(a.win(app, &p, tx(&win, &round, 2_500)).await, Outcome::Done, "{name}: money owed is paid");
                 assert_eq!(balance(app, &p).await, p0 - 1_000 + 2_500, "{name}");
             }
             Scenario::ForgedSignature => {
-                assert_eq!(
-                    a.bet(app, &p, tx(&bet, &round, 1_000)).await,
-                    Outcome::Done,
-                    "{name}"
-                );
-                assert!(
-                    a.forged_win(app, &p, tx(&win, &round, 50_000))
-                        .await
-                        .refused(),
-                    "{name}"
-                );
+                assert_eq!(a.bet(app, &p, tx(&bet, &round, 1_000)).await, Outcome::Done, "{name}");
+                assert!(a.forged_win(app, &p, tx(&win, &round, 50_000)).await.refused(), "{name}");
                 assert_eq!(balance(app, &p).await, p0 - 1_000, "{name}");
                 assert_eq!(rows(app, a, &win).await, 0, "{name}");
             }
             Scenario::ReplyReplayedAsRequest => {
                 // Even with a bet in the round: the credentials are what is refused.
-                assert_eq!(
-                    a.bet(app, &p, tx(&bet, &round, 1_000)).await,
-                    Outcome::Done,
-                    "{name}"
-                );
-                assert!(
-                    a.win_from_replies(app, &p, tx(&win, &round, 100_000))
-                        .await
-                        .refused(),
-                    "{name}"
-                );
+                assert_eq!(a.bet(app, &p, tx(&bet, &round, 1_000)).await, Outcome::Done, "{name}");
+                assert!(a.win_from_replies(app, &p, tx(&win, &round, 100_000)).await.refused(), "{name}");
                 assert_eq!(balance(app, &p).await, p0 - 1_000, "{name}");
                 assert_eq!(rows(app, a, &win).await, 0, "{name}");
             }
             Scenario::AnotherPlayersRollback => {
-                assert_eq!(
-                    a.bet(app, &q, tx(&bet, &round, 3_000)).await,
-                    Outcome::Done,
-                    "{name}"
-                );
-                assert!(
-                    a.rollback(app, &p, tx(&rb, &round, 3_000), &bet)
-                        .await
-                        .refused(),
-                    "{name}"
-                );
+                assert_eq!(a.bet(app, &q, tx(&bet, &round, 3_000)).await, Outcome::Done, "{name}");
+                assert!(a.rollback(app, &p, tx(&rb, &round, 3_000), &bet).await.refused(), "{name}");
                 assert_eq!(balance(app, &p).await, p0, "{name}");
                 assert_eq!(balance(app, &q).await, q0 - 3_000, "{name}");
                 // Their bet is still theirs to cancel.
-                assert_eq!(
-                    a.rollback(app, &q, tx(&x, &round, 3_000), &bet).await,
-                    Outcome::Done,
-                    "{name}"
-                );
+                assert_eq!(a.rollback(app, &q, tx(&x, &round, 3_000), &bet).await, Outcome::Done, "{name}");
                 assert_eq!(balance(app, &q).await, q0, "{name}");
             }
             Scenario::AnotherPlayersCredit => {
-                assert_eq!(
-                    a.bet(app, &q, tx(&bet, &round, 1_000)).await,
-                    Outcome::Done,
-                    "{name}"
-                );
-                assert_eq!(
-                    a.win(app, &q, tx(&win, &round, 2_000)).await,
-                    Outcome::Done,
-                    "{name}"
-                );
+                assert_eq!(a.bet(app, &q, tx(&bet, &round, 1_000)).await, Outcome::Done, "{name}");
+                assert_eq!(a.win(app, &q, tx(&win, &round, 2_000)).await, Outcome::Done, "{name}");
                 let (theirs_bet, theirs_win) = (tx(&bet, &round, 1_000), tx(&win, &round, 2_000));
-                assert!(
-                    a.credit_naming(app, &p, tx(&x, &round, 40_000), theirs_win)
-                        .await
-                        .refused(),
-                    "{name}: naming their win"
-                );
-                assert!(
-                    a.credit_naming(app, &p, tx(&id("y"), &round, 40_000), theirs_bet)
-                        .await
-                        .refused(),
-                    "{name}: naming their bet"
-                );
+                assert!(a.credit_naming(app, &p, tx(&x, &round, 40_000), theirs_win).await.refused(), "{name}: naming their win");
+                assert!(a.credit_naming(app, &p, tx(&id("y"), &round, 40_000), theirs_bet).await.refused(), "{name}: naming their bet");
                 assert_eq!(balance(app, &p).await, p0, "{name}");
                 assert_eq!(balance(app, &q).await, q0 + 1_000, "{name}");
-                assert_eq!(
-                    rows(app, a, &x).await + rows(app, a, &id("y")).await,
-                    0,
-                    "{name}"
-                );
+                assert_eq!(rows(app, a, &x).await + rows(app, a, &id("y")).await, 0, "{name}");
             }
             Scenario::SignedForAnotherPlayer => {
-                assert!(
-                    a.bet_signed_for_other(app, &p, &q, tx(&bet, &round, 4_000))
-                        .await
-                        .refused(),
-                    "{name}"
-                );
+                assert!(a.bet_signed_for_other(app, &p, &q, tx(&bet, &round, 4_000)).await.refused(), "{name}");
                 assert_eq!(balance(app, &p).await, p0, "{name}");
                 assert_eq!(balance(app, &q).await, q0, "{name}");
                 assert_eq!(rows(app, a, &bet).await, 0, "{name}");
             }
             Scenario::ConcurrentDeliveries => {
-                assert_eq!(
-                    a.bet(app, &p, tx(&bet, &round, 1_000)).await,
-                    Outcome::Done,
-                    "{name}"
-                );
-                let wins = futures::future::join_all(
-                    (0..20).map(|_| a.win(app, &p, tx(&win, &round, 3_000))),
-                )
-                .await;
+                assert_eq!(a.bet(app, &p, tx(&bet, &round, 1_000)).await, Outcome::Done, "{name}");
+                let wins = futures::future::join_all((0..20).map(|_| a.win(app, &p, tx(&win, &round, 3_000)))).await;
                 assert!(wins.iter().all(|o| *o == Outcome::Done), "{name}: {wins:?}");
                 assert_eq!(balance(app, &p).await, p0 - 1_000 + 3_000, "{name}");
                 assert_eq!(rows(app, a, &win).await, 1, "{name}");
@@ -432,13 +270,7 @@ pub struct Digitain;
 
 impl Digitain {
     async fn post(&self, app: &TestApp, method: &str, body: &Value) -> Value {
-        let r = app
-            .exec(
-                app.bare_client()
-                    .req(Method::POST, &format!("/api/digitain/{method}"))
-                    .json(body),
-            )
-            .await;
+        let r = app.exec(app.bare_client().req(Method::POST, &format!("/api/digitain/{method}")).json(body)).await;
         assert_eq!(r.status, 200, "{}", r.text);
         r.body
     }
@@ -452,11 +284,7 @@ impl Digitain {
     }
 
     fn outcome(r: &Value) -> Outcome {
-        let code = if r["items"].is_array() {
-            &r["items"][0]["errorCode"]
-        } else {
-            &r["errorCode"]
-        };
+        let code = if r["items"].is_array() { &r["items"][0]["errorCode"] } else { &r["errorCode"] };
         match code.as_i64() {
             Some(1) if r["errorCode"] == 1 => Outcome::Done,
             _ => Outcome::Refused(format!("{} / {}", r["errorCode"], code)),
@@ -473,15 +301,7 @@ impl Digitain {
     }
 
     async fn call(&self, app: &TestApp, method: &str, item: Value) -> Outcome {
-        Self::outcome(
-            &self
-                .post(
-                    app,
-                    method,
-                    &Self::signed(Self::batch(item), DEMO_DIGITAIN_SECRET),
-                )
-                .await,
-        )
+        Self::outcome(&self.post(app, method, &Self::signed(Self::batch(item), DEMO_DIGITAIN_SECRET)).await)
     }
 }
 
@@ -492,14 +312,8 @@ impl Adapter for Digitain {
 
     async fn player(&self, app: &TestApp, email: &str, credit: i64) -> Player {
         let (api, id) = signed_in(app, email, credit).await;
-        let token = ok(api.get("/digitain/front/token").await)["token"]
-            .as_str()
-            .expect("token")
-            .to_string();
-        Player {
-            id,
-            credential: token,
-        }
+        let token = ok(api.get("/digitain/front/token").await)["token"].as_str().expect("token").to_string();
+        Player { id, credential: token }
     }
 
     async fn bet(&self, app: &TestApp, p: &Player, tx: Tx<'_>) -> Outcome {
@@ -522,31 +336,14 @@ impl Adapter for Digitain {
     }
 
     async fn forged_win(&self, app: &TestApp, p: &Player, tx: Tx<'_>) -> Outcome {
-        Self::outcome(
-            &self
-                .post(
-                    app,
-                    "win",
-                    &Self::signed(
-                        Self::batch(Self::item(p, tx, "winAmount")),
-                        "not-the-secret",
-                    ),
-                )
-                .await,
-        )
+        Self::outcome(&self.post(app, "win", &Self::signed(Self::batch(Self::item(p, tx, "winAmount")), "not-the-secret")).await)
     }
 
     async fn win_from_replies(&self, app: &TestApp, p: &Player, tx: Tx<'_>) -> Outcome {
         // 1. The reply to an unsigned request (the issue's `getBalance {}`).
         let unsigned = self.post(app, "getBalance", &json!({})).await;
         // 2. The reply to a real, signed request that moves no money.
-        let real = self
-            .post(
-                app,
-                "getBalance",
-                &Self::signed(json!({"token": p.credential}), DEMO_DIGITAIN_SECRET),
-            )
-            .await;
+        let real = self.post(app, "getBalance", &Self::signed(json!({"token": p.credential}), DEMO_DIGITAIN_SECRET)).await;
         assert_eq!(real["errorCode"], 1, "{real}");
         let mut worst = Outcome::Refused(String::new());
         for (n, frame) in [unsigned, real].iter().enumerate() {
@@ -570,45 +367,21 @@ impl Adapter for Digitain {
         worst
     }
 
-    async fn bet_signed_for_other(
-        &self,
-        app: &TestApp,
-        signer: &Player,
-        target: &Player,
-        tx: Tx<'_>,
-    ) -> Outcome {
+    async fn bet_signed_for_other(&self, app: &TestApp, signer: &Player, target: &Player, tx: Tx<'_>) -> Outcome {
         // The signer's token in the target's name.
         let mut item = Self::item(signer, tx, "betAmount");
         item["playerId"] = json!(target.id.to_string());
         let a = self.call(app, "bet", item).await;
         // A request of the signer's, its timestamp and signature reused for the target's bet.
         let own = format!("own-{}", tx.id);
-        let first = Self::signed(
-            Self::batch(Self::item(
-                signer,
-                Tx {
-                    id: &own,
-                    amount: 0,
-                    ..tx
-                },
-                "betAmount",
-            )),
-            DEMO_DIGITAIN_SECRET,
-        );
-        assert_eq!(
-            Self::outcome(&self.post(app, "bet", &first).await),
-            Outcome::Done
-        );
+        let first = Self::signed(Self::batch(Self::item(signer, Tx { id: &own, amount: 0, ..tx }, "betAmount")), DEMO_DIGITAIN_SECRET);
+        assert_eq!(Self::outcome(&self.post(app, "bet", &first).await), Outcome::Done);
         let mut other = Self::batch(Self::item(target, tx, "betAmount"));
         for f in ["operatorId", "timestamp", "signature"] {
             other[f] = first[f].clone();
         }
         let b = Self::outcome(&self.post(app, "bet", &other).await);
-        if a == Outcome::Done {
-            a
-        } else {
-            b
-        }
+        if a == Outcome::Done { a } else { b }
     }
 }
 
@@ -625,20 +398,10 @@ impl Gr8 {
     }
 
     /// Sends `raw` to `path_player`'s path with these headers (None: left out).
-    async fn send(
-        &self,
-        app: &TestApp,
-        path_player: i64,
-        raw: &str,
-        ts: Option<&str>,
-        sig: Option<&str>,
-    ) -> (Outcome, reqwest::header::HeaderMap, Value) {
+    async fn send(&self, app: &TestApp, path_player: i64, raw: &str, ts: Option<&str>, sig: Option<&str>) -> (Outcome, reqwest::header::HeaderMap, Value) {
         let mut b = app
             .bare_client()
-            .req(
-                Method::POST,
-                &format!("/api/v2/wallet/{path_player}/transactions"),
-            )
+            .req(Method::POST, &format!("/api/v2/wallet/{path_player}/transactions"))
             .header("content-type", "application/json")
             .header("x-brand", "carthage")
             .header("x-operator-id", DEMO_OPERATOR_ID)
@@ -650,27 +413,15 @@ impl Gr8 {
             b = b.header("x-signature", sig);
         }
         let r = app.exec(b).await;
-        let o = if r.status == 200 {
-            Outcome::Done
-        } else {
-            Outcome::Refused(r.body["error"]["code"].as_str().unwrap_or("?").to_string())
-        };
+        let o = if r.status == 200 { Outcome::Done } else { Outcome::Refused(r.body["error"]["code"].as_str().unwrap_or("?").to_string()) };
         (o, r.headers, r.body)
     }
 
-    async fn signed(
-        &self,
-        app: &TestApp,
-        signer: i64,
-        path_player: i64,
-        body: &Value,
-        secret: &str,
-    ) -> (Outcome, reqwest::header::HeaderMap, Value) {
+    async fn signed(&self, app: &TestApp, signer: i64, path_player: i64, body: &Value, secret: &str) -> (Outcome, reqwest::header::HeaderMap, Value) {
         let raw = body.to_string();
         let ts = (now_ms() / 1000).to_string();
         let sig = gr8::sign(secret, &ts, &signer.to_string(), raw.as_bytes());
-        self.send(app, path_player, &raw, Some(&ts), Some(&sig))
-            .await
+        self.send(app, path_player, &raw, Some(&ts), Some(&sig)).await
     }
 
     async fn call(&self, app: &TestApp, p: &Player, body: Value) -> Outcome {
@@ -686,10 +437,7 @@ impl Adapter for Gr8 {
     async fn player(&self, app: &TestApp, email: &str, credit: i64) -> Player {
         let (api, id) = signed_in(app, email, credit).await;
         ok(api.get("/gr8/game_link?lang=en").await);
-        Player {
-            id,
-            credential: String::new(),
-        }
+        Player { id, credential: String::new() }
     }
 
     async fn bet(&self, app: &TestApp, p: &Player, tx: Tx<'_>) -> Outcome {
@@ -701,59 +449,19 @@ impl Adapter for Gr8 {
     }
 
     async fn rollback(&self, app: &TestApp, p: &Player, tx: Tx<'_>, of: &str) -> Outcome {
-        self.call(app, p, Self::body("rollback", tx, Some(of)))
-            .await
+        self.call(app, p, Self::body("rollback", tx, Some(of))).await
     }
 
     async fn credit_naming(&self, app: &TestApp, p: &Player, tx: Tx<'_>, of: Tx<'_>) -> Outcome {
         // A settlement of their bet (its betId), to this player; and one naming their
         // transaction as its parent.
-        let a = self
-            .call(
-                app,
-                p,
-                Self::body(
-                    "deposit",
-                    Tx {
-                        round: of.round,
-                        ..tx
-                    },
-                    None,
-                ),
-            )
-            .await;
-        let b = self
-            .call(
-                app,
-                p,
-                Self::body(
-                    "deposit",
-                    Tx {
-                        id: &format!("{}-p", tx.id),
-                        round: of.round,
-                        ..tx
-                    },
-                    Some(of.id),
-                ),
-            )
-            .await;
-        if a == Outcome::Done {
-            a
-        } else {
-            b
-        }
+        let a = self.call(app, p, Self::body("deposit", Tx { round: of.round, ..tx }, None)).await;
+        let b = self.call(app, p, Self::body("deposit", Tx { id: &format!("{}-p", tx.id), round: of.round, ..tx }, Some(of.id))).await;
+        if a == Outcome::Done { a } else { b }
     }
 
     async fn forged_win(&self, app: &TestApp, p: &Player, tx: Tx<'_>) -> Outcome {
-        self.signed(
-            app,
-            p.id,
-            p.id,
-            &Self::body("deposit", tx, None),
-            "not-the-secret",
-        )
-        .await
-        .0
+        self.signed(app, p.id, p.id, &Self::body("deposit", tx, None), "not-the-secret").await.0
     }
 
     async fn win_from_replies(&self, app: &TestApp, p: &Player, tx: Tx<'_>) -> Outcome {
@@ -761,32 +469,11 @@ impl Adapter for Gr8 {
         // 1. An unsigned request: whatever its reply carries.
         let (o, headers, _) = self.send(app, p.id, &win, None, None).await;
         assert!(o.refused());
-        let h = |name: &str| {
-            headers
-                .get(name)
-                .and_then(|v| v.to_str().ok())
-                .map(String::from)
-        };
-        let (first, _, _) = self
-            .send(
-                app,
-                p.id,
-                &win,
-                h("x-timestamp").as_deref(),
-                h("x-signature").as_deref(),
-            )
-            .await;
+        let h = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(String::from);
+        let (first, _, _) = self.send(app, p.id, &win, h("x-timestamp").as_deref(), h("x-signature").as_deref()).await;
         // 2. A real request that moves no money (a rollback of an unknown id: a tombstone);
         //    its reply body sent as a request with that request's headers, and the win with them.
-        let rb = Self::body(
-            "rollback",
-            Tx {
-                id: &format!("rb-{}", tx.id),
-                ..tx
-            },
-            Some(&format!("never-{}", tx.id)),
-        )
-        .to_string();
+        let rb = Self::body("rollback", Tx { id: &format!("rb-{}", tx.id), ..tx }, Some(&format!("never-{}", tx.id))).to_string();
         let ts = (now_ms() / 1000).to_string();
         let sig = gr8::sign(DEMO_GR8_SECRET, &ts, &p.id.to_string(), rb.as_bytes());
         let (done, _, reply) = self.send(app, p.id, &rb, Some(&ts), Some(&sig)).await;
@@ -794,31 +481,12 @@ impl Adapter for Gr8 {
         let mut as_win = reply.clone();
         as_win["type"] = json!("deposit");
         as_win["id"] = json!(tx.id);
-        let (second, _, _) = self
-            .send(app, p.id, &as_win.to_string(), Some(&ts), Some(&sig))
-            .await;
+        let (second, _, _) = self.send(app, p.id, &as_win.to_string(), Some(&ts), Some(&sig)).await;
         let (third, _, _) = self.send(app, p.id, &win, Some(&ts), Some(&sig)).await;
-        [first, second, third]
-            .into_iter()
-            .find(|o| *o == Outcome::Done)
-            .unwrap_or(Outcome::Refused("all".into()))
+        [first, second, third].into_iter().find(|o| *o == Outcome::Done).unwrap_or(Outcome::Refused("all".into()))
     }
 
-    async fn bet_signed_for_other(
-        &self,
-        app: &TestApp,
-        signer: &Player,
-        target: &Player,
-        tx: Tx<'_>,
-    ) -> Outcome {
-        self.signed(
-            app,
-            signer.id,
-            target.id,
-            &Self::body("withdrawal", tx, None),
-            DEMO_GR8_SECRET,
-        )
-        .await
-        .0
+    async fn bet_signed_for_other(&self, app: &TestApp, signer: &Player, target: &Player, tx: Tx<'_>) -> Outcome {
+        self.signed(app, signer.id, target.id, &Self::body("withdrawal", tx, None), DEMO_GR8_SECRET).await.0
     }
 }

@@ -30,23 +30,14 @@ fn gr8_sig(secret: &str, ts: &str, player: i64, raw: &[u8]) -> String {
 }
 
 /// A transaction signed for `signed_for`'s path, sent to `path_player`'s path.
-async fn gr8_signed_for(
-    app: &TestApp,
-    signed_for: i64,
-    path_player: i64,
-    body: &Value,
-    secret: &str,
-) -> (u16, Value) {
+async fn gr8_signed_for(app: &TestApp, signed_for: i64, path_player: i64, body: &Value, secret: &str) -> (u16, Value) {
     let player = path_player;
     let raw = body.to_string();
     let ts = now_s().to_string();
     let sig = gr8_sig(secret, &ts, signed_for, raw.as_bytes());
     let b = app
         .bare_client()
-        .req(
-            Method::POST,
-            &format!("/api/v2/wallet/{player}/transactions"),
-        )
+        .req(Method::POST, &format!("/api/v2/wallet/{player}/transactions"))
         .header("content-type", "application/json")
         .header("x-brand", "carthage")
         .header("x-operator-id", DEMO_OPERATOR_ID)
@@ -83,13 +74,7 @@ pub fn unique_ts() -> String {
 
 /// A Digitain call posted exactly as given (no signing): the raw reply.
 async fn dg_raw(app: &TestApp, method: &str, body: &Value) -> Value {
-    let r = app
-        .exec(
-            app.bare_client()
-                .req(Method::POST, &format!("/api/digitain/{method}"))
-                .json(body),
-        )
-        .await;
+    let r = app.exec(app.bare_client().req(Method::POST, &format!("/api/digitain/{method}")).json(body)).await;
     assert_eq!(r.status, 200, "{}", r.text);
     r.body
 }
@@ -104,10 +89,7 @@ async fn dg(app: &TestApp, method: &str, mut body: Value, operator: &str, secret
     // A reply that carries a signature carries a valid one (replies to requests that failed
     // verification carry none).
     if let Some(ts) = r.get("timestamp").and_then(Value::as_str) {
-        assert_eq!(
-            r["signature"],
-            json!(digitain::sign(DEMO_DIGITAIN_SECRET, ts, DEMO_OPERATOR_ID))
-        );
+        assert_eq!(r["signature"], json!(digitain::sign(DEMO_DIGITAIN_SECRET, ts, DEMO_OPERATOR_ID)));
     }
     r
 }
@@ -122,35 +104,15 @@ async fn frame_endpoints_for_guests_and_players() {
         // Guests: the Digitain placeholder, the GR8 view-only frame, no GR8 link.
         let guest = app.bare_client();
         let t = ok(guest.get("/digitain/front/token").await);
-        assert_eq!(
-            t,
-            json!({"token": "anonymous", "url": "/partners/digitain"})
-        );
-        assert_eq!(
-            ok(guest.get("/gr8/frame?lang=fr-fr").await),
-            json!({"frame": "/partners/gr8/fr/"})
-        );
-        assert_eq!(
-            ok(guest.get("/gr8/frame?lang=xx").await),
-            json!({"frame": "/partners/gr8/en/"})
-        );
+        assert_eq!(t, json!({"token": "anonymous", "url": "/partners/digitain"}));
+        assert_eq!(ok(guest.get("/gr8/frame?lang=fr-fr").await), json!({"frame": "/partners/gr8/fr/"}));
+        assert_eq!(ok(guest.get("/gr8/frame?lang=xx").await), json!({"frame": "/partners/gr8/en/"}));
         fail(guest.get("/gr8/game_link?lang=en").await, 401, 23);
         // The demo frames answer exactly the app's shape, for guests too ("log in to bet").
         for path in ["/", "/Live/1", "/SportEvent", "/?popup=MyBets", "/events"] {
-            let r = app
-                .exec(guest.req(
-                    Method::GET,
-                    &format!(
-                        "/partners/digitain/ar{path}{}token=anonymous",
-                        if path.contains('?') { "&" } else { "?" }
-                    ),
-                ))
-                .await;
+            let r = app.exec(guest.req(Method::GET, &format!("/partners/digitain/ar{path}{}token=anonymous", if path.contains('?') { "&" } else { "?" }))).await;
             assert_eq!(r.status, 200, "{path}");
-            assert!(
-                r.text.contains("dir=\"rtl\"") && r.text.contains("سجّل الدخول"),
-                "{path}"
-            );
+            assert!(r.text.contains("dir=\"rtl\"") && r.text.contains("سجّل الدخول"), "{path}");
         }
 
         // A player: a fresh Digitain token each time, exchanged by `authenticate`.
@@ -167,12 +129,10 @@ async fn frame_endpoints_for_guests_and_players() {
         assert_eq!(auth["userName"], "dg-front@example.com");
 
         // The operator's switch: a disabled partner answers 62.
-        app.sql("UPDATE casino_providers SET enabled = 0 WHERE name = 'digitain'")
-            .await;
+        app.sql("UPDATE casino_providers SET enabled = 0 WHERE name = 'digitain'").await;
         fail(api.get("/digitain/front/token").await, 200, 62);
         fail(guest.get("/digitain/front/token").await, 200, 62);
-        app.sql("UPDATE casino_providers SET enabled = 1 WHERE name = 'digitain'")
-            .await;
+        app.sql("UPDATE casino_providers SET enabled = 1 WHERE name = 'digitain'").await;
     })
     .await;
 }
@@ -183,12 +143,7 @@ async fn fake_gr8_login(app: &TestApp, link: &str) -> Value {
     use base64::Engine;
     use rsa::pkcs8::DecodePublicKey;
     use rsa::signature::Verifier;
-    let pem = reqwest::get(format!("{}/gr8/public-key", app.base))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let pem = reqwest::get(format!("{}/gr8/public-key", app.base)).await.unwrap().text().await.unwrap();
     assert!(pem.starts_with("-----BEGIN PUBLIC KEY-----"), "{pem}");
     let key = rsa::RsaPublicKey::from_public_key_pem(&pem).expect("public key");
     let jwt = link.split("?jwt=").nth(1).expect("jwt in the link");
@@ -196,12 +151,8 @@ async fn fake_gr8_login(app: &TestApp, link: &str) -> Value {
     assert_eq!(parts.len(), 3);
     let header: Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(parts[0]).unwrap()).unwrap();
     assert_eq!(header["alg"], "RS256");
-    let sig =
-        rsa::pkcs1v15::Signature::try_from(URL_SAFE_NO_PAD.decode(parts[2]).unwrap().as_slice())
-            .unwrap();
-    rsa::pkcs1v15::VerifyingKey::<sha2::Sha256>::new(key)
-        .verify(format!("{}.{}", parts[0], parts[1]).as_bytes(), &sig)
-        .expect("valid RS256 signature");
+    let sig = rsa::pkcs1v15::Signature::try_from(URL_SAFE_NO_PAD.decode(parts[2]).unwrap().as_slice()).unwrap();
+    rsa::pkcs1v15::VerifyingKey::<sha2::Sha256>::new(key).verify(format!("{}.{}", parts[0], parts[1]).as_bytes(), &sig).expect("valid RS256 signature");
     serde_json::from_slice(&URL_SAFE_NO_PAD.decode(parts[1]).unwrap()).unwrap()
 }
 
@@ -209,10 +160,7 @@ async fn fake_gr8_login(app: &TestApp, link: &str) -> Value {
 async fn gr8_link_jwt_verifies_with_the_served_key() {
     each_backend_with(with_key, async |app| {
         let (api, user_id, _) = app.player("gr8-jwt@example.com").await;
-        let link = ok(api.get("/gr8/game_link?lang=ar").await)["game_link"]
-            .as_str()
-            .unwrap()
-            .to_string();
+        let link = ok(api.get("/gr8/game_link?lang=ar").await)["game_link"].as_str().unwrap().to_string();
         assert!(link.starts_with("/partners/gr8/ar/?jwt="), "{link}");
         let claims = fake_gr8_login(app, &link).await;
         assert_eq!(claims["defaultCurrency"], "TND");
@@ -220,18 +168,11 @@ async fn gr8_link_jwt_verifies_with_the_served_key() {
         assert_eq!(claims["operatorUserId"], json!(user_id.to_string()));
         assert_eq!(claims["operatorUserName"], "gr8-jwt@example.com");
         assert_eq!(claims["country"], "TN");
-        let (iat, exp) = (
-            claims["iat"].as_i64().unwrap(),
-            claims["exp"].as_i64().unwrap(),
-        );
+        let (iat, exp) = (claims["iat"].as_i64().unwrap(), claims["exp"].as_i64().unwrap());
         assert!((iat - now_s()).abs() < 60 && exp == iat + 3600);
         // The demo frame reads it (the player's balance shows).
         let page = app.exec(app.bare_client().req(Method::GET, &link)).await;
-        assert!(
-            page.text.contains("dir=\"rtl\"") && page.text.contains("name=\"stake\""),
-            "{}",
-            page.text
-        );
+        assert!(page.text.contains("dir=\"rtl\"") && page.text.contains("name=\"stake\""), "{}", page.text);
     })
     .await;
 }
@@ -244,17 +185,8 @@ async fn gr8_wallet_moves_money_exactly_once() {
         app.credit(user_id, BalanceKind::Real, 10_000).await;
         let start = before + 10_000;
         // No GR8 session yet: unknown player.
-        let (s, r) = gr8_tx(
-            app,
-            user_id,
-            &gr8_body("withdrawal", "w0", "1", None),
-            DEMO_GR8_SECRET,
-        )
-        .await;
-        assert_eq!(
-            (s, r["error"]["code"].as_str()),
-            (404, Some("player.notfound"))
-        );
+        let (s, r) = gr8_tx(app, user_id, &gr8_body("withdrawal", "w0", "1", None), DEMO_GR8_SECRET).await;
+        assert_eq!((s, r["error"]["code"].as_str()), (404, Some("player.notfound")));
         ok(api.get("/gr8/game_link?lang=en").await);
 
         // A stake of 2.5 TND, with its echo and balances; a replay answers the same body.
@@ -263,196 +195,68 @@ async fn gr8_wallet_moves_money_exactly_once() {
         assert_eq!(s, 200, "{r}");
         assert_eq!(r["alreadyProcessed"], false);
         assert_eq!(r["context"]["betId"], "bet-w1");
-        assert_eq!(
-            r["balances"]["cash"],
-            json!(format!(
-                "{}.{:03}",
-                (start - 2500) / 1000,
-                (start - 2500) % 1000
-            ))
-        );
+        assert_eq!(r["balances"]["cash"], json!(format!("{}.{:03}", (start - 2500) / 1000, (start - 2500) % 1000)));
         let (s2, r2) = gr8_tx(app, user_id, &w1, DEMO_GR8_SECRET).await;
         assert_eq!(s2, 200);
         assert_eq!(r2["alreadyProcessed"], true);
         let mut again = r.clone();
         again["alreadyProcessed"] = json!(true);
         assert_eq!(r2, again);
-        assert_eq!(
-            app.minor_balance(user_id, BalanceKind::Real).await,
-            start - 2500
-        );
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 2500);
         // Same id, another amount: a conflict, nothing moves.
-        let (s, r) = gr8_tx(
-            app,
-            user_id,
-            &gr8_body("withdrawal", "w1", "3", None),
-            DEMO_GR8_SECRET,
-        )
-        .await;
-        assert_eq!(
-            (
-                s,
-                r["error"]["code"].as_str(),
-                r["alreadyProcessed"].as_bool()
-            ),
-            (409, Some("conflict.duplicate"), Some(false))
-        );
+        let (s, r) = gr8_tx(app, user_id, &gr8_body("withdrawal", "w1", "3", None), DEMO_GR8_SECRET).await;
+        assert_eq!((s, r["error"]["code"].as_str(), r["alreadyProcessed"].as_bool()), (409, Some("conflict.duplicate"), Some(false)));
 
         // Decimal strings: exact, never floats; more decimals than TND has, signs, exponents refused.
         for bad in ["0.0001", "-1", "1e2", "NaN", "", "1.", ".5", " 1", "1,5"] {
-            let (s, r) = gr8_tx(
-                app,
-                user_id,
-                &gr8_body("withdrawal", "w-bad", bad, None),
-                DEMO_GR8_SECRET,
-            )
-            .await;
-            assert_eq!(
-                (s, r["error"]["code"].as_str()),
-                (400, Some("validation.invalid")),
-                "{bad:?}: {r}"
-            );
+            let (s, r) = gr8_tx(app, user_id, &gr8_body("withdrawal", "w-bad", bad, None), DEMO_GR8_SECRET).await;
+            assert_eq!((s, r["error"]["code"].as_str()), (400, Some("validation.invalid")), "{bad:?}: {r}");
         }
-        let (s, _) = gr8_tx(
-            app,
-            user_id,
-            &gr8_body("withdrawal", "w-tiny", "0.001", None),
-            DEMO_GR8_SECRET,
-        )
-        .await;
+        let (s, _) = gr8_tx(app, user_id, &gr8_body("withdrawal", "w-tiny", "0.001", None), DEMO_GR8_SECRET).await;
         assert_eq!(s, 200);
-        assert_eq!(
-            app.minor_balance(user_id, BalanceKind::Real).await,
-            start - 2501
-        );
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 2501);
 
         // Low balance: declined, nothing moved, and the id is still free.
-        let (s, r) = gr8_tx(
-            app,
-            user_id,
-            &gr8_body("withdrawal", "w-big", "100000", None),
-            DEMO_GR8_SECRET,
-        )
-        .await;
-        assert_eq!(
-            (
-                s,
-                r["error"]["code"].as_str(),
-                r["error"]["origin"].as_str()
-            ),
-            (400, Some("decline.lowbalance"), Some("operator"))
-        );
-        assert_eq!(
-            app.minor_balance(user_id, BalanceKind::Real).await,
-            start - 2501
-        );
+        let (s, r) = gr8_tx(app, user_id, &gr8_body("withdrawal", "w-big", "100000", None), DEMO_GR8_SECRET).await;
+        assert_eq!((s, r["error"]["code"].as_str(), r["error"]["origin"].as_str()), (400, Some("decline.lowbalance"), Some("operator")));
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 2501);
         // Bad signature, wrong operator: refused, nothing moved.
-        let (s, r) = gr8_tx(
-            app,
-            user_id,
-            &gr8_body("deposit", "d-forged", "50", None),
-            "not-the-secret",
-        )
-        .await;
-        assert_eq!(
-            (s, r["error"]["code"].as_str()),
-            (401, Some("auth.signature"))
-        );
+        let (s, r) = gr8_tx(app, user_id, &gr8_body("deposit", "d-forged", "50", None), "not-the-secret").await;
+        assert_eq!((s, r["error"]["code"].as_str()), (401, Some("auth.signature")));
         let raw = gr8_body("deposit", "d-forged", "50", None).to_string();
         let ts = now_s().to_string();
-        let b = app
-            .bare_client()
-            .req(
-                Method::POST,
-                &format!("/api/v2/wallet/{user_id}/transactions"),
-            )
-            .header("x-brand", "carthage")
-            .header("x-operator-id", "someone-else")
-            .header("x-timestamp", &ts)
-            .header(
-                "x-signature",
-                gr8_sig(DEMO_GR8_SECRET, &ts, user_id, raw.as_bytes()),
-            )
-            .body(raw);
+        let b = app.bare_client().req(Method::POST, &format!("/api/v2/wallet/{user_id}/transactions"))
+            .header("x-brand", "carthage").header("x-operator-id", "someone-else").header("x-timestamp", &ts)
+            .header("x-signature", gr8_sig(DEMO_GR8_SECRET, &ts, user_id, raw.as_bytes())).body(raw);
         assert_eq!(app.exec(b).await.status, 401);
         // Garbage never answers 5xx.
-        let b = app
-            .bare_client()
-            .req(Method::POST, "/api/v2/wallet/nobody/transactions")
-            .body("\u{0}{[");
+        let b = app.bare_client().req(Method::POST, "/api/v2/wallet/nobody/transactions").body("\u{0}{[");
         assert!(app.exec(b).await.status < 500);
-        assert_eq!(
-            app.minor_balance(user_id, BalanceKind::Real).await,
-            start - 2501
-        );
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 2501);
 
         // A settlement (deposit) of 6.250 TND for the bet of w1, booked as partner sport (215).
         let mut d1 = gr8_body("deposit", "d1", "6.250", None);
         d1["context"]["betId"] = json!("bet-w1");
         let (s, r) = gr8_tx(app, user_id, &d1, DEMO_GR8_SECRET).await;
         assert_eq!(s, 200, "{r}");
-        assert_eq!(
-            app.minor_balance(user_id, BalanceKind::Real).await,
-            start - 2501 + 6250
-        );
-        assert_eq!(
-            app.count(
-                "ledger_transactions WHERE idempotency_key = 'prov:gr8:d1' AND tx_type = 215"
-            )
-            .await,
-            1
-        );
-        assert_eq!(
-            app.count(
-                "ledger_transactions WHERE idempotency_key = 'prov:gr8:w1' AND tx_type = 214"
-            )
-            .await,
-            1
-        );
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 2501 + 6250);
+        assert_eq!(app.count("ledger_transactions WHERE idempotency_key = 'prov:gr8:d1' AND tx_type = 215").await, 1);
+        assert_eq!(app.count("ledger_transactions WHERE idempotency_key = 'prov:gr8:w1' AND tx_type = 214").await, 1);
 
         // Rollback of the stake: money back once; a retry is already processed.
         let rb = gr8_body("rollback", "r1", "2.5", Some("w1"));
         let (s, r) = gr8_tx(app, user_id, &rb, DEMO_GR8_SECRET).await;
-        assert_eq!(
-            (s, r["alreadyProcessed"].as_bool()),
-            (200, Some(false)),
-            "{r}"
-        );
+        assert_eq!((s, r["alreadyProcessed"].as_bool()), (200, Some(false)), "{r}");
         let (s, r) = gr8_tx(app, user_id, &rb, DEMO_GR8_SECRET).await;
-        assert_eq!(
-            (s, r["alreadyProcessed"].as_bool()),
-            (200, Some(true)),
-            "{r}"
-        );
-        assert_eq!(
-            app.minor_balance(user_id, BalanceKind::Real).await,
-            start - 1 + 6250
-        );
+        assert_eq!((s, r["alreadyProcessed"].as_bool()), (200, Some(true)), "{r}");
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 1 + 6250);
 
         // Rollback of an unknown id: a tombstone, no money; the late withdrawal is declined.
-        let (s, _) = gr8_tx(
-            app,
-            user_id,
-            &gr8_body("rollback", "r2", "1", Some("w-late")),
-            DEMO_GR8_SECRET,
-        )
-        .await;
+        let (s, _) = gr8_tx(app, user_id, &gr8_body("rollback", "r2", "1", Some("w-late")), DEMO_GR8_SECRET).await;
         assert_eq!(s, 200);
-        let (s, r) = gr8_tx(
-            app,
-            user_id,
-            &gr8_body("withdrawal", "w-late", "1", None),
-            DEMO_GR8_SECRET,
-        )
-        .await;
-        assert_eq!(
-            (s, r["error"]["code"].as_str()),
-            (400, Some("decline.rolledback"))
-        );
-        assert_eq!(
-            app.minor_balance(user_id, BalanceKind::Real).await,
-            start - 1 + 6250
-        );
+        let (s, r) = gr8_tx(app, user_id, &gr8_body("withdrawal", "w-late", "1", None), DEMO_GR8_SECRET).await;
+        assert_eq!((s, r["error"]["code"].as_str()), (400, Some("decline.rolledback")));
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start - 1 + 6250);
         app.assert_ledger_consistent().await;
     })
     .await;
@@ -464,10 +268,7 @@ async fn digitain_player(app: &TestApp, email: &str, credit: i64) -> (Api, i64, 
     let (api, user_id, _) = app.player(email).await;
     let before = app.minor_balance(user_id, BalanceKind::Real).await;
     app.credit(user_id, BalanceKind::Real, credit).await;
-    let token = ok(api.get("/digitain/front/token").await)["token"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let token = ok(api.get("/digitain/front/token").await)["token"].as_str().unwrap().to_string();
     (api, user_id, before + credit, token)
 }
 
@@ -665,26 +466,11 @@ async fn demo_partner_pages_bet_through_the_real_wallet() {
 async fn demo_settle(app: &TestApp, partner: &str, credential: &str, page: &str) -> String {
     let field = |name: &str| {
         let marker = format!("name=\"{name}\" value=\"");
-        let start = page
-            .find(&marker)
-            .unwrap_or_else(|| panic!("no {name} in {page}"))
-            + marker.len();
+        let start = page.find(&marker).unwrap_or_else(|| panic!("no {name} in {page}")) + marker.len();
         page[start..].split('"').next().unwrap().to_string()
     };
-    let form = format!(
-        "action=settle&lang=en&credential={}&slip={}&seal={}",
-        urlencode(credential),
-        urlencode(&field("slip")),
-        field("seal")
-    );
-    let r = app
-        .exec(
-            app.bare_client()
-                .req(Method::POST, &format!("/partners/{partner}/action"))
-                .header("content-type", "application/x-www-form-urlencoded")
-                .body(form),
-        )
-        .await;
+    let form = format!("action=settle&lang=en&credential={}&slip={}&seal={}", urlencode(credential), urlencode(&field("slip")), field("seal"));
+    let r = app.exec(app.bare_client().req(Method::POST, &format!("/partners/{partner}/action")).header("content-type", "application/x-www-form-urlencoded").body(form)).await;
     assert_eq!(r.status, 200);
     r.text
 }
@@ -734,26 +520,11 @@ async fn digitain_reply_frames_never_drive_the_wallet() {
 #[tokio::test]
 async fn digitain_wrong_operator_discloses_nothing() {
     each_backend_with(with_key, async |app| {
-        let unsigned = dg_raw(
-            app,
-            "getBalance",
-            &json!({"operatorId": "guess", "timestamp": unique_ts(), "signature": "00"}),
-        )
-        .await;
-        let signed = dg(
-            app,
-            "getBalance",
-            json!({"token": "x"}),
-            "other-op",
-            DEMO_DIGITAIN_SECRET,
-        )
-        .await;
+        let unsigned = dg_raw(app, "getBalance", &json!({"operatorId": "guess", "timestamp": unique_ts(), "signature": "00"})).await;
+        let signed = dg(app, "getBalance", json!({"token": "x"}), "other-op", DEMO_DIGITAIN_SECRET).await;
         assert_eq!(signed["errorCode"], 15, "{signed}");
         for r in [&unsigned, &signed] {
-            assert!(
-                !r.to_string().contains(DEMO_OPERATOR_ID),
-                "the operator id disclosed: {r}"
-            );
+            assert!(!r.to_string().contains(DEMO_OPERATOR_ID), "the operator id disclosed: {r}");
             for field in ["operatorId", "timestamp", "signature"] {
                 assert!(r.get(field).is_none(), "{field} in {r}");
             }
@@ -923,30 +694,12 @@ async fn gr8_deposits_need_their_bet() {
             b
         };
         // The issue's case: a deposit for a bet that never existed.
-        let (s, r) = gr8_tx(
-            app,
-            user_id,
-            &with_bet("deposit", "gd-1", "100", "never-bet"),
-            DEMO_GR8_SECRET,
-        )
-        .await;
+        let (s, r) = gr8_tx(app, user_id, &with_bet("deposit", "gd-1", "100", "never-bet"), DEMO_GR8_SECRET).await;
         assert_eq!(s, 400, "{r}");
         // Nor another player's bet.
-        let (s, _) = gr8_tx(
-            app,
-            other,
-            &with_bet("withdrawal", "gw-other", "1", "their-bet"),
-            DEMO_GR8_SECRET,
-        )
-        .await;
+        let (s, _) = gr8_tx(app, other, &with_bet("withdrawal", "gw-other", "1", "their-bet"), DEMO_GR8_SECRET).await;
         assert_eq!(s, 200);
-        let (s, r) = gr8_tx(
-            app,
-            user_id,
-            &with_bet("deposit", "gd-2", "100", "their-bet"),
-            DEMO_GR8_SECRET,
-        )
-        .await;
+        let (s, r) = gr8_tx(app, user_id, &with_bet("deposit", "gd-2", "100", "their-bet"), DEMO_GR8_SECRET).await;
         assert_eq!(s, 400, "{r}");
         // Without a betId at all.
         let mut bare = gr8_body("deposit", "gd-3", "100", None);
@@ -954,32 +707,13 @@ async fn gr8_deposits_need_their_bet() {
         let (s, r) = gr8_tx(app, user_id, &bare, DEMO_GR8_SECRET).await;
         assert_eq!(s, 400, "{r}");
         assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start);
-        assert_eq!(
-            app.count("ledger_transactions WHERE idempotency_key LIKE 'prov:gr8:gd-%'")
-                .await,
-            0
-        );
+        assert_eq!(app.count("ledger_transactions WHERE idempotency_key LIKE 'prov:gr8:gd-%'").await, 0);
         // Its own bet: paid.
-        let (s, _) = gr8_tx(
-            app,
-            user_id,
-            &with_bet("withdrawal", "gw-1", "1", "my-bet"),
-            DEMO_GR8_SECRET,
-        )
-        .await;
+        let (s, _) = gr8_tx(app, user_id, &with_bet("withdrawal", "gw-1", "1", "my-bet"), DEMO_GR8_SECRET).await;
         assert_eq!(s, 200);
-        let (s, r) = gr8_tx(
-            app,
-            user_id,
-            &with_bet("deposit", "gd-4", "3", "my-bet"),
-            DEMO_GR8_SECRET,
-        )
-        .await;
+        let (s, r) = gr8_tx(app, user_id, &with_bet("deposit", "gd-4", "3", "my-bet"), DEMO_GR8_SECRET).await;
         assert_eq!(s, 200, "{r}");
-        assert_eq!(
-            app.minor_balance(user_id, BalanceKind::Real).await,
-            start + 2000
-        );
+        assert_eq!(app.minor_balance(user_id, BalanceKind::Real).await, start + 2000);
         app.assert_ledger_consistent().await;
     })
     .await;
@@ -997,34 +731,13 @@ async fn gr8_a_body_signed_for_one_player_is_refused_for_another() {
         ok(b_api.get("/gr8/game_link?lang=en").await);
         let b_start = app.minor_balance(b, BalanceKind::Real).await;
         // A withdrawal signed for A's path, sent to B's.
-        let (s, r) = gr8_signed_for(
-            app,
-            a,
-            b,
-            &gr8_body("withdrawal", "gp-1", "5", None),
-            DEMO_GR8_SECRET,
-        )
-        .await;
-        assert_eq!(
-            (s, r["error"]["code"].as_str()),
-            (401, Some("auth.signature")),
-            "{r}"
-        );
+        let (s, r) = gr8_signed_for(app, a, b, &gr8_body("withdrawal", "gp-1", "5", None), DEMO_GR8_SECRET).await;
+        assert_eq!((s, r["error"]["code"].as_str()), (401, Some("auth.signature")), "{r}");
         assert_eq!(app.minor_balance(b, BalanceKind::Real).await, b_start);
         // Signed for B's path: accepted.
-        let (s, r) = gr8_signed_for(
-            app,
-            b,
-            b,
-            &gr8_body("withdrawal", "gp-2", "5", None),
-            DEMO_GR8_SECRET,
-        )
-        .await;
+        let (s, r) = gr8_signed_for(app, b, b, &gr8_body("withdrawal", "gp-2", "5", None), DEMO_GR8_SECRET).await;
         assert_eq!(s, 200, "{r}");
-        assert_eq!(
-            app.minor_balance(b, BalanceKind::Real).await,
-            b_start - 5000
-        );
+        assert_eq!(app.minor_balance(b, BalanceKind::Real).await, b_start - 5000);
         app.assert_ledger_consistent().await;
     })
     .await;
@@ -1037,8 +750,7 @@ async fn gr8_a_body_signed_for_one_player_is_refused_for_another() {
 async fn partner_wallets_answer_only_their_allowed_addresses() {
     let restrict = |cfg: &mut server::config::Config| {
         with_key(cfg);
-        cfg.partners.digitain_allowed =
-            server::partners::AddressList::parse("198.51.100.0/24").unwrap();
+        cfg.partners.digitain_allowed = server::partners::AddressList::parse("198.51.100.0/24").unwrap();
         cfg.partners.gr8_allowed = server::partners::AddressList::parse("198.51.100.7").unwrap();
     };
     each_backend_with(restrict, async |app| {

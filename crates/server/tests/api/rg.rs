@@ -17,11 +17,7 @@ const RG: &str = "/api/user/responsible-gambling";
 const TND: i64 = 1000;
 
 fn secs_from_now(iso: &Value) -> i64 {
-    let t = kernel::clock::parse_bound(
-        iso.as_str().unwrap_or_else(|| panic!("not a time: {iso}")),
-        false,
-    )
-    .expect("ISO time");
+    let t = kernel::clock::parse_bound(iso.as_str().unwrap_or_else(|| panic!("not a time: {iso}")), false).expect("ISO time");
     (t - now_ms()) / 1000
 }
 
@@ -34,10 +30,7 @@ async fn deposit(app: &TestApp, user_id: i64, tx: TxType, minor: i64) -> i64 {
         Some(user_id),
         Currency::Tnd,
         AccountRef::House(HouseAccount::Payments),
-        AccountRef::Player {
-            user_id,
-            kind: BalanceKind::Real,
-        },
+        AccountRef::Player { user_id, kind: BalanceKind::Real },
         minor,
     );
     app.state.ledger.post(posting).await.expect("deposit").tx_id
@@ -52,10 +45,7 @@ async fn cash_deposit(app: &TestApp, cashier: i64, user_id: i64, minor: i64) -> 
         Some(cashier),
         Currency::Tnd,
         AccountRef::House(HouseAccount::Floats),
-        AccountRef::Player {
-            user_id: cashier,
-            kind: BalanceKind::Float,
-        },
+        AccountRef::Player { user_id: cashier, kind: BalanceKind::Float },
         minor,
     );
     app.state.ledger.post(issue).await.expect("float issue");
@@ -64,22 +54,11 @@ async fn cash_deposit(app: &TestApp, cashier: i64, user_id: i64, minor: i64) -> 
         format!("desk:{cashier}:{}", kernel::ids::next_id()),
         Some(user_id),
         Currency::Tnd,
-        AccountRef::Player {
-            user_id: cashier,
-            kind: BalanceKind::Float,
-        },
-        AccountRef::Player {
-            user_id,
-            kind: BalanceKind::Real,
-        },
+        AccountRef::Player { user_id: cashier, kind: BalanceKind::Float },
+        AccountRef::Player { user_id, kind: BalanceKind::Real },
         minor,
     );
-    app.state
-        .ledger
-        .post(cash)
-        .await
-        .expect("cash deposit")
-        .tx_id
+    app.state.ledger.post(cash).await.expect("cash deposit").tx_id
 }
 
 async fn user(app: &TestApp, id: i64) -> accounts::User {
@@ -87,11 +66,7 @@ async fn user(app: &TestApp, id: i64) -> accounts::User {
 }
 
 async fn check_deposit(app: &TestApp, id: i64, minor: i64) -> Result<(), kernel::AppError> {
-    app.state
-        .accounts
-        .rg()
-        .check_deposit(id, Currency::Tnd, minor)
-        .await
+    app.state.accounts.rg().check_deposit(id, Currency::Tnd, minor).await
 }
 
 #[tokio::test]
@@ -212,69 +187,31 @@ async fn rg_deposit_limits_count_credited_deposits_and_raise_after_24_hours() {
 async fn rg_self_exclusion_ends_sessions_and_refuses_every_sign_in_and_deposits() {
     each_backend(async |app| {
         let (api, id, _) = app.player("excluded@example.com").await;
-        app.sql(&format!(
-            "UPDATE users SET phone = '21650007001' WHERE id = {id}"
-        ))
-        .await;
+        app.sql(&format!("UPDATE users SET phone = '21650007001' WHERE id = {id}")).await;
         let other = app.client();
         ok(other.login("21650007001", PASSWORD).await);
         ok(other.check().await);
 
         // Refused: wrong password, unknown period, malformed. Nothing changes.
-        fail(
-            api.post(
-                &format!("{RG}/self-exclusion"),
-                json!({"period": "6m", "password": "Wrong123"}),
-            )
-            .await,
-            200,
-            4,
-        );
-        fail(
-            api.post(
-                &format!("{RG}/self-exclusion"),
-                json!({"period": "2w", "password": PASSWORD}),
-            )
-            .await,
-            200,
-            47,
-        );
-        fail(
-            api.post(&format!("{RG}/self-exclusion"), json!({"period": 6}))
-                .await,
-            400,
-            40,
-        );
+        fail(api.post(&format!("{RG}/self-exclusion"), json!({"period": "6m", "password": "Wrong123"})).await, 200, 4);
+        fail(api.post(&format!("{RG}/self-exclusion"), json!({"period": "2w", "password": PASSWORD})).await, 200, 47);
+        fail(api.post(&format!("{RG}/self-exclusion"), json!({"period": 6})).await, 400, 40);
         ok(api.check().await);
 
-        let resp = api
-            .send(
-                Method::POST,
-                &format!("{RG}/self-exclusion"),
-                Some(json!({"period": "6m", "password": PASSWORD})),
-            )
-            .await;
+        let resp = api.send(Method::POST, &format!("{RG}/self-exclusion"), Some(json!({"period": "6m", "password": PASSWORD}))).await;
         let cookie = resp.set_cookie("carthage_session").unwrap_or_default();
         let r = ok(resp.pair());
-        assert!(
-            cookie.contains("Max-Age=0"),
-            "the cookie is cleared: {cookie}"
-        );
+        assert!(cookie.contains("Max-Age=0"), "the cookie is cleared: {cookie}");
         assert_eq!(r["permanent"], false);
         let days = secs_from_now(&r["until"]) / 86_400;
-        assert!(
-            (180..=184).contains(&days),
-            "six calendar months: {days} days"
-        );
+        assert!((180..=184).contains(&days), "six calendar months: {days} days");
         // Every session ended at once (this browser and the other one).
         fail(api.check().await, 401, 23);
         fail(other.check().await, 401, 23);
 
         // Every sign-in route refuses with 121 and the end; a wrong password is still 4.
         for reply in [
-            app.client()
-                .login_email("excluded@example.com", PASSWORD)
-                .await,
+            app.client().login_email("excluded@example.com", PASSWORD).await,
             app.client().login_phone("21650007001", PASSWORD).await,
             app.client().login("excluded@example.com", PASSWORD).await,
             app.client().login("+21650007001", PASSWORD).await,
@@ -282,99 +219,36 @@ async fn rg_self_exclusion_ends_sessions_and_refuses_every_sign_in_and_deposits(
             let e = fail(reply, 200, 121);
             assert_eq!(e["until"], r["until"]);
         }
-        fail(
-            app.client()
-                .login_email("excluded@example.com", "Wrong123")
-                .await,
-            200,
-            4,
-        );
-        assert_eq!(
-            app.count(&format!(
-                "sessions WHERE user_id = {id} AND revoked_at IS NULL"
-            ))
-            .await,
-            0
-        );
+        fail(app.client().login_email("excluded@example.com", "Wrong123").await, 200, 4);
+        assert_eq!(app.count(&format!("sessions WHERE user_id = {id} AND revoked_at IS NULL")).await, 0);
         // Deposits are refused too.
-        assert_eq!(
-            check_deposit(app, id, TND).await.unwrap_err().code,
-            ErrorCode::SelfExcluded
-        );
-        assert_eq!(
-            app.count(&format!(
-                "rg_events WHERE user_id = {id} AND kind = 'self_exclusion'"
-            ))
-            .await,
-            1
-        );
+        assert_eq!(check_deposit(app, id, TND).await.unwrap_err().code, ErrorCode::SelfExcluded);
+        assert_eq!(app.count(&format!("rg_events WHERE user_id = {id} AND kind = 'self_exclusion'")).await, 1);
 
         // It cannot be shortened: a cool-off or a shorter exclusion is refused (123), a longer one extends it.
         let rg = app.state.accounts.rg();
         let u = user(app, id).await;
-        assert_eq!(
-            rg.cool_off(&u, accounts::rg::CoolOff::Month, now_ms())
-                .await
-                .unwrap_err()
-                .code,
-            ErrorCode::RgBlockShorter
-        );
-        let longer = rg
-            .self_exclude(&u, accounts::rg::Exclusion::OneYear, PASSWORD, now_ms())
-            .await
-            .unwrap();
+        assert_eq!(rg.cool_off(&u, accounts::rg::CoolOff::Month, now_ms()).await.unwrap_err().code, ErrorCode::RgBlockShorter);
+        let longer = rg.self_exclude(&u, accounts::rg::Exclusion::OneYear, PASSWORD, now_ms()).await.unwrap();
         assert_eq!(user(app, id).await.self_excluded_until, Some(longer));
-        assert_eq!(
-            rg.self_exclude(&u, accounts::rg::Exclusion::SixMonths, PASSWORD, now_ms())
-                .await
-                .unwrap_err()
-                .code,
-            ErrorCode::RgBlockShorter
-        );
+        assert_eq!(rg.self_exclude(&u, accounts::rg::Exclusion::SixMonths, PASSWORD, now_ms()).await.unwrap_err().code, ErrorCode::RgBlockShorter);
 
         // Permanent: until null.
         let (api2, id2, _) = app.player("forever@example.com").await;
-        let r = ok(api2
-            .post(
-                &format!("{RG}/self-exclusion"),
-                json!({"period": "permanent", "password": PASSWORD}),
-            )
-            .await);
-        assert_eq!(
-            (r["until"].clone(), r["permanent"].clone()),
-            (Value::Null, json!(true))
-        );
-        let e = fail(
-            app.client()
-                .login_email("forever@example.com", PASSWORD)
-                .await,
-            200,
-            121,
-        );
+        let r = ok(api2.post(&format!("{RG}/self-exclusion"), json!({"period": "permanent", "password": PASSWORD})).await);
+        assert_eq!((r["until"].clone(), r["permanent"].clone()), (Value::Null, json!(true)));
+        let e = fail(app.client().login_email("forever@example.com", PASSWORD).await, 200, 121);
         assert_eq!(e, json!({"until": null, "permanent": true}));
         // Still excluded a century from now.
         let far = now_ms() + 36_500 * DAY_MS;
-        assert_eq!(
-            rg.check_deposit_at(id2, Currency::Tnd, 1, far)
-                .await
-                .unwrap_err()
-                .code,
-            ErrorCode::SelfExcluded
-        );
+        assert_eq!(rg.check_deposit_at(id2, Currency::Tnd, 1, far).await.unwrap_err().code, ErrorCode::SelfExcluded);
 
         // A block set on the row while a session is live (another path, a race): the next
         // use of the session refuses and ends it.
         let (api3, id3, _) = app.player("race@example.com").await;
-        app.sql(&format!(
-            "UPDATE users SET self_excluded_until = {} WHERE id = {id3}",
-            now_ms() + DAY_MS
-        ))
-        .await;
+        app.sql(&format!("UPDATE users SET self_excluded_until = {} WHERE id = {id3}", now_ms() + DAY_MS)).await;
         fail(api3.check().await, 200, 121);
-        app.sql(&format!(
-            "UPDATE users SET self_excluded_until = NULL WHERE id = {id3}"
-        ))
-        .await;
+        app.sql(&format!("UPDATE users SET self_excluded_until = NULL WHERE id = {id3}")).await;
         fail(api3.check().await, 401, 23);
     })
     .await;
@@ -384,56 +258,27 @@ async fn rg_self_exclusion_ends_sessions_and_refuses_every_sign_in_and_deposits(
 async fn rg_cool_off_refuses_then_ends_by_itself() {
     each_backend(async |app| {
         let (api, id, _) = app.player("break@example.com").await;
-        fail(
-            api.post(&format!("{RG}/cool-off"), json!({"period": "1h"}))
-                .await,
-            200,
-            47,
-        );
-        fail(
-            api.post(&format!("{RG}/cool-off"), json!({})).await,
-            400,
-            40,
-        );
-        let r = ok(api
-            .post(&format!("{RG}/cool-off"), json!({"period": "7d"}))
-            .await);
+        fail(api.post(&format!("{RG}/cool-off"), json!({"period": "1h"})).await, 200, 47);
+        fail(api.post(&format!("{RG}/cool-off"), json!({})).await, 400, 40);
+        let r = ok(api.post(&format!("{RG}/cool-off"), json!({"period": "7d"})).await);
         let secs = secs_from_now(&r["until"]);
         assert!((7 * 86_400 - 10..=7 * 86_400).contains(&secs), "{secs}");
         fail(api.check().await, 401, 23);
-        let e = fail(
-            app.client()
-                .login_email("break@example.com", PASSWORD)
-                .await,
-            200,
-            122,
-        );
+        let e = fail(app.client().login_email("break@example.com", PASSWORD).await, 200, 122);
         assert_eq!(e["until"], r["until"]);
         let e = check_deposit(app, id, TND).await.unwrap_err();
         assert_eq!(e.code, ErrorCode::CoolingOff);
         // At its end (explicit time), deposits are accepted again…
         let rg = app.state.accounts.rg();
-        rg.check_deposit_at(id, Currency::Tnd, TND, now_ms() + 7 * DAY_MS + 1_000)
-            .await
-            .unwrap();
+        rg.check_deposit_at(id, Currency::Tnd, TND, now_ms() + 7 * DAY_MS + 1_000).await.unwrap();
         // …and once the stored end has passed, sign-in works again.
-        app.sql(&format!(
-            "UPDATE users SET cool_off_until = {} WHERE id = {id}",
-            now_ms() - 1
-        ))
-        .await;
+        app.sql(&format!("UPDATE users SET cool_off_until = {} WHERE id = {id}", now_ms() - 1)).await;
         let again = app.client();
         ok(again.login_email("break@example.com", PASSWORD).await);
         let s = ok(again.get(RG).await);
         assert!(s["cool_off_until"].is_null());
         check_deposit(app, id, TND).await.unwrap();
-        assert_eq!(
-            app.count(&format!(
-                "rg_events WHERE user_id = {id} AND kind = 'cool_off'"
-            ))
-            .await,
-            1
-        );
+        assert_eq!(app.count(&format!("rg_events WHERE user_id = {id} AND kind = 'cool_off'")).await, 1);
     })
     .await;
 }
@@ -464,17 +309,8 @@ fn money(token: &str, tx: &str, round: &str, amount: i64) -> Value {
 async fn launched(app: &TestApp, email: &str, provider: &str, game: &str) -> (Api, i64, String) {
     let (api, id, _) = app.player(email).await;
     app.credit(id, BalanceKind::Real, 100 * TND).await;
-    let launch = ok(api
-        .post(
-            "/api/casino/session",
-            json!({"provider": provider, "gameId": game, "lang": "en", "platform": "mobile"}),
-        )
-        .await);
-    (
-        api,
-        id,
-        launch["sessionToken"].as_str().unwrap().to_string(),
-    )
+    let launch = ok(api.post("/api/casino/session", json!({"provider": provider, "gameId": game, "lang": "en", "platform": "mobile"})).await);
+    (api, id, launch["sessionToken"].as_str().unwrap().to_string())
 }
 
 #[tokio::test]
@@ -562,61 +398,20 @@ async fn rg_reality_check_interval_and_session_summary() {
 async fn rg_limits_guard_the_deposit_endpoints() {
     each_backend(async |app| {
         let (api, id, _) = app.player("guarded@example.com").await;
-        ok(api
-            .put(
-                &format!("{RG}/deposit-limits"),
-                json!({"day": 30, "week": null, "month": null}),
-            )
-            .await);
-        let token = ok(api.post("/api/payment/token", json!({})).await)["token"]
-            .as_str()
-            .unwrap()
-            .to_string();
-        let refused = fail(
-            api.post(
-                "/api/payment/deposit",
-                json!({"amount": 50, "sessionToken": token}),
-            )
-            .await,
-            200,
-            120,
-        );
+        ok(api.put(&format!("{RG}/deposit-limits"), json!({"day": 30, "week": null, "month": null})).await);
+        let token = ok(api.post("/api/payment/token", json!({})).await)["token"].as_str().unwrap().to_string();
+        let refused = fail(api.post("/api/payment/deposit", json!({"amount": 50, "sessionToken": token})).await, 200, 120);
         assert_eq!(refused["period"], "day", "{refused}");
         assert_eq!(refused["remaining"].as_f64(), Some(30.0), "{refused}");
-        let intents = app
-            .scalar(&format!(
-                "SELECT COUNT(*) FROM payment_intents WHERE user_id = {id}"
-            ))
-            .await;
+        let intents = app.scalar(&format!("SELECT COUNT(*) FROM payment_intents WHERE user_id = {id}")).await;
         assert_eq!(intents, 0, "a refused deposit leaves no intent");
-        let token = ok(api.post("/api/payment/token", json!({})).await)["token"]
-            .as_str()
-            .unwrap()
-            .to_string();
-        ok(api
-            .post(
-                "/api/payment/deposit",
-                json!({"amount": 30, "sessionToken": token}),
-            )
-            .await);
+        let token = ok(api.post("/api/payment/token", json!({})).await)["token"].as_str().unwrap().to_string();
+        ok(api.post("/api/payment/deposit", json!({"amount": 30, "sessionToken": token})).await);
         // Paykassma and Telegram USDT ask the same guard.
-        fail(
-            api.post("/paykassma/deposit/init", json!({"amount": 31}))
-                .await,
-            200,
-            120,
-        );
+        fail(api.post("/paykassma/deposit/init", json!({"amount": 31})).await, 200, 120);
         // A cool-off: the guard refuses the player itself (checked directly: the session is gone).
-        ok(api
-            .post(&format!("{RG}/cool-off"), json!({"period": "24h"}))
-            .await);
-        let e = app
-            .state
-            .accounts
-            .rg()
-            .check_deposit(id, Currency::Tnd, TND)
-            .await
-            .unwrap_err();
+        ok(api.post(&format!("{RG}/cool-off"), json!({"period": "24h"})).await);
+        let e = app.state.accounts.rg().check_deposit(id, Currency::Tnd, TND).await.unwrap_err();
         assert_eq!(e.code, ErrorCode::CoolingOff);
     })
     .await;

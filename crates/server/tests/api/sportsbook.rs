@@ -38,19 +38,11 @@ async fn add_match(app: &TestApp, id: &str, kind: &str, start_in_ms: i64) {
 }
 
 async fn set_odds(app: &TestApp, id: &str, market: &str, odds: &[(&str, i64)]) {
-    let outcomes: Vec<Value> = odds
-        .iter()
-        .map(|(o, x)| json!({"id": o, "odds": x, "active": true}))
-        .collect();
+    let outcomes: Vec<Value> = odds.iter().map(|(o, x)| json!({"id": o, "odds": x, "active": true})).collect();
     app.state
         .betting
-        .apply(
-            msg(
-                json!({"type": "odds_change", "timestamp": now_ms(), "event_id": id,
-            "markets": [{"market": market, "status": "active", "outcomes": outcomes}]}),
-            ),
-            now_ms(),
-        )
+        .apply(msg(json!({"type": "odds_change", "timestamp": now_ms(), "event_id": id,
+            "markets": [{"market": market, "status": "active", "outcomes": outcomes}]})), now_ms())
         .await
         .unwrap();
 }
@@ -73,10 +65,7 @@ async fn settle(app: &TestApp, id: &str, results: &[(&str, &str, &str)]) {
             None => markets.push((m.to_string(), vec![outcome])),
         }
     }
-    let markets: Vec<Value> = markets
-        .into_iter()
-        .map(|(m, o)| json!({"market": m, "outcomes": o}))
-        .collect();
+    let markets: Vec<Value> = markets.into_iter().map(|(m, o)| json!({"market": m, "outcomes": o})).collect();
     app.state
         .betting
         .apply(msg(json!({"type": "bet_settlement", "timestamp": now_ms(), "event_id": id, "markets": markets})), now_ms())
@@ -93,13 +82,7 @@ fn single(event: &str, outcome: &str, odds: &str, stake: &str) -> Value {
 }
 
 async fn place(api: &Api, key: &str, body: Value) -> (u16, Value) {
-    api.exec(
-        api.req(Method::POST, BETS)
-            .header("Idempotency-Key", key)
-            .json(&body),
-    )
-    .await
-    .pair()
+    api.exec(api.req(Method::POST, BETS).header("Idempotency-Key", key).json(&body)).await.pair()
 }
 
 /// A signed-in player credited with `credit` (minor units): `(client, user id, balance now)`.
@@ -252,19 +235,10 @@ async fn sportsbook_100_placements_with_one_key_post_once() {
         let (api, id, start) = funded(app, "eager@example.tn", 100 * TND).await;
         let body = single("c:1", "2", "3.4", "10.0");
         let replies = join_all((0..100).map(|_| place(&api, "same", body.clone()))).await;
-        let ids: std::collections::BTreeSet<String> = replies
-            .into_iter()
-            .map(|r| ok(r)["id"].to_string())
-            .collect();
+        let ids: std::collections::BTreeSet<String> = replies.into_iter().map(|r| ok(r)["id"].to_string()).collect();
         assert_eq!(ids.len(), 1, "one bet: {ids:?}");
         assert_eq!(real(app, id).await, start - 10 * TND);
-        assert_eq!(
-            app.scalar(&format!(
-                "SELECT COUNT(*) FROM ledger_transactions WHERE user_id = {id} AND tx_type = 211"
-            ))
-            .await,
-            1
-        );
+        assert_eq!(app.scalar(&format!("SELECT COUNT(*) FROM ledger_transactions WHERE user_id = {id} AND tx_type = 211")).await, 1);
         app.assert_ledger_consistent().await;
     })
     .await;
@@ -280,22 +254,8 @@ async fn sportsbook_200_bets_against_a_balance_for_50_accept_50() {
         if have < 50 * TND {
             app.credit(id, BalanceKind::Real, 50 * TND - have).await;
         }
-        app.state
-            .ledger
-            .post(wallet::PostingRequest::transfer(
-                wallet::TxType::ManualAdjustment,
-                format!("trim:{id}"),
-                Some(id),
-                kernel::Currency::Tnd,
-                wallet::AccountRef::Player {
-                    user_id: id,
-                    kind: BalanceKind::Real,
-                },
-                wallet::AccountRef::House(wallet::HouseAccount::Adjustments),
-                real(app, id).await - 50 * TND,
-            ))
-            .await
-            .ok();
+        app.state.ledger.post(wallet::PostingRequest::transfer(wallet::TxType::ManualAdjustment, format!("trim:{id}"), Some(id), kernel::Currency::Tnd,
+            wallet::AccountRef::Player { user_id: id, kind: BalanceKind::Real }, wallet::AccountRef::House(wallet::HouseAccount::Adjustments), real(app, id).await - 50 * TND)).await.ok();
         assert_eq!(real(app, id).await, 50 * TND);
         // Spread over markets so no per-market limit is reached; at most 4 open bets per
         // event would refuse most of them, so the express limit is lifted for this test.
@@ -303,35 +263,13 @@ async fn sportsbook_200_bets_against_a_balance_for_50_accept_50() {
         settings.max_open_bets_per_event = 1000;
         app.state.betting.set_settings(settings);
         let keys: Vec<String> = (0..200).map(|i| format!("k{i}")).collect();
-        let replies = join_all(
-            keys.iter()
-                .map(|k| place(&api, k, single("p:1", "1", "2.1", "1.0"))),
-        )
-        .await;
-        let accepted = replies
-            .iter()
-            .filter(|(h, b)| *h == 200 && b["status"] == 0)
-            .count();
-        let refused = replies
-            .iter()
-            .filter(|(h, b)| *h == 200 && b["status"] == 501)
-            .count();
+        let replies = join_all(keys.iter().map(|k| place(&api, k, single("p:1", "1", "2.1", "1.0")))).await;
+        let accepted = replies.iter().filter(|(h, b)| *h == 200 && b["status"] == 0).count();
+        let refused = replies.iter().filter(|(h, b)| *h == 200 && b["status"] == 501).count();
         assert_eq!((accepted, refused), (50, 150));
         assert_eq!(real(app, id).await, 0);
-        assert_eq!(
-            app.scalar(&format!(
-                "SELECT COUNT(*) FROM sb_bets WHERE user_id = {id} AND status = 'open'"
-            ))
-            .await,
-            50
-        );
-        assert_eq!(
-            app.scalar(&format!(
-                "SELECT COUNT(*) FROM sb_bets WHERE user_id = {id} AND status = 'rejected'"
-            ))
-            .await,
-            150
-        );
+        assert_eq!(app.scalar(&format!("SELECT COUNT(*) FROM sb_bets WHERE user_id = {id} AND status = 'open'")).await, 50);
+        assert_eq!(app.scalar(&format!("SELECT COUNT(*) FROM sb_bets WHERE user_id = {id} AND status = 'rejected'")).await, 150);
         app.assert_ledger_consistent().await;
     })
     .await;
@@ -368,11 +306,7 @@ async fn sportsbook_legs_the_feed_lost_are_void() {
 async fn next_json(s: &mut crate::crash::Socket) -> Value {
     use futures::StreamExt;
     loop {
-        let m = tokio::time::timeout(std::time::Duration::from_secs(10), s.next())
-            .await
-            .expect("a message in time")
-            .unwrap()
-            .unwrap();
+        let m = tokio::time::timeout(std::time::Duration::from_secs(10), s.next()).await.expect("a message in time").unwrap().unwrap();
         if let tokio_tungstenite::tungstenite::Message::Text(t) = m {
             return serde_json::from_str(&t).unwrap();
         }
@@ -465,11 +399,7 @@ async fn sportsbook_feed_pushed_by_an_adapter() {
     // Without a push feed configured the endpoint is closed.
     each_backend(async |app| {
         let now_s = now_ms() / 1000;
-        fail(
-            app.exec(signed(app, "[]", SECRET, now_s)).await.pair(),
-            401,
-            66,
-        );
+        fail(app.exec(signed(app, "[]", SECRET, now_s)).await.pair(), 401, 66);
     })
     .await;
     each_backend_with(
@@ -524,39 +454,17 @@ async fn sportsbook_names_in_the_reply_language() {
         let (api, _, _) = funded(app, "names@example.tn", 10 * TND).await;
         let get = |lang: &'static str, path: &'static str| {
             let api = &api;
-            async move {
-                ok(api
-                    .exec(api.req(Method::GET, path).header("accept-language", lang))
-                    .await
-                    .pair())
-            }
+            async move { ok(api.exec(api.req(Method::GET, path).header("accept-language", lang)).await.pair()) }
         };
         let ev = get("fr-FR,fr;q=0.9", "/api/sportsbook/event/n:1").await;
         assert_eq!(ev["sport"], "Football");
-        let total = ev["markets"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|m| m["key"] == "18|total=2.5")
-            .unwrap()
-            .clone();
+        let total = ev["markets"].as_array().unwrap().iter().find(|m| m["key"] == "18|total=2.5").unwrap().clone();
         assert_eq!(total["outcomes"][0]["name"], "Plus de 2.5");
         let ev = get("ar", "/api/sportsbook/event/n:1").await;
         assert_eq!(ev["sport"], "كرة القدم");
-        let main = ev["markets"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|m| m["key"] == "1")
-            .unwrap()
-            .clone();
+        let main = ev["markets"].as_array().unwrap().iter().find(|m| m["key"] == "1").unwrap().clone();
         assert_eq!(main["name"], "نتيجة المباراة 1X2");
-        let names: Vec<&str> = main["outcomes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|o| o["name"].as_str().unwrap())
-            .collect();
+        let names: Vec<&str> = main["outcomes"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
         assert_eq!(names, vec!["Home n:1", "تعادل", "Away n:1"]);
         let line = get("ar", "/api/sportsbook/line?live=true").await;
         assert_eq!(line["sports"][0]["name"], "كرة القدم");
@@ -565,30 +473,13 @@ async fn sportsbook_names_in_the_reply_language() {
         assert_eq!(ev["sport"], "Soccer");
         // A bet's legs: stored once, named in the language of each reply.
         let placed = api
-            .exec(
-                api.req(Method::POST, BETS)
-                    .header("Idempotency-Key", "n1")
-                    .header("accept-language", "ar")
-                    .json(&single("n:1", "2", "3.4", "1.0")),
-            )
+            .exec(api.req(Method::POST, BETS).header("Idempotency-Key", "n1").header("accept-language", "ar").json(&single("n:1", "2", "3.4", "1.0")))
             .await
             .pair();
         let placed = ok(placed);
-        assert_eq!(
-            (
-                placed["legs"][0]["market_name"].as_str(),
-                placed["legs"][0]["outcome_name"].as_str()
-            ),
-            (Some("نتيجة المباراة 1X2"), Some("تعادل"))
-        );
+        assert_eq!((placed["legs"][0]["market_name"].as_str(), placed["legs"][0]["outcome_name"].as_str()), (Some("نتيجة المباراة 1X2"), Some("تعادل")));
         let mine = get("fr", "/api/sportsbook/bets?status=open").await;
-        assert_eq!(
-            (
-                mine[0]["legs"][0]["market_name"].as_str(),
-                mine[0]["legs"][0]["outcome_name"].as_str()
-            ),
-            (Some("Résultat 1X2"), Some("Match nul"))
-        );
+        assert_eq!((mine[0]["legs"][0]["market_name"].as_str(), mine[0]["legs"][0]["outcome_name"].as_str()), (Some("Résultat 1X2"), Some("Match nul")));
         let mine = get("en", "/api/sportsbook/bets?status=open").await;
         assert_eq!(mine[0]["legs"][0]["outcome_name"], "Draw");
     })
@@ -604,19 +495,12 @@ async fn sportsbook_cancel_delivered_20_times_refunds_once() {
         let (api, id, start) = funded(app, "cancelled@example.tn", 10 * TND).await;
         ok(place(&api, "x1", single("x:1", "1", "2.1", "4")).await);
         assert_eq!(real(app, id).await, start - 4 * TND);
-        let cancel =
-            || msg(json!({"type": "bet_cancel", "timestamp": now_ms(), "event_id": "x:1"}));
+        let cancel = || msg(json!({"type": "bet_cancel", "timestamp": now_ms(), "event_id": "x:1"}));
         let done = join_all((0..20).map(|_| app.state.betting.apply(cancel(), now_ms()))).await;
         assert!(done.iter().all(|r| r.is_ok()));
         assert_eq!(real(app, id).await, start);
         // The stake and its one refund.
-        assert_eq!(
-            app.count(&format!(
-                "ledger_transactions WHERE idempotency_key LIKE 'sb:%' AND user_id = {id}"
-            ))
-            .await,
-            2
-        );
+        assert_eq!(app.count(&format!("ledger_transactions WHERE idempotency_key LIKE 'sb:%' AND user_id = {id}")).await, 2);
         app.assert_ledger_consistent().await;
     })
     .await;

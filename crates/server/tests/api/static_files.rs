@@ -20,24 +20,10 @@ async fn fetch(api: &Api, path: &str, accept_encoding: Option<&str>) -> Raw {
     if let Some(ae) = accept_encoding {
         req = req.header("accept-encoding", ae);
     }
-    let resp = api
-        .http
-        .execute(req.build().unwrap())
-        .await
-        .expect("request");
+    let resp = api.http.execute(req.build().unwrap()).await.expect("request");
     let h = resp.headers().clone();
-    let text = |name: &str| {
-        h.get(name)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string)
-    };
-    let vary = h
-        .get_all("vary")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .collect::<Vec<_>>()
-        .join(", ")
-        .to_ascii_lowercase();
+    let text = |name: &str| h.get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
+    let vary = h.get_all("vary").iter().filter_map(|v| v.to_str().ok()).collect::<Vec<_>>().join(", ").to_ascii_lowercase();
     Raw {
         status: resp.status().as_u16(),
         encoding: text("content-encoding"),
@@ -55,33 +41,13 @@ async fn precompressed_brotli_and_gzip_are_served_as_built() {
     // The bytes differ per variant, so each reply shows which file was sent, untouched.
     let js = b"console.log('carthage app, plain');".repeat(20);
     std::fs::write(dir.join("assets/index-abc123.js"), &js).unwrap();
-    std::fs::write(
-        dir.join("assets/index-abc123.js.br"),
-        b"BROTLI BYTES OF index-abc123.js",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("assets/index-abc123.js.gz"),
-        b"GZIP BYTES OF index-abc123.js",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("index.html"),
-        "<!doctype html><div id=\"root\"></div>",
-    )
-    .unwrap();
+    std::fs::write(dir.join("assets/index-abc123.js.br"), b"BROTLI BYTES OF index-abc123.js").unwrap();
+    std::fs::write(dir.join("assets/index-abc123.js.gz"), b"GZIP BYTES OF index-abc123.js").unwrap();
+    std::fs::write(dir.join("index.html"), "<!doctype html><div id=\"root\"></div>").unwrap();
     std::fs::write(dir.join("index.html.br"), b"BROTLI BYTES OF index.html").unwrap();
     std::fs::write(dir.join("index.html.gz"), b"GZIP BYTES OF index.html").unwrap();
-    std::fs::write(
-        dir.join("studio.html"),
-        "<!doctype html><div id=\"studio\"></div>",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("sw.js"),
-        b"self.addEventListener('fetch', () => {});".repeat(10),
-    )
-    .unwrap();
+    std::fs::write(dir.join("studio.html"), "<!doctype html><div id=\"studio\"></div>").unwrap();
+    std::fs::write(dir.join("sw.js"), b"self.addEventListener('fetch', () => {});".repeat(10)).unwrap();
     std::fs::write(dir.join("sw.js.br"), b"BROTLI BYTES OF sw.js").unwrap();
     let web = dir.clone();
     each_backend_with(
@@ -96,30 +62,15 @@ async fn precompressed_brotli_and_gzip_are_served_as_built() {
             assert_eq!(r.encoding.as_deref(), Some("br"));
             assert_eq!(r.body, b"BROTLI BYTES OF index-abc123.js");
             assert!(r.vary.contains("accept-encoding"), "vary: {}", r.vary);
-            assert_eq!(
-                r.cache.as_deref(),
-                Some("public, max-age=31536000, immutable")
-            );
-            assert!(
-                r.content_type
-                    .as_deref()
-                    .is_some_and(|t| t.contains("javascript")),
-                "{:?}",
-                r.content_type
-            );
+            assert_eq!(r.cache.as_deref(), Some("public, max-age=31536000, immutable"));
+            assert!(r.content_type.as_deref().is_some_and(|t| t.contains("javascript")), "{:?}", r.content_type);
 
             let r = fetch(&c, asset, Some("br")).await;
-            assert_eq!(
-                (r.encoding.as_deref(), r.body.as_slice()),
-                (Some("br"), &b"BROTLI BYTES OF index-abc123.js"[..])
-            );
+            assert_eq!((r.encoding.as_deref(), r.body.as_slice()), (Some("br"), &b"BROTLI BYTES OF index-abc123.js"[..]));
 
             // Only gzip: the .gz file; nothing accepted: the plain file, uncompressed.
             let r = fetch(&c, asset, Some("gzip")).await;
-            assert_eq!(
-                (r.encoding.as_deref(), r.body.as_slice()),
-                (Some("gzip"), &b"GZIP BYTES OF index-abc123.js"[..])
-            );
+            assert_eq!((r.encoding.as_deref(), r.body.as_slice()), (Some("gzip"), &b"GZIP BYTES OF index-abc123.js"[..]));
             let r = fetch(&c, asset, None).await;
             assert_eq!(r.encoding, None);
             assert_eq!(r.body, js);
@@ -130,42 +81,22 @@ async fn precompressed_brotli_and_gzip_are_served_as_built() {
             assert_eq!(r.encoding, None);
             assert!(r.body.starts_with(b"self.addEventListener"));
             let r = fetch(&c, "/sw.js", Some("br")).await;
-            assert_eq!(
-                (r.encoding.as_deref(), r.body.as_slice()),
-                (Some("br"), &b"BROTLI BYTES OF sw.js"[..])
-            );
-            assert_eq!(
-                r.cache.as_deref(),
-                Some("no-cache"),
-                "the service worker is revalidated"
-            );
+            assert_eq!((r.encoding.as_deref(), r.body.as_slice()), (Some("br"), &b"BROTLI BYTES OF sw.js"[..]));
+            assert_eq!(r.cache.as_deref(), Some("no-cache"), "the service worker is revalidated");
 
             // The SPA fallback and / answer index.html, precompressed, revalidated.
             for path in ["/", "/home", "/profile/some/deep/path"] {
                 let r = fetch(&c, path, Some("br, gzip")).await;
                 assert_eq!(r.status, 200, "{path}");
-                assert_eq!(
-                    (r.encoding.as_deref(), r.body.as_slice()),
-                    (Some("br"), &b"BROTLI BYTES OF index.html"[..]),
-                    "{path}"
-                );
+                assert_eq!((r.encoding.as_deref(), r.body.as_slice()), (Some("br"), &b"BROTLI BYTES OF index.html"[..]), "{path}");
                 assert_eq!(r.cache.as_deref(), Some("no-cache"), "{path}");
-                assert!(
-                    r.content_type
-                        .as_deref()
-                        .is_some_and(|t| t.starts_with("text/html")),
-                    "{path}: {:?}",
-                    r.content_type
-                );
+                assert!(r.content_type.as_deref().is_some_and(|t| t.starts_with("text/html")), "{path}: {:?}", r.content_type);
             }
             let r = fetch(&c, "/home", None).await;
             assert!(String::from_utf8_lossy(&r.body).contains("id=\"root\""));
 
             // A missing hashed asset is a 404, not index.html.
-            assert_eq!(
-                fetch(&c, "/assets/missing-000.js", Some("br")).await.status,
-                404
-            );
+            assert_eq!(fetch(&c, "/assets/missing-000.js", Some("br")).await.status, 404);
             // The API is never a static file: JSON, whatever the Accept-Encoding.
             let r = fetch(&c, "/api/site/settings", Some("br")).await;
             assert_eq!(r.encoding, None);

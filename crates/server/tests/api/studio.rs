@@ -13,34 +13,18 @@ async fn studio_session(app: &TestApp, email: &str, game: &str, credit: i64) -> 
     if credit > 0 {
         app.credit(user_id, BalanceKind::Real, credit).await;
     }
-    let launch = ok(api
-        .post(
-            "/api/casino/session",
-            json!({"provider": "studio", "gameId": game, "lang": "en", "platform": "mobile"}),
-        )
-        .await);
-    (
-        user_id,
-        launch["sessionToken"].as_str().unwrap().to_string(),
-    )
+    let launch = ok(api.post("/api/casino/session", json!({"provider": "studio", "gameId": game, "lang": "en", "platform": "mobile"})).await);
+    (user_id, launch["sessionToken"].as_str().unwrap().to_string())
 }
 
 async fn game_get(app: &TestApp, token: &str, path: &str) -> (u16, Value) {
     let c = app.bare_client();
-    c.exec(c.req(Method::GET, path).header("x-game-session", token))
-        .await
-        .pair()
+    c.exec(c.req(Method::GET, path).header("x-game-session", token)).await.pair()
 }
 
 async fn game_post(app: &TestApp, token: &str, path: &str, body: Value) -> (u16, Value) {
     let c = app.bare_client();
-    c.exec(
-        c.req(Method::POST, path)
-            .header("x-game-session", token)
-            .json(&body),
-    )
-    .await
-    .pair()
+    c.exec(c.req(Method::POST, path).header("x-game-session", token).json(&body)).await.pair()
 }
 
 #[tokio::test]
@@ -48,21 +32,9 @@ async fn slot_spins_settle_through_the_wallet() {
     each_backend(async |app| {
         let (user, token) = studio_session(app, "slot1@example.com", "desert-gold", 50_000).await;
         let s = ok(game_get(app, &token, "/api/studio/session").await);
-        assert_eq!(
-            (
-                s["kind"].as_str(),
-                s["currency"].as_str(),
-                s["exponent"].as_i64()
-            ),
-            (Some("slot"), Some("TND"), Some(3))
-        );
+        assert_eq!((s["kind"].as_str(), s["currency"].as_str(), s["exponent"].as_i64()), (Some("slot"), Some("TND"), Some(3)));
         assert_eq!(s["balance"], 50_000);
-        let levels: Vec<i64> = s["betLevels"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_i64().unwrap())
-            .collect();
+        let levels: Vec<i64> = s["betLevels"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
         assert!(levels.iter().all(|l| l % 20 == 0), "{levels:?}");
         let info = ok(game_get(app, &token, "/api/studio/slots/info").await);
         assert!(info.is_object());
@@ -70,8 +42,7 @@ async fn slot_spins_settle_through_the_wallet() {
         let mut expected = 50_000;
         let mut rounds = Vec::new();
         for _ in 0..12 {
-            let r =
-                ok(game_post(app, &token, "/api/studio/slots/spin", json!({"bet": 1000})).await);
+            let r = ok(game_post(app, &token, "/api/studio/slots/spin", json!({"bet": 1000})).await);
             expected += r["win"].as_i64().unwrap() - 1000;
             assert_eq!(r["balance"], expected);
             assert_eq!(r["outcome"]["win"], r["win"]);
@@ -79,10 +50,7 @@ async fn slot_spins_settle_through_the_wallet() {
         }
         assert_eq!(app.minor_balance(user, BalanceKind::Real).await, expected);
         // Nonces count up from 0 under one committed seed.
-        let nonces: Vec<i64> = rounds
-            .iter()
-            .map(|r| r["seed"]["nonce"].as_i64().unwrap())
-            .collect();
+        let nonces: Vec<i64> = rounds.iter().map(|r| r["seed"]["nonce"].as_i64().unwrap()).collect();
         assert_eq!(nonces, (0..12).collect::<Vec<_>>());
         // History: the last 10, newest first, seed not revealed yet.
         let hist = ok(game_get(app, &token, "/api/studio/rounds?limit=10").await);
@@ -90,51 +58,13 @@ async fn slot_spins_settle_through_the_wallet() {
         assert_eq!(hist[0]["roundId"], rounds[11]["roundId"]);
         assert!(hist[0]["serverSeed"].is_null());
         // Bad stakes: not a bet level, not a multiple of the lines, too big; nothing moves.
-        fail(
-            game_post(app, &token, "/api/studio/slots/spin", json!({"bet": 1010})).await,
-            200,
-            68,
-        );
-        fail(
-            game_post(app, &token, "/api/studio/slots/spin", json!({"bet": 0})).await,
-            200,
-            68,
-        );
-        fail(
-            game_post(
-                app,
-                &token,
-                "/api/studio/slots/spin",
-                json!({"bet": 200_000}),
-            )
-            .await,
-            200,
-            68,
-        );
-        fail(
-            game_post(
-                app,
-                &token,
-                "/api/studio/slots/spin",
-                json!({"bet": "1000"}),
-            )
-            .await,
-            400,
-            40,
-        );
+        fail(game_post(app, &token, "/api/studio/slots/spin", json!({"bet": 1010})).await, 200, 68);
+        fail(game_post(app, &token, "/api/studio/slots/spin", json!({"bet": 0})).await, 200, 68);
+        fail(game_post(app, &token, "/api/studio/slots/spin", json!({"bet": 200_000})).await, 200, 68);
+        fail(game_post(app, &token, "/api/studio/slots/spin", json!({"bet": "1000"})).await, 400, 40);
         assert_eq!(app.minor_balance(user, BalanceKind::Real).await, expected);
         // A session of another game cannot spin this machine's endpoint for dice.
-        fail(
-            game_post(
-                app,
-                &token,
-                "/api/studio/dice/roll",
-                json!({"amount": 1000, "target": 5000, "over": true}),
-            )
-            .await,
-            200,
-            63,
-        );
+        fail(game_post(app, &token, "/api/studio/dice/roll", json!({"amount": 1000, "target": 5000, "over": true})).await, 200, 63);
         fail(game_get(app, "nope", "/api/studio/session").await, 200, 63);
         app.assert_ledger_consistent().await;
     })
@@ -145,35 +75,13 @@ async fn slot_spins_settle_through_the_wallet() {
 async fn dice_is_provably_fair_and_verifiable_after_rotation() {
     each_backend(async |app| {
         let (user, token) = studio_session(app, "dice1@example.com", "dice", 100_000).await;
-        let seed = ok(game_post(
-            app,
-            &token,
-            "/api/studio/seeds/client",
-            json!({"clientSeed": "lucky player"}),
-        )
-        .await);
+        let seed = ok(game_post(app, &token, "/api/studio/seeds/client", json!({"clientSeed": "lucky player"})).await);
         assert_eq!(seed["clientSeed"], "lucky player");
-        fail(
-            game_post(
-                app,
-                &token,
-                "/api/studio/seeds/client",
-                json!({"clientSeed": "a:b"}),
-            )
-            .await,
-            200,
-            47,
-        );
+        fail(game_post(app, &token, "/api/studio/seeds/client", json!({"clientSeed": "a:b"})).await, 200, 47);
         let committed = seed["serverSeedHash"].as_str().unwrap().to_string();
         let mut results = Vec::new();
         for i in 0..5 {
-            let r = ok(game_post(
-                app,
-                &token,
-                "/api/studio/dice/roll",
-                json!({"amount": 1000, "target": 4000 + i * 500, "over": i % 2 == 0}),
-            )
-            .await);
+            let r = ok(game_post(app, &token, "/api/studio/dice/roll", json!({"amount": 1000, "target": 4000 + i * 500, "over": i % 2 == 0})).await);
             assert_eq!(r["seed"]["serverSeedHash"], committed);
             results.push(r);
         }
@@ -184,12 +92,8 @@ async fn dice_is_provably_fair_and_verifiable_after_rotation() {
         assert_eq!(rotation["next"]["nonce"], 0);
         assert_eq!(rotation["next"]["clientSeed"], "lucky player");
         // Recompute every roll from the revealed seed.
-        let server_seed =
-            parse_hex32(rotation["revealed"]["serverSeed"].as_str().unwrap()).unwrap();
-        assert_eq!(
-            studio::fair::hex32(&studio::fair::seed_hash(&server_seed)),
-            committed
-        );
+        let server_seed = parse_hex32(rotation["revealed"]["serverSeed"].as_str().unwrap()).unwrap();
+        assert_eq!(studio::fair::hex32(&studio::fair::seed_hash(&server_seed)), committed);
         for r in &results {
             let nonce = r["seed"]["nonce"].as_u64().unwrap();
             let roll = studio::dice::roll(&mut FairDraws::new(&server_seed, "lucky player", nonce));
@@ -198,36 +102,10 @@ async fn dice_is_provably_fair_and_verifiable_after_rotation() {
         let hist = ok(game_get(app, &token, "/api/studio/rounds").await);
         assert_eq!(hist[0]["serverSeed"], rotation["revealed"]["serverSeed"]);
         // Out-of-range targets are refused.
-        fail(
-            game_post(
-                app,
-                &token,
-                "/api/studio/dice/roll",
-                json!({"amount": 1000, "target": 9990, "over": true}),
-            )
-            .await,
-            200,
-            68,
-        );
-        fail(
-            game_post(
-                app,
-                &token,
-                "/api/studio/dice/roll",
-                json!({"amount": 50, "target": 5000, "over": true}),
-            )
-            .await,
-            200,
-            68,
-        );
-        let total: i64 = results
-            .iter()
-            .map(|r| r["win"].as_i64().unwrap() - 1000)
-            .sum();
-        assert_eq!(
-            app.minor_balance(user, BalanceKind::Real).await,
-            100_000 + total
-        );
+        fail(game_post(app, &token, "/api/studio/dice/roll", json!({"amount": 1000, "target": 9990, "over": true})).await, 200, 68);
+        fail(game_post(app, &token, "/api/studio/dice/roll", json!({"amount": 50, "target": 5000, "over": true})).await, 200, 68);
+        let total: i64 = results.iter().map(|r| r["win"].as_i64().unwrap() - 1000).sum();
+        assert_eq!(app.minor_balance(user, BalanceKind::Real).await, 100_000 + total);
         app.assert_ledger_consistent().await;
     })
     .await;
@@ -243,80 +121,22 @@ async fn roulette_pays_the_layout_and_refuses_impossible_bets() {
             {"kind": "split", "numbers": [0, 2], "amount": 500},
             {"kind": "dozen", "numbers": [2], "amount": 500}
         ]);
-        let r = ok(game_post(
-            app,
-            &token,
-            "/api/studio/roulette/spin",
-            json!({"bets": bets}),
-        )
-        .await);
+        let r = ok(game_post(app, &token, "/api/studio/roulette/spin", json!({"bets": bets})).await);
         assert_eq!(r["bet"], 3000);
         let n = r["outcome"]["result"]["number"].as_i64().unwrap();
         assert!((0..=36).contains(&n));
-        assert_eq!(
-            app.minor_balance(user, BalanceKind::Real).await,
-            100_000 - 3000 + r["win"].as_i64().unwrap()
-        );
-        fail(
-            game_post(
-                app,
-                &token,
-                "/api/studio/roulette/spin",
-                json!({"bets": [{"kind": "split", "numbers": [1, 5], "amount": 1000}]}),
-            )
-            .await,
-            200,
-            68,
-        );
-        fail(
-            game_post(
-                app,
-                &token,
-                "/api/studio/roulette/spin",
-                json!({"bets": []}),
-            )
-            .await,
-            200,
-            68,
-        );
+        assert_eq!(app.minor_balance(user, BalanceKind::Real).await, 100_000 - 3000 + r["win"].as_i64().unwrap());
+        fail(game_post(app, &token, "/api/studio/roulette/spin", json!({"bets": [{"kind": "split", "numbers": [1, 5], "amount": 1000}]})).await, 200, 68);
+        fail(game_post(app, &token, "/api/studio/roulette/spin", json!({"bets": []})).await, 200, 68);
         // A kind the table does not have is a business refusal like an impossible selection
         // (the contract's request schema says `kind` is a string).
-        fail(
-            game_post(
-                app,
-                &token,
-                "/api/studio/roulette/spin",
-                json!({"bets": [{"kind": "nine", "amount": 1000}]}),
-            )
-            .await,
-            200,
-            68,
-        );
+        fail(game_post(app, &token, "/api/studio/roulette/spin", json!({"bets": [{"kind": "nine", "amount": 1000}]})).await, 200, 68);
         // More than the balance: 501, the round is void and the stake can never land.
         let (poor, poor_token) = studio_session(app, "roul2@example.com", "roulette", 500).await;
-        fail(
-            game_post(
-                app,
-                &poor_token,
-                "/api/studio/roulette/spin",
-                json!({"bets": [{"kind": "red", "amount": 1000}]}),
-            )
-            .await,
-            200,
-            501,
-        );
+        fail(game_post(app, &poor_token, "/api/studio/roulette/spin", json!({"bets": [{"kind": "red", "amount": 1000}]})).await, 200, 501);
         assert_eq!(app.minor_balance(poor, BalanceKind::Real).await, 500);
-        assert_eq!(
-            app.count(&format!(
-                "studio_rounds WHERE user_id = {poor} AND status = 'void'"
-            ))
-            .await,
-            1
-        );
-        assert_eq!(
-            ok(game_get(app, &poor_token, "/api/studio/rounds").await),
-            json!([])
-        );
+        assert_eq!(app.count(&format!("studio_rounds WHERE user_id = {poor} AND status = 'void'")).await, 1);
+        assert_eq!(ok(game_get(app, &poor_token, "/api/studio/rounds").await), json!([]));
         app.assert_ledger_consistent().await;
     })
     .await;
@@ -384,10 +204,7 @@ async fn crash_sessions_read_their_crash_history() {
         let s = ok(game_get(app, &token, "/api/studio/session").await);
         assert_eq!(s["kind"], "crash");
         // No rounds played yet: an empty history, not an error (rounds are covered in crash.rs).
-        assert_eq!(
-            ok(game_get(app, &token, "/api/studio/rounds?limit=10").await),
-            json!([])
-        );
+        assert_eq!(ok(game_get(app, &token, "/api/studio/rounds?limit=10").await), json!([]));
     })
     .await;
 }
@@ -458,54 +275,26 @@ async fn catalogue_texts_follow_the_app_language() {
                 req = req.header("accept-language", l);
             }
             let list = ok(c.exec(req).await.pair());
-            let dice = list
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|g| g["gameId"] == "dice")
-                .expect("dice")
-                .clone();
+            let dice = list.as_array().unwrap().iter().find(|g| g["gameId"] == "dice").expect("dice").clone();
             dice["description"].as_str().unwrap().to_string()
         };
         let en = description(None).await;
         assert!(en.starts_with("Roll over or under"), "{en}");
         assert!(description(Some("fr")).await.starts_with("Misez au-dessus"));
-        assert!(description(Some("ar-TN,ar;q=0.9,en;q=0.5"))
-            .await
-            .starts_with("راهن"));
+        assert!(description(Some("ar-TN,ar;q=0.9,en;q=0.5")).await.starts_with("راهن"));
         assert_eq!(description(Some("de-DE,de;q=0.9")).await, en);
         assert_eq!(description(Some("en-US,en;q=0.9")).await, en);
         // Every studio game has its text in the three languages.
         for lang in ["fr", "ar"] {
-            let list = ok(c
-                .exec(
-                    c.req(Method::GET, "/api/casino/game_list?provider=studio")
-                        .header("accept-language", lang),
-                )
-                .await
-                .pair());
+            let list = ok(c.exec(c.req(Method::GET, "/api/casino/game_list?provider=studio").header("accept-language", lang)).await.pair());
             for g in list.as_array().unwrap() {
                 let text = g["description"].as_str().unwrap();
-                assert!(
-                    !text.is_empty()
-                        && !text.contains("reel video slot")
-                        && !text.starts_with("Multiplayer"),
-                    "{lang}: {text}"
-                );
+                assert!(!text.is_empty() && !text.contains("reel video slot") && !text.starts_with("Multiplayer"), "{lang}: {text}");
             }
         }
         // Search answers in the asked language too.
-        let found = ok(c
-            .exec(
-                c.req(Method::GET, "/api/casino/search?q=dice")
-                    .header("accept-language", "fr"),
-            )
-            .await
-            .pair());
-        assert!(found[0]["description"]
-            .as_str()
-            .unwrap()
-            .starts_with("Misez"));
+        let found = ok(c.exec(c.req(Method::GET, "/api/casino/search?q=dice").header("accept-language", "fr")).await.pair());
+        assert!(found[0]["description"].as_str().unwrap().starts_with("Misez"));
     })
     .await;
 }
