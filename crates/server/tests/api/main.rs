@@ -16,6 +16,7 @@ mod static_files;
 mod partners;
 mod partner_conformance;
 mod sportsbook;
+mod sportsbook_fixtures;
 mod studio;
 mod contract;
 
