@@ -623,9 +623,9 @@ pub enum FundingRequest {
 pub enum OddsPolicyRequest {
     /// Take whatever the odds are now.
     AcceptAny,
-    /// Take the odds now if they are at least those seen.
+    /// Take the odds now if they are at least those seen (the default).
     AcceptHigher,
-    /// Only the odds seen (the default).
+    /// Only the odds seen.
     None,
 }
 
@@ -637,7 +637,8 @@ pub struct PlaceBetRequest {
     pub stake: serde_json::Number,
     /// real (default), bonus or free_bet.
     pub funding: Option<FundingRequest>,
-    /// What to do when the odds moved: none (default), accept_higher, accept_any.
+    /// What to do when the odds moved: accept_higher (default: a better price is taken, a
+    /// worse one refused with 604), none (exactly the odds seen), accept_any.
     pub odds_policy: Option<OddsPolicyRequest>,
     pub legs: Vec<BetLegRequest>,
 }
@@ -729,8 +730,10 @@ pub async fn place(State(state): State<AppState>, session: Session, ReplyLang(la
             Some(FundingRequest::FreeBet) => Funding::FreeBet,
         },
         policy: match req.odds_policy {
-            None | Some(OddsPolicyRequest::None) => OddsPolicy::None,
-            Some(OddsPolicyRequest::AcceptHigher) => OddsPolicy::AcceptHigher,
+            // Absent: what sportsbook players expect, a better price is taken, a worse one asks
+            // (issue 18 item 10); `none` insists on the exact odds seen.
+            Some(OddsPolicyRequest::None) => OddsPolicy::None,
+            None | Some(OddsPolicyRequest::AcceptHigher) => OddsPolicy::AcceptHigher,
             Some(OddsPolicyRequest::AcceptAny) => OddsPolicy::AcceptAny,
         },
     };
