@@ -383,6 +383,15 @@ describe('a suspended selection', () => {
     expect((screen.getByTestId('place-bet') as HTMLButtonElement).disabled).toBe(true);
     await suspend('active');
     await waitFor(() => expect(screen.queryByTestId('leg-suspended')).toBeNull());
+    // A goal's bet_stop suspends the markets at once (before: only the next odds_change did,
+    // and a tap in between was refused with 607).
+    await act(async () => {
+      applyMessage(store.dispatch, store.getState, { type: 'bet_stop', event_id: 'e1' } as never);
+    });
+    expect(await screen.findByTestId('leg-suspended')).toBeTruthy();
+    expect((screen.getByTestId('place-bet') as HTMLButtonElement).disabled).toBe(true);
+    await suspend('active');
+    await waitFor(() => expect(screen.queryByTestId('leg-suspended')).toBeNull());
     expect(screen.queryByTestId('leg-suspended')).toBeNull();
     expect((screen.getByTestId('place-bet') as HTMLButtonElement).disabled).toBe(false);
   });

@@ -17,7 +17,13 @@ interface ScoreChangeMsg {
   score?: { home: number; away: number };
   clock?: { period?: string; time?: string } | null;
 }
-export type LiveMsg = OddsChangeMsg | ScoreChangeMsg | { type: string; event_id?: string };
+/** A goal: the named markets (all when absent) are suspended until an odds_change reopens them. */
+interface BetStopMsg {
+  type: 'bet_stop';
+  event_id: string;
+  markets?: string[] | null;
+}
+export type LiveMsg = OddsChangeMsg | ScoreChangeMsg | BetStopMsg | { type: string; event_id?: string };
 
 const OVER = ['ended', 'closed', 'cancelled'];
 
@@ -35,6 +41,12 @@ export function applyToEvent(ev: SbEvent, msg: LiveMsg) {
         if (typeof o.active === 'boolean') out.active = o.active;
       }
     }
+  } else if (msg.type === 'bet_stop') {
+    // Marked on the slip at once (a tap would only be refused with 607).
+    const names = (msg as BetStopMsg).markets;
+    for (const market of ev.markets) {
+      if (market.status === 'active' && (!names || names.includes(market.key))) market.status = 'suspended';
+    }
   } else if (msg.type === 'score_change') {
     const s = msg as ScoreChangeMsg;
     if (s.status) ev.status = s.status;
@@ -46,7 +58,7 @@ export function applyToEvent(ev: SbEvent, msg: LiveMsg) {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDispatch = (action: any) => unknown;
 
-const applies = (msg: LiveMsg) => !!msg.event_id && (msg.type === 'odds_change' || msg.type === 'score_change');
+const applies = (msg: LiveMsg) => !!msg.event_id && (msg.type === 'odds_change' || msg.type === 'score_change' || msg.type === 'bet_stop');
 
 /**
  * Applies messages (one frame of the socket, in order) to every cached line and event query:
