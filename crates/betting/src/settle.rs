@@ -105,6 +105,21 @@ impl Betting {
             })
             .await?;
         tracing::debug!(event = %s.event_id, ms = started.elapsed().as_millis() as u64, "sportsbook: results stored on the legs");
+        // Undecided legs under this id on another fixture: the feed reused the id (or moved a
+        // fixture while we were down). This result is not theirs; they are left to the
+        // lost-results rule (`void_orphans`). Logged for the operator.
+        let others: i64 = sqlx::query(
+            "SELECT COUNT(*) FROM sb_bet_legs WHERE event_id = $1 AND start_time <> $2 AND result IS NULL",
+        )
+        .bind(&s.event_id)
+        .bind(start_time)
+        .fetch_one(self.db.reader())
+        .await
+        .map_err(internal)?
+        .get(0);
+        if others > 0 {
+            tracing::warn!(event = %s.event_id, start_time, legs = others, "sportsbook: a result for this event id does not settle legs placed on another fixture");
+        }
         self.settle_event(&s.event_id, now).await
     }
 
