@@ -22,6 +22,7 @@ use kernel::AppError;
 use sportsbook::slip::SlipSettings;
 use sportsbook::{FeedMessage, Line};
 use std::sync::{Arc, Mutex, RwLock};
+use store::sqlx::{self, Row};
 use store::{Db, WriteBatch};
 use tokio::sync::broadcast;
 use wallet::Ledger;
@@ -226,8 +227,14 @@ impl Betting {
     }
 
     async fn apply_one(&self, msg: FeedMessage, now: i64) -> Result<(), AppError> {
-        let (sport_id, live, main) = {
+        let (sport_id, live, main, start_time, moved_from) = {
             let mut line = self.line.write().unwrap_or_else(|p| p.into_inner());
+            // A fixture_change for an event the line holds is the same fixture: if it moves
+            // the start time, the legs placed on it follow (they name their fixture by it).
+            let held_start = match &msg {
+                FeedMessage::FixtureChange(_) => line.event(msg.event_id()).map(|e| e.start_time),
+                _ => None,
+            };
             if let Err(e) = line.apply(&msg) {
                 tracing::warn!(error = %e, kind = ?msg.kind(), event = msg.event_id(), "sportsbook: feed message refused");
                 return Err(AppError::with_detail(
@@ -235,19 +242,28 @@ impl Betting {
                     e.to_string(),
                 ));
             }
-            line.event(msg.event_id())
+            let (sport_id, live, main, start_time) = line
+                .event(msg.event_id())
                 .map(|e| {
                     (
                         e.sport_id.clone(),
                         e.status == sportsbook::model::EventStatus::Live,
                         e.main_market().map(|m| m.key.clone()),
+                        e.start_time,
                     )
                 })
-                .unwrap_or_default()
+                .unwrap_or_default();
+            let moved_from = held_start.filter(|&t| t != start_time);
+            (sport_id, live, main, start_time, moved_from)
         };
         match &msg {
-            FeedMessage::BetSettlement(s) => self.store_results(s, now).await?,
-            FeedMessage::BetCancel(c) => self.store_cancel(c, now).await?,
+            FeedMessage::BetSettlement(s) => self.store_results(s, start_time, now).await?,
+            FeedMessage::BetCancel(c) => self.store_cancel(c, start_time, now).await?,
+            FeedMessage::FixtureChange(f) => {
+                if let Some(from) = moved_from {
+                    self.fixture_moved(&f.event_id, from, start_time).await?;
+                }
+            }
             _ => {}
         }
         if self.updates.receiver_count() > 0 {
@@ -317,11 +333,49 @@ impl Betting {
 }
 
 impl Betting {
+    /// A simulator whose event ids carry a new run number (`sim:match:{run}-{n}`), taken from
+    /// `sb_sim_runs`: never handed out twice, so no restart reuses an event id.
+    pub async fn simulator(
+        &self,
+        seed: u64,
+        config: sportsbook::sim::SimConfig,
+    ) -> Result<sportsbook::sim::Simulator, AppError> {
+        let now = kernel::clock::now_ms();
+        let mut attempt = 0;
+        let run = loop {
+            attempt += 1;
+            let inserted = sqlx::query(
+                "INSERT INTO sb_sim_runs (run, seed, started_at) SELECT COALESCE(MAX(run), 0) + 1, $1, $2 FROM sb_sim_runs RETURNING run",
+            )
+            .bind(seed as i64)
+            .bind(now)
+            .fetch_one(self.db.writer())
+            .await;
+            match inserted {
+                Ok(row) => break row.get::<i64, _>(0),
+                // Two instances starting at once took the same number: the loser tries again.
+                Err(e) if attempt < 5 => tracing::warn!(error = %e, "sportsbook: simulator run number taken; again"),
+                Err(e) => return Err(internal(e)),
+            }
+        };
+        tracing::info!(run, "sportsbook: simulator run");
+        Ok(sportsbook::sim::Simulator::new(seed, config).with_run(run as u64))
+    }
+
     /// Runs the simulated feed for ever: a tick every `tick_ms`, every message applied (and
     /// settled) in order. One owner per line (ARCHITECTURE §7): with several instances only
     /// one may run it — a shared line across instances is future work (docs/SPORTSBOOK.md).
     pub async fn run_simulator(self, seed: u64, config: sportsbook::sim::SimConfig, tick_ms: u64) {
-        let mut sim = sportsbook::sim::Simulator::new(seed, config);
+        // Event ids carry a run number from the database, so a restart never reuses one.
+        let mut sim = loop {
+            match self.simulator(seed, config.clone()).await {
+                Ok(sim) => break sim,
+                Err(e) => {
+                    tracing::error!(error = %e, "sportsbook: no simulator run number; retrying in 5 s");
+                    tokio::time::sleep(std::time::Duration::from_secs(5)).await;
+                }
+            }
+        };
         let mut tick = tokio::time::interval(std::time::Duration::from_millis(tick_ms.max(10)));
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
         loop {

@@ -150,8 +150,15 @@ impl Betting {
         }
         let player = player?;
         let settings = self.settings_for(who.currency);
-        let accepted = self
-            .with_line(|line| slip::validate(&req, line, &settings, &player, now))
+        // Checked and named in one read of the line: the start time kept on each leg names
+        // the fixture its results must come from.
+        let (accepted, names) = self
+            .with_line(|line| {
+                slip::validate(&req, line, &settings, &player, now).map(|a| {
+                    let names = leg_names(line, &a);
+                    (a, names)
+                })
+            })
             .map_err(refusal_error)?;
         let bet_id = kernel::ids::next_id();
         let posting = PostingRequest::transfer(
@@ -165,7 +172,6 @@ impl Betting {
         )
         .comment(format!("Sports bet {bet_id}"))
         .metadata(serde_json::json!({ "bet": bet_id, "kind": accepted.kind, "legs": accepted.legs.len() }));
-        let names = self.with_line(|line| leg_names(line, &accepted));
         let row = std::sync::Arc::new(BetRow {
             id: bet_id,
             user_id: who.id,

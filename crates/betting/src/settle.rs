@@ -60,8 +60,11 @@ struct BetRow {
 }
 
 impl Betting {
-    /// Stores a `bet_settlement`'s results, copies them onto the legs, settles what they decide.
-    pub(crate) async fn store_results(&self, s: &BetSettlement, now: i64) -> Result<(), AppError> {
+    /// Stores a `bet_settlement`'s results, copies them onto the legs **of this fixture** (the
+    /// event the line holds, with its start time `start_time`), settles what they decide. A
+    /// leg placed on another fixture under the same event id (an id a feed reused) is never
+    /// touched, whatever feed sends the result.
+    pub(crate) async fn store_results(&self, s: &BetSettlement, start_time: i64, now: i64) -> Result<(), AppError> {
         let mut rows = Vec::new();
         for m in &s.markets {
             for o in &m.outcomes {
@@ -75,22 +78,24 @@ impl Betting {
                 async move {
                     for (market, outcome, json) in rows {
                         sqlx::query(
-                            "INSERT INTO sb_results (event_id, market_key, outcome_id, result, version, received_at) VALUES ($1, $2, $3, $4, 1, $5) \
-                             ON CONFLICT (event_id, market_key, outcome_id) DO UPDATE SET result = excluded.result, \
-                             version = sb_results.version + 1, received_at = excluded.received_at WHERE sb_results.result <> excluded.result",
+                            "INSERT INTO sb_fixture_results (event_id, start_time, market_key, outcome_id, result, version, received_at) VALUES ($1, $2, $3, $4, $5, 1, $6) \
+                             ON CONFLICT (event_id, start_time, market_key, outcome_id) DO UPDATE SET result = excluded.result, \
+                             version = sb_fixture_results.version + 1, received_at = excluded.received_at WHERE sb_fixture_results.result <> excluded.result",
                         )
                         .bind(&event)
+                        .bind(start_time)
                         .bind(&market)
                         .bind(&outcome)
                         .bind(&json)
                         .bind(now)
                         .execute(&mut *conn)
                         .await?;
-                        sqlx::query("UPDATE sb_bet_legs SET result = $1 WHERE event_id = $2 AND market_key = $3 AND outcome_id = $4")
+                        sqlx::query("UPDATE sb_bet_legs SET result = $1 WHERE event_id = $2 AND market_key = $3 AND outcome_id = $4 AND start_time = $5")
                             .bind(&json)
                             .bind(&event)
                             .bind(&market)
                             .bind(&outcome)
+                            .bind(start_time)
                             .execute(&mut *conn)
                             .await?;
                     }
@@ -100,12 +105,28 @@ impl Betting {
             })
             .await?;
         tracing::debug!(event = %s.event_id, ms = started.elapsed().as_millis() as u64, "sportsbook: results stored on the legs");
+        // Undecided legs under this id on another fixture: the feed reused the id (or moved a
+        // fixture while we were down). This result is not theirs; they are left to the
+        // lost-results rule (`void_orphans`). Logged for the operator.
+        let others: i64 = sqlx::query(
+            "SELECT COUNT(*) FROM sb_bet_legs WHERE event_id = $1 AND start_time <> $2 AND result IS NULL",
+        )
+        .bind(&s.event_id)
+        .bind(start_time)
+        .fetch_one(self.db.reader())
+        .await
+        .map_err(internal)?
+        .get(0);
+        if others > 0 {
+            tracing::warn!(event = %s.event_id, start_time, legs = others, "sportsbook: a result for this event id does not settle legs placed on another fixture");
+        }
         self.settle_event(&s.event_id, now).await
     }
 
     /// A `bet_cancel`: the legs on the markets named (all the event's when none are), of bets
-    /// placed inside the window when there is one, become void.
-    pub(crate) async fn store_cancel(&self, c: &BetCancel, now: i64) -> Result<(), AppError> {
+    /// placed inside the window when there is one, become void — legs of this fixture only
+    /// (`start_time`, as for results).
+    pub(crate) async fn store_cancel(&self, c: &BetCancel, start_time: i64, now: i64) -> Result<(), AppError> {
         let void = serde_json::to_string(&OutcomeResult::VOID).map_err(internal)?;
         let markets: Option<Vec<String>> = c
             .markets
@@ -124,7 +145,7 @@ impl Betting {
                     };
                     for market in targets {
                         sqlx::query(
-                            "UPDATE sb_bet_legs SET result = $1 WHERE event_id = $2 AND ($3 IS NULL OR market_key = $3) \
+                            "UPDATE sb_bet_legs SET result = $1 WHERE event_id = $2 AND start_time = $6 AND ($3 IS NULL OR market_key = $3) \
                              AND bet_id IN (SELECT id FROM sb_bets WHERE created_at >= $4 AND created_at <= $5)",
                         )
                         .bind(&void)
@@ -132,6 +153,7 @@ impl Betting {
                         .bind(market.as_deref())
                         .bind(from)
                         .bind(to)
+                        .bind(start_time)
                         .execute(&mut *conn)
                         .await?;
                     }
@@ -141,6 +163,33 @@ impl Betting {
             })
             .await?;
         self.settle_event(&c.event_id, now).await
+    }
+
+    /// A fixture the line holds moved its start time (a feed's `fixture_change`): its legs
+    /// and results follow, so its results still find them.
+    pub(crate) async fn fixture_moved(&self, event_id: &str, from: i64, to: i64) -> Result<(), AppError> {
+        let event = event_id.to_string();
+        self.write(move |conn| {
+                async move {
+                    sqlx::query("UPDATE sb_bet_legs SET start_time = $1 WHERE event_id = $2 AND start_time = $3")
+                        .bind(to)
+                        .bind(&event)
+                        .bind(from)
+                        .execute(&mut *conn)
+                        .await?;
+                    sqlx::query("UPDATE sb_fixture_results SET start_time = $1 WHERE event_id = $2 AND start_time = $3")
+                        .bind(to)
+                        .bind(&event)
+                        .bind(from)
+                        .execute(&mut *conn)
+                        .await?;
+                    Ok::<_, sqlx::Error>(())
+                }
+                .boxed()
+            })
+            .await?;
+        tracing::info!(event = event_id, from, to, "sportsbook: fixture moved; its legs follow");
+        Ok(())
     }
 
     /// Settles (or settles again) every placed bet with a leg on `event_id`. First
@@ -393,7 +442,9 @@ impl Betting {
     /// * a leg still undecided on an event the line does not hold (the feed lost it — after a
     ///   restart the simulator starts a new line) that started more than `orphan_after_ms`
     ///   ago is void, as a sportsbook's rules void a bet whose result never comes, and its
-    ///   bet is settled (a single refunded, an express at the other legs' odds).
+    ///   bet is settled (a single refunded, an express at the other legs' odds). A line that
+    ///   holds the event id for another fixture (another start time: a reused id) does not
+    ///   hold the leg's fixture: its results will never come either.
     ///
     /// Returns how many legs were voided.
     pub async fn void_orphans(&self, orphan_after_ms: i64, now: i64) -> Result<usize, AppError> {
@@ -402,28 +453,29 @@ impl Betting {
             line.prune(now - 3_600_000);
         }
         let rows = sqlx::query(
-            "SELECT DISTINCT l.event_id FROM sb_bet_legs l JOIN sb_bets b ON b.id = l.bet_id \
+            "SELECT DISTINCT l.event_id, l.start_time FROM sb_bet_legs l JOIN sb_bets b ON b.id = l.bet_id \
              WHERE b.status = 'open' AND l.result IS NULL AND l.start_time < $1",
         )
         .bind(now - orphan_after_ms)
         .fetch_all(self.db.reader())
         .await
         .map_err(internal)?;
-        let lost: Vec<String> = rows
+        let lost: Vec<(String, i64)> = rows
             .iter()
-            .map(|r| r.get::<String, _>(0))
-            .filter(|e| self.with_line(|line| line.event(e).is_none()))
+            .map(|r| (r.get::<String, _>(0), r.get::<i64, _>(1)))
+            .filter(|(e, start)| self.with_line(|line| line.event(e).is_none_or(|ev| ev.start_time != *start)))
             .collect();
         let void = serde_json::to_string(&OutcomeResult::VOID).map_err(internal)?;
         let mut voided = 0;
-        for event in lost {
+        for (event, start) in lost {
             let (event_id, void) = (event.clone(), void.clone());
             let n = self
                 .write(move |conn| {
                     async move {
-                        let n = sqlx::query("UPDATE sb_bet_legs SET result = $1 WHERE event_id = $2 AND result IS NULL")
+                        let n = sqlx::query("UPDATE sb_bet_legs SET result = $1 WHERE event_id = $2 AND start_time = $3 AND result IS NULL")
                             .bind(&void)
                             .bind(&event_id)
+                            .bind(start)
                             .execute(&mut *conn)
                             .await?
                             .rows_affected();

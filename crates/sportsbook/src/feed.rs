@@ -353,6 +353,14 @@ impl Line {
                         market: m.market.to_string(),
                     })?;
                     for o in &m.outcomes {
+                        // A dead heat shares a win: a factor of 0 would be a "win" paying
+                        // nothing (UOF's factors are in (0, 1]; above 1 the fraction is refused).
+                        if o.result.dead_heat_factor.is_some_and(|f| f.is_zero()) {
+                            return Err(FeedError::Malformed(format!(
+                                "dead_heat_factor of outcome {} of market {} of event {} must be above 0",
+                                o.id, m.market, s.event_id
+                            )));
+                        }
                         if market.outcome(&o.id).is_none() {
                             return Err(FeedError::UnknownOutcome {
                                 event_id: s.event_id.clone(),
@@ -719,6 +727,31 @@ mod tests {
         l.apply(&settle(OutcomeResult::LOSE)).unwrap();
         let m = &l.events["sr:match:1"].markets["18|total=2.5"];
         assert_eq!((m.status, m.outcomes[0].result), (MarketStatus::Settled, Some(OutcomeResult::LOSE)));
+    }
+
+    #[test]
+    fn a_dead_heat_factor_of_zero_is_refused() {
+        let mut l = line();
+        l.apply(&odds("sr:match:1", "1", &[("1", 2000), ("2", 3400), ("3", 3600)])).unwrap();
+        let settle = |factor: &str| {
+            decode(&format!(
+                r#"{{"type":"bet_settlement","timestamp":1,"event_id":"sr:match:1","markets":[{{"market":"1",
+                "outcomes":[{{"id":"1","win":true,"dead_heat_factor":"{factor}"}}]}}]}}"#
+            ))
+            .unwrap()
+        };
+        // "0/1": a win paying nothing — refused, the line unchanged.
+        assert!(matches!(l.apply(&settle("0/1")), Err(FeedError::Malformed(_))));
+        assert!(matches!(l.apply(&settle("0")), Err(FeedError::Malformed(_))));
+        assert_eq!(l.events["sr:match:1"].markets["1"].outcomes[0].result, None);
+        // Above 1 is not a fraction of a win at all.
+        assert!(decode(&r#"{"type":"bet_settlement","timestamp":1,"event_id":"sr:match:1","markets":[{"market":"1",
+            "outcomes":[{"id":"1","win":true,"dead_heat_factor":"3/2"}]}]}"#.to_string()).is_err());
+        l.apply(&settle("1/2")).unwrap();
+        assert_eq!(
+            l.events["sr:match:1"].markets["1"].outcomes[0].result,
+            Some(OutcomeResult::dead_heat(crate::exact::Fraction::HALF))
+        );
     }
 
     #[test]

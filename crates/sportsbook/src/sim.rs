@@ -199,7 +199,15 @@ struct SimMatch {
     suspended_until: Option<i64>,
     /// Match ms at which it is abandoned, if it will be.
     abandon_at_ms: Option<i64>,
+    /// The clock last published (clock sports): a new one is sent every
+    /// [`CLOCK_UPDATE_MS`] of match time, so the clock runs between goals.
+    clock_sent: Option<(i64, Clock)>,
 }
+
+/// Match time between two clock updates of football, ice hockey and basketball when nothing
+/// else is published (one real second at the default speed of 15). Without it a football
+/// clock moved only with a goal and sat at "70:52" for minutes while its prices moved.
+pub const CLOCK_UPDATE_MS: i64 = 15_000;
 
 /// The deterministic simulated feed. See the module comment.
 #[derive(Debug, Clone)]
@@ -209,6 +217,10 @@ pub struct Simulator {
     competitions: Vec<Competition>,
     matches: BTreeMap<u64, SimMatch>,
     next_match: u64,
+    /// Event ids are `{match_prefix}{n}`: `sim:match:` alone, or with the run number the
+    /// integrator gives ([`Simulator::with_run`]) so that a restarted simulator never reuses
+    /// the id of a fixture it announced before.
+    match_prefix: String,
     scheduled_until: i64,
     last_tick: Option<i64>,
 }
@@ -231,16 +243,25 @@ impl Simulator {
     /// A simulator with its sports, categories, tournaments and teams drawn from `seed`.
     pub fn new(seed: u64, config: SimConfig) -> Simulator {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let competitions = build_competitions(&mut rng);
+        let competitions = build_competitions(&mut rng, config.live_events);
         Simulator {
             config,
             rng,
             competitions,
             matches: BTreeMap::new(),
             next_match: 1,
+            match_prefix: "sim:match:".into(),
             scheduled_until: i64::MIN,
             last_tick: None,
         }
+    }
+
+    /// Names this run's events `sim:match:{run}-{n}`: a run number the caller never hands out
+    /// twice (the platform keeps them in the database) makes every event id unique across
+    /// restarts, whatever the seed. Call before the first tick.
+    pub fn with_run(mut self, run: u64) -> Simulator {
+        self.match_prefix = format!("sim:match:{run}-");
+        self
     }
 
     /// The settings.
@@ -294,7 +315,7 @@ impl Simulator {
             let max_progress = (1.0 - self.config.lead_ms as f64 / duration.max(1) as f64).clamp(0.0, 0.85);
             let progress = if max_progress > 0.0 { self.rng.gen_range(0.0..max_progress) } else { 0.0 };
             let start = now - (duration as f64 * progress) as i64;
-            let (id, mut m) = self.new_match(sport, start, EventKind::Live);
+            let Some((id, mut m)) = self.new_match(sport, start, EventKind::Live) else { continue };
             let mut quiet = Vec::new();
             let done = self.advance(&mut m, now, &mut Out { messages: &mut quiet, quiet: true });
             if done {
@@ -304,7 +325,7 @@ impl Simulator {
             // Spread the repricing of the warm matches over one interval instead of all at once.
             m.next_reprice_ms = m.clock_ms + self.rng.gen_range(0..self.config.reprice_every_ms.max(1));
             messages.push(self.fixture_message(&m, now));
-            messages.push(score_message(&m, now, EventStatus::Live));
+            push_live_score(&mut m, now, &mut Out { messages: &mut *messages, quiet: false });
             self.reprice(&mut m, now, &mut Out { messages: &mut *messages, quiet: false }, true);
             self.matches.insert(id, m);
         }
@@ -328,7 +349,8 @@ impl Simulator {
                 } else {
                     EventKind::Live
                 };
-                let (id, mut m) = self.new_match(sport, start, kind);
+                // No free teams (every one busy around that time): the slot stays empty.
+                let Some((id, mut m)) = self.new_match(sport, start, kind) else { continue };
                 messages.push(self.fixture_message(&m, now));
                 self.reprice(&mut m, now, &mut Out { messages: &mut *messages, quiet: false }, true);
                 self.matches.insert(id, m);
@@ -348,7 +370,8 @@ impl Simulator {
         for _ in projected..self.config.live_events {
             let sport = self.pick_sport();
             // Exactly a lead ahead: a later start would not be counted by the next tick's projection.
-            let (id, mut m) = self.new_match(sport, soon, EventKind::Live);
+            // No free teams in that sport now: the next tick tries again.
+            let Some((id, mut m)) = self.new_match(sport, soon, EventKind::Live) else { continue };
             messages.push(self.fixture_message(&m, now));
             self.reprice(&mut m, now, &mut Out { messages: &mut *messages, quiet: false }, true);
             self.matches.insert(id, m);
@@ -379,17 +402,52 @@ impl Simulator {
         match_ms / self.config.speed.max(1) as i64
     }
 
-    fn new_match(&mut self, sport: SportKind, start: i64, kind: EventKind) -> (u64, SimMatch) {
-        let candidates: Vec<usize> =
-            (0..self.competitions.len()).filter(|&i| self.competitions[i].kind == sport).collect();
-        let competition = candidates[self.rng.gen_range(0..candidates.len())];
+    /// When a match would keep its teams busy, real ms: twice its expected length, since
+    /// tennis and overtime can run long. A match in play keeps them busy until it is over.
+    fn busy_window(&self, sport: SportKind, start: i64) -> (i64, i64) {
+        (start, start + 2 * self.expected_real_duration(sport))
+    }
+
+    /// A new match of `sport` starting at `start`, between two teams of one of its
+    /// competitions that play no other match around that time (a team never plays two
+    /// matches at once); `None` when no competition of the sport has two free teams.
+    fn new_match(&mut self, sport: SportKind, start: i64, kind: EventKind) -> Option<(u64, SimMatch)> {
+        let (from, to) = self.busy_window(sport, start);
+        let busy: std::collections::BTreeSet<&str> = self
+            .matches
+            .values()
+            .filter(|m| {
+                let until = match m.phase {
+                    Phase::Live => i64::MAX,
+                    Phase::Scheduled => {
+                        let c = &self.competitions[m.competition];
+                        self.busy_window(c.kind, m.start_time).1
+                    }
+                };
+                m.start_time < to && from < until
+            })
+            .flat_map(|m| [m.home.id.as_str(), m.away.id.as_str()])
+            .collect();
+        let free = |c: &Competition| -> Vec<usize> {
+            (0..c.teams.len()).filter(|&i| !busy.contains(c.teams[i].competitor.id.as_str())).collect()
+        };
+        let candidates: Vec<(usize, Vec<usize>)> = (0..self.competitions.len())
+            .filter(|&i| self.competitions[i].kind == sport)
+            .map(|i| (i, free(&self.competitions[i])))
+            .filter(|(_, f)| f.len() >= 2)
+            .collect();
+        if candidates.is_empty() {
+            return None;
+        }
+        let (competition, free) = &candidates[self.rng.gen_range(0..candidates.len())];
+        let competition = *competition;
         let teams = &self.competitions[competition].teams;
-        let h = self.rng.gen_range(0..teams.len());
-        let mut a = self.rng.gen_range(0..teams.len() - 1);
+        let h = self.rng.gen_range(0..free.len());
+        let mut a = self.rng.gen_range(0..free.len() - 1);
         if a >= h {
             a += 1;
         }
-        let (home, away) = (teams[h].clone(), teams[a].clone());
+        let (home, away) = (teams[free[h]].clone(), teams[free[a]].clone());
         let d = home.rating - away.rating;
         let play = match sport {
             SportKind::Football => Play::Goals {
@@ -438,7 +496,7 @@ impl Simulator {
         let abandon_at_ms = (self.rng.gen_range(0..1000) < self.config.abandon_per_mille)
             .then(|| self.rng.gen_range(0..total.max(30 * MINUTE)));
         let m = SimMatch {
-            id: format!("sim:match:{id}"),
+            id: format!("{}{id}", self.match_prefix),
             competition,
             kind,
             start_time: start,
@@ -453,8 +511,9 @@ impl Simulator {
             next_reprice_ms: 0,
             suspended_until: None,
             abandon_at_ms,
+            clock_sent: None,
         };
-        (id, m)
+        Some((id, m))
     }
 
     fn fixture_message(&self, m: &SimMatch, now: i64) -> FeedMessage {
@@ -484,7 +543,7 @@ impl Simulator {
             // A random phase: matches that kick off together do not reprice together.
             m.next_reprice_ms = self.rng.gen_range(1..=self.config.reprice_every_ms.max(1));
             init_score(m);
-            out.push(score_message(m, now, EventStatus::Live));
+            push_live_score(m, now, out);
             if m.kind == EventKind::PreMatch {
                 // Pre-match only: the offer closes at the start (603 from now on).
                 let markets = m.markets.iter_mut().map(deactivate).collect();
@@ -505,7 +564,7 @@ impl Simulator {
             let step_end = (m.clock_ms + MAX_STEP_MS).min(target);
             let (changed, goal, over) = self.step(m, step_end);
             if changed {
-                out.push(score_message(m, now, EventStatus::Live));
+                push_live_score(m, now, out);
             }
             if goal && m.kind == EventKind::Live {
                 scored = true;
@@ -514,6 +573,15 @@ impl Simulator {
                 self.finish(m, now, out);
                 return true;
             }
+        }
+        // The clock runs between goals: a score_change with the clock every CLOCK_UPDATE_MS of
+        // match time (not during a break, where it stands still).
+        let clock_due = m
+            .clock_sent
+            .as_ref()
+            .is_some_and(|(at, shown)| m.clock_ms - at >= CLOCK_UPDATE_MS && clock_text(m) != *shown);
+        if clock_due {
+            push_live_score(m, now, out);
         }
         if scored {
             // A goal stops betting at once (only needed if something is open) and keeps the
@@ -951,6 +1019,14 @@ fn deactivate(mk: &mut SimMarket) -> MarketOdds {
     MarketOdds { market: mk.key.clone(), status: MarketStatus::Deactivated, name: None, outcomes: Vec::new() }
 }
 
+/// Publishes the score and clock of a match in play; remembers the clock of a clock sport.
+fn push_live_score(m: &mut SimMatch, now: i64, out: &mut Out) {
+    if matches!(m.play, Play::Goals { .. } | Play::Points { .. }) {
+        m.clock_sent = Some((m.clock_ms, clock_text(m)));
+    }
+    out.push(score_message(m, now, EventStatus::Live));
+}
+
 fn score_message(m: &SimMatch, now: i64, status: EventStatus) -> FeedMessage {
     let clock = (status == EventStatus::Live).then(|| clock_text(m));
     FeedMessage::ScoreChange(ScoreChange {
@@ -996,7 +1072,10 @@ type CategoryLayout = (&'static str, Option<&'static str>, &'static [&'static st
 
 /// Invented competitions: per sport a few categories (countries) and tournaments, each with
 /// teams or players whose strengths are drawn from the seed.
-fn build_competitions(rng: &mut ChaCha8Rng) -> Vec<Competition> {
+///
+/// A team plays one match at a time, so each sport has at least three times as many teams as
+/// its share of `live_events` needs (a big simulation gets bigger tournaments).
+fn build_competitions(rng: &mut ChaCha8Rng, live_events: usize) -> Vec<Competition> {
     const PLACES: [&str; 24] = [
         "Atlas", "Carthage", "Oasis", "Sahel", "Medina", "Kasbah", "Corsair", "Olivia", "Dune", "Harbor", "Falcon",
         "Cedar", "Mirage", "Sirocco", "Phoenix", "Lagoon", "Citadel", "Zephyr", "Granite", "Meridian", "Azure",
@@ -1055,14 +1134,23 @@ fn build_competitions(rng: &mut ChaCha8Rng) -> Vec<Competition> {
                     category_id: category.id.clone(),
                     name: t.to_string(),
                 };
-                let size = match kind {
+                let tournaments_of_sport: usize = categories.iter().map(|c| c.2.len()).sum();
+                // The sport's share of the live offer (`pick_sport`), percent.
+                let share = match kind {
+                    SportKind::Football => 40,
+                    SportKind::Basketball | SportKind::Tennis => 20,
+                    _ => 10,
+                };
+                let needed = (live_events * share * 2 * 3).div_ceil(100 * tournaments_of_sport);
+                let size = needed.max(match kind {
                     SportKind::Tennis | SportKind::TableTennis => 32,
                     _ => 16,
-                };
+                });
                 let mut names = std::collections::BTreeSet::new();
                 let mut teams = Vec::new();
+                let mut taken = 0;
                 while teams.len() < size {
-                    let name = match kind {
+                    let drawn = match kind {
                         SportKind::Football => {
                             format!(
                                 "{} {}",
@@ -1089,7 +1177,11 @@ fn build_competitions(rng: &mut ChaCha8Rng) -> Vec<Competition> {
                             format!("{initial}. {first}{}", c.as_str())
                         }
                     };
+                    // Past a few hundred draws of taken names (only in very big simulations) a
+                    // number tells the teams apart.
+                    let name = if taken > 300 { format!("{drawn} {}", teams.len() + 1) } else { drawn };
                     if !names.insert(name.clone()) {
+                        taken += 1;
                         continue;
                     }
                     competitor_id += 1;
@@ -1124,6 +1216,115 @@ mod tests {
     fn run(seed: u64, config: SimConfig, ticks: usize, step_ms: i64) -> Vec<Vec<FeedMessage>> {
         let mut sim = Simulator::new(seed, config);
         (0..ticks).map(|i| sim.tick(T0 + i as i64 * step_ms)).collect()
+    }
+
+    /// Issue 18 item 8: football and ice hockey clocks froze between goals (a score_change
+    /// only came with a goal). Every match in play on a running clock now publishes it at
+    /// least every CLOCK_UPDATE_MS of match time: checked at every tick over simulated time.
+    #[test]
+    fn football_and_hockey_clocks_run_between_goals() {
+        let config = SimConfig { live_events: 30, ..small() };
+        let step = 500;
+        let mut sim = Simulator::new(4, config.clone());
+        let mut sport: BTreeMap<String, SportKind> = BTreeMap::new();
+        // Per event: (real ms of the last clock, its period, the clock values seen).
+        let mut seen: BTreeMap<String, (i64, String, std::collections::BTreeSet<String>)> = BTreeMap::new();
+        let playing = |period: &str| !matches!(period, "Half-time" | "Break" | "End");
+        let real_per_update = CLOCK_UPDATE_MS / config.speed as i64;
+        let mut checked = 0;
+        for i in 0..240 {
+            let now = T0 + i * step;
+            for msg in sim.tick(now) {
+                match msg {
+                    FeedMessage::FixtureChange(f) => {
+                        sport.insert(f.event_id.clone(), f.sport.kind.unwrap());
+                    }
+                    FeedMessage::ScoreChange(s) if s.status == EventStatus::Live => {
+                        if let Some(c) = s.clock {
+                            let e = seen.entry(s.event_id.clone()).or_default();
+                            e.0 = now;
+                            e.1 = c.period.clone();
+                            e.2.insert(format!("{} {}", c.period, c.time));
+                        }
+                    }
+                    FeedMessage::ScoreChange(s) => {
+                        seen.remove(&s.event_id);
+                    }
+                    _ => {}
+                }
+            }
+            for (id, (at, period, _)) in &seen {
+                if matches!(sport[id], SportKind::Football | SportKind::IceHockey) && playing(period) {
+                    assert!(now - at <= real_per_update + step, "{id} clock frozen at {period} since {} ms", now - at);
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+        // Over the 2 minutes, a clock in play shows many values (before: one or two).
+        let running = seen
+            .iter()
+            .filter(|(id, (_, p, _))| matches!(sport[*id], SportKind::Football | SportKind::IceHockey) && playing(p))
+            .map(|(_, (_, _, values))| values.len())
+            .collect::<Vec<_>>();
+        assert!(!running.is_empty() && running.iter().all(|&n| n >= 10), "{running:?}");
+    }
+
+    /// Issue 18 item 15: the same team played two matches at once.
+    #[test]
+    fn no_team_plays_two_matches_at_once() {
+        let config = SimConfig { live_events: 40, ..small() };
+        let mut sim = Simulator::new(9, config);
+        let mut teams: BTreeMap<String, [String; 2]> = BTreeMap::new();
+        let mut live: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+        let mut fixtures = 0;
+        for i in 0..900 {
+            for msg in sim.tick(T0 + i * 2_000) {
+                match msg {
+                    FeedMessage::FixtureChange(f) => {
+                        fixtures += 1;
+                        teams.insert(f.event_id.clone(), [f.home.id.clone(), f.away.id.clone()]);
+                    }
+                    FeedMessage::ScoreChange(s) if s.status == EventStatus::Live => {
+                        live.insert(s.event_id.clone());
+                    }
+                    FeedMessage::ScoreChange(s) => {
+                        live.remove(&s.event_id);
+                    }
+                    FeedMessage::BetCancel(c) => {
+                        live.remove(&c.event_id);
+                    }
+                    _ => {}
+                }
+            }
+            let mut playing = BTreeMap::new();
+            for id in &live {
+                for team in &teams[id] {
+                    if let Some(other) = playing.insert(team.clone(), id.clone()) {
+                        panic!("tick {i}: {team} plays {other} and {id} at once");
+                    }
+                }
+            }
+        }
+        assert!(fixtures > 200, "{fixtures}");
+    }
+
+    #[test]
+    fn a_run_number_keeps_event_ids_apart() {
+        let ids = |run: u64| -> std::collections::BTreeSet<String> {
+            Simulator::new(1, small())
+                .with_run(run)
+                .tick(T0)
+                .iter()
+                .filter_map(|m| match m {
+                    FeedMessage::FixtureChange(f) => Some(f.event_id.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        let (a, b) = (ids(1), ids(2));
+        assert!(a.iter().all(|id| id.starts_with("sim:match:1-")), "{a:?}");
+        assert!(a.len() > 20 && a.is_disjoint(&b));
     }
 
     #[test]

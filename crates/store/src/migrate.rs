@@ -27,6 +27,7 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 13, name: "rg", sql: include_str!("../migrations/0013_rg.sql") },
     Migration { version: 14, name: "sportsbook", sql: include_str!("../migrations/0014_sportsbook.sql") },
     Migration { version: 15, name: "partner_signatures", sql: include_str!("../migrations/0015_partner_signatures.sql") },
+    Migration { version: 17, name: "sportsbook_fixtures", sql: include_str!("../migrations/0017_sportsbook_fixtures.sql") },
     Migration { version: 18, name: "promotions", sql: include_str!("../migrations/0018_promotions.sql") },
 ];
 

@@ -5878,7 +5878,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 23, 26 key reused, 40 malformed or no key, 47 invalid stake or key, 501/506/507 balance, 600–617 and 1489 (docs/SPORTSBOOK.md; 604 lists the changed legs) */
+            /** @description 23, 26 key reused, 40 malformed or no key, 47 a stake with more decimals than the currency or an invalid key, 601 a stake of zero or less, 501/506/507 balance, 600–617 and 1489 (docs/SPORTSBOOK.md; 604 lists the changed legs) */
             default: {
                 headers: {
                     [name: string]: unknown;

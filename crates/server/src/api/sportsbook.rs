@@ -623,9 +623,9 @@ pub enum FundingRequest {
 pub enum OddsPolicyRequest {
     /// Take whatever the odds are now.
     AcceptAny,
-    /// Take the odds now if they are at least those seen.
+    /// Take the odds now if they are at least those seen (the default).
     AcceptHigher,
-    /// Only the odds seen (the default).
+    /// Only the odds seen.
     None,
 }
 
@@ -637,7 +637,8 @@ pub struct PlaceBetRequest {
     pub stake: serde_json::Number,
     /// real (default), bonus or free_bet.
     pub funding: Option<FundingRequest>,
-    /// What to do when the odds moved: none (default), accept_higher, accept_any.
+    /// What to do when the odds moved: accept_higher (default: a better price is taken, a
+    /// worse one refused with 604), none (exactly the odds seen), accept_any.
     pub odds_policy: Option<OddsPolicyRequest>,
     pub legs: Vec<BetLegRequest>,
 }
@@ -700,10 +701,15 @@ pub async fn event(State(state): State<AppState>, ReplyLang(lang): ReplyLang, Pa
 #[utoipa::path(post, path = "/api/sportsbook/bets", tag = "sportsbook", request_body = PlaceBetRequest,
     params(("Idempotency-Key" = String, Header, description = "A retry with the same key answers the same bet")),
     responses((status = 200, body = Envelope<BetReply>),
-              (status = "default", description = "23, 26 key reused, 40 malformed or no key, 47 invalid stake or key, 501/506/507 balance, 600–617 and 1489 (docs/SPORTSBOOK.md; 604 lists the changed legs)", body = ErrorEnvelope)))]
+              (status = "default", description = "23, 26 key reused, 40 malformed or no key, 47 a stake with more decimals than the currency or an invalid key, 601 a stake of zero or less, 501/506/507 balance, 600–617 and 1489 (docs/SPORTSBOOK.md; 604 lists the changed legs)", body = ErrorEnvelope)))]
 pub async fn place(State(state): State<AppState>, session: Session, ReplyLang(lang): ReplyLang, parts: Parts, JsonBody(req): JsonBody<PlaceBetRequest>) -> ApiResult<BetReply> {
     let user = &session.user;
     let key = client_key(&parts)?;
+    // A stake of zero or less is a malformed bet (601, docs/SPORTSBOOK.md); a number the
+    // currency cannot hold (too many decimals, not a number) is an invalid field (47).
+    if req.stake.as_f64().is_some_and(|v| v <= 0.0) {
+        return Err(AppError::with_detail(ErrorCode::BetInvalid, "stake: must be above zero").into());
+    }
     let stake = amount_of(&req.stake, user.currency)?;
     let now = now_ms();
     let allowed = user.role == Role::Player && kernel::errors::rg_block(user.self_excluded_until, user.cool_off_until, now).is_ok();
@@ -724,8 +730,10 @@ pub async fn place(State(state): State<AppState>, session: Session, ReplyLang(la
             Some(FundingRequest::FreeBet) => Funding::FreeBet,
         },
         policy: match req.odds_policy {
-            None | Some(OddsPolicyRequest::None) => OddsPolicy::None,
-            Some(OddsPolicyRequest::AcceptHigher) => OddsPolicy::AcceptHigher,
+            // Absent: what sportsbook players expect, a better price is taken, a worse one asks
+            // (issue 18 item 10); `none` insists on the exact odds seen.
+            Some(OddsPolicyRequest::None) => OddsPolicy::None,
+            None | Some(OddsPolicyRequest::AcceptHigher) => OddsPolicy::AcceptHigher,
             Some(OddsPolicyRequest::AcceptAny) => OddsPolicy::AcceptAny,
         },
     };

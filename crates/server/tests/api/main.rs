@@ -18,6 +18,7 @@ mod static_files;
 mod partners;
 mod partner_conformance;
 mod sportsbook;
+mod sportsbook_fixtures;
 mod studio;
 mod contract;
 

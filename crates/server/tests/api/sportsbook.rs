@@ -216,7 +216,9 @@ async fn sportsbook_refusals_change_nothing() {
         fail(place(&api, "l", free).await, 200, 1489);
         // Malformed: no key, a bad stake, a bad kind.
         fail(api.post(BETS, single("r:1", "1", "2.0", "5.0")).await, 400, 40);
-        fail(place(&api, "m", single("r:1", "1", "2.0", "-1.0")).await, 200, 47);
+        fail(place(&api, "m", single("r:1", "1", "2.0", "-1.0")).await, 200, 601);
+        fail(place(&api, "m0", single("r:1", "1", "2.0", "0")).await, 200, 601);
+        fail(place(&api, "m1", single("r:1", "1", "2.0", "1.0001")).await, 200, 47);
         fail(place(&api, "n", json!({"kind": "system", "stake": 5, "legs": []})).await, 400, 40);
         fail(app.client().exec(app.client().req(Method::POST, BETS).header("Idempotency-Key", "x").json(&single("r:1", "1", "2.0", "5.0"))).await.pair(), 401, 23);
 

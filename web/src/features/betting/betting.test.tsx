@@ -7,7 +7,7 @@ import en from '../../locales/en/betting.json';
 import fr from '../../locales/fr/betting.json';
 import ar from '../../locales/ar/betting.json';
 import { formatOdds, oddsFromWire, parseStake, potentialPayout, stakeForRequest, stakeLimits, stakePresets, totalOdds } from './odds';
-import { changesOf, initialSlip, slipSlice, slipActions, type Selection, type SlipState } from './slipSlice';
+import { changesOf, initialSlip, slipPrices, slipSlice, slipActions, type Selection, type SlipState } from './slipSlice';
 import { clockLabel } from './clock';
 import { applyMessage, applyToEvent, cachedRowKey, liveTopics, MAX_LIST_TOPICS, topicChanges } from './live';
 import type { SbEvent } from './api';
@@ -108,9 +108,30 @@ describe('the slip', () => {
     expect(s.key).toBeNull(); // a new submission
   });
   it('remembers the odds-change policy', () => {
-    reduce([slipActions.setPolicy('accept_higher')]);
-    expect(initialSlip().policy).toBe('accept_higher');
+    reduce([slipActions.setPolicy('none')]);
+    expect(initialSlip().policy).toBe('none');
     localStorage.removeItem('carthage.betting.policy');
+  });
+  it('accepts higher odds by default, what sportsbook players expect (issue 18)', () => {
+    localStorage.removeItem('carthage.betting.policy');
+    expect(initialSlip().policy).toBe('accept_higher');
+  });
+  it('takes live prices for its legs, marked up or down, and drops the key', () => {
+    let s = reduce([slipActions.toggle(sel('a')), slipActions.toggle(sel('b')), slipActions.setKey('k')]);
+    s = reduce([slipActions.livePrices([{ eventId: 'b', market: '1', outcomeId: '1', odds: 1900 }])], s);
+    expect(s.selections.map((x) => [x.odds, x.moved])).toEqual([[1850, undefined], [1900, 'up']]);
+    expect(s.key).toBeNull();
+    s = reduce([slipActions.setKey('k2'), slipActions.livePrices([{ eventId: 'b', market: '1', outcomeId: '1', odds: 1900 }])], s);
+    expect(s.key).toBe('k2'); // the same price: the same submission
+    s = reduce([slipActions.livePrices([{ eventId: 'a', market: '1', outcomeId: '1', odds: 1700 }, { eventId: 'a', market: '1', outcomeId: '2', odds: 9000 }])], s);
+    expect(s.selections.map((x) => [x.odds, x.moved])).toEqual([[1700, 'down'], [1900, 'up']]);
+    expect(
+      slipPrices(s.selections, [
+        { type: 'odds_change', event_id: 'a', markets: [{ market: '1', outcomes: [{ id: '1', odds: 1650 }, { id: '3', odds: 5000 }] }] },
+        { type: 'odds_change', event_id: 'z', markets: [{ market: '1', outcomes: [{ id: '1', odds: 1200 }] }] },
+        { type: 'score_change', event_id: 'a' },
+      ]),
+    ).toEqual([{ eventId: 'a', market: '1', outcomeId: '1', odds: 1650 }]);
   });
 });
 
@@ -205,7 +226,7 @@ describe('the line and the slip', () => {
     fireEvent.click(odds[0]!);
     expect(odds[0]!.getAttribute('aria-pressed')).toBe('true');
     fireEvent.click(screen.getByTestId('slip-bar'));
-    fireEvent.click(screen.getByRole('button', { name: '5' }));
+    fireEvent.click(screen.getByRole('button', { name: '5.000 TND' }));
     expect(screen.getByTestId('payout').textContent).toContain('9.250');
     fireEvent.click(screen.getByTestId('place-bet'));
     // 604: the new odds are shown, the bet is not placed until the player accepts.
@@ -252,6 +273,93 @@ describe('the line and the slip', () => {
   });
 });
 
+describe('a live express (issue 18)', () => {
+  afterEach(async () => {
+    await i18n.changeLanguage('en');
+  });
+  it('shows the new prices before the tap and is placed at the first tap with the prices shown', async () => {
+    localStorage.removeItem('carthage.betting.policy');
+    const three = { ...line, events: [event('e1'), event('e2'), event('e3')] };
+    const fetchMock = mockApi({
+      '/api/sportsbook/line': ok(three),
+      'POST /api/sportsbook/bets': ok(bet({ kind: 'express' })),
+      '/api/site/settings': ok({}),
+    });
+    const { store } = renderApp(
+      <>
+        <BettingPage />
+        <BetSlip />
+      </>,
+      { state: signedIn },
+    );
+    await screen.findByText('Home e3');
+    const rows = screen.getAllByTestId('odds');
+    // Home in e1, draw in e2, away in e3 (three outcomes a row).
+    for (const i of [0, 4, 8]) fireEvent.click(rows[i]!);
+    fireEvent.click(screen.getByTestId('slip-bar'));
+    fireEvent.change(screen.getByTestId('stake'), { target: { value: '2' } });
+    // The prices move while the player looks at the slip: shown at once, up or down.
+    await act(async () => {
+      applyMessage(store.dispatch, store.getState, {
+        type: 'odds_change',
+        event_id: 'e1',
+        markets: [{ market: '1', outcomes: [{ id: '1', odds: 1950 }] }],
+      } as never);
+      applyMessage(store.dispatch, store.getState, {
+        type: 'odds_change',
+        event_id: 'e2',
+        markets: [{ market: '1', outcomes: [{ id: '2', odds: 3100 }] }],
+      } as never);
+    });
+    const legOdds = screen.getAllByTestId('leg-odds').map((x) => x.textContent);
+    expect(legOdds).toEqual(['1.95', '3.10', '4.20']);
+    expect(screen.getAllByTestId('odds-moved').map((x) => x.getAttribute('data-moved'))).toEqual(['up', 'down']);
+    expect(screen.getAllByTestId('odds-moved')[0]!.getAttribute('aria-label')).toBe(en.slip.oddsUp);
+    // 1.95 × 3.10 × 4.20 = 25.389
+    expect(screen.getByTestId('slip-total').textContent).toBe('25.389');
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('place-bet'));
+    });
+    expect(await screen.findByTestId('bet-placed')).toBeTruthy();
+    const posts = fetchMock.mock.calls.filter(([u, i]) => String(u).endsWith('/api/sportsbook/bets') && i?.method === 'POST');
+    expect(posts).toHaveLength(1);
+    expect(JSON.parse(String(posts[0]![1]!.body))).toMatchObject({
+      kind: 'express',
+      odds_policy: 'accept_higher',
+      legs: [{ odds: 1.95 }, { odds: 3.1 }, { odds: 4.2 }],
+    });
+  });
+  it('writes the stake limits and presets as money in the language (French: "0,500 TND")', async () => {
+    i18n.addResourceBundle('fr', 'betting', fr, true, true);
+    i18n.addResourceBundle('ar', 'betting', ar, true, true);
+    mockApi({
+      '/api/sportsbook/line': ok(line),
+      '/api/site/settings': ok({ limits: { bets: { default: 5, max: 5000, min: 0.5 } }, inbetKf: { TND: 1 } }),
+    });
+    renderApp(
+      <>
+        <BettingPage />
+        <BetSlip />
+      </>,
+      { state: signedIn },
+    );
+    fireEvent.click((await screen.findAllByTestId('odds'))[0]!);
+    fireEvent.click(screen.getByTestId('slip-bar'));
+    await waitFor(() => expect(screen.getByTestId('stake-limits').textContent).toContain('0.500 TND'));
+    expect(screen.getByTestId('stake-limits').textContent).toContain('5,000.000 TND');
+    await act(async () => {
+      await i18n.changeLanguage('fr');
+    });
+    const nb = (x: string) => x.replace(/[\u2066\u2069]/g, '').replace(/[\u00a0\u202f]/g, ' ');
+    expect(nb(screen.getByTestId('stake-limits').textContent!)).toBe('Mise de 0,500 TND à 5 000,000 TND');
+    expect(screen.getAllByTestId('stake-preset').map((b) => nb(b.textContent!))).toEqual(['5,000 TND', '25,000 TND', '50,000 TND', '250,000 TND']);
+    await act(async () => {
+      await i18n.changeLanguage('ar');
+    });
+    expect(nb(screen.getByTestId('stake-limits').textContent!)).toBe('المبلغ من 0.500 TND إلى 5,000.000 TND');
+  });
+});
+
 describe('a suspended selection', () => {
   it('is marked on the slip and the bet cannot be placed until it reopens', async () => {
     mockApi({ '/api/sportsbook/line': ok(line), '/api/site/settings': ok({}) });
@@ -275,6 +383,15 @@ describe('a suspended selection', () => {
     expect((screen.getByTestId('place-bet') as HTMLButtonElement).disabled).toBe(true);
     await suspend('active');
     await waitFor(() => expect(screen.queryByTestId('leg-suspended')).toBeNull());
+    // A goal's bet_stop suspends the markets at once (before: only the next odds_change did,
+    // and a tap in between was refused with 607).
+    await act(async () => {
+      applyMessage(store.dispatch, store.getState, { type: 'bet_stop', event_id: 'e1' } as never);
+    });
+    expect(await screen.findByTestId('leg-suspended')).toBeTruthy();
+    expect((screen.getByTestId('place-bet') as HTMLButtonElement).disabled).toBe(true);
+    await suspend('active');
+    await waitFor(() => expect(screen.queryByTestId('leg-suspended')).toBeNull());
     expect(screen.queryByTestId('leg-suspended')).toBeNull();
     expect((screen.getByTestId('place-bet') as HTMLButtonElement).disabled).toBe(false);
   });
@@ -288,6 +405,8 @@ describe('live topics', () => {
     const many = Array.from({ length: MAX_LIST_TOPICS + 1 }, (_, i) => `e${i}`);
     expect(liveTopics(many, 'e1')).toEqual(['live', 'event:e1']);
     expect(liveTopics(many.slice(1))).toHaveLength(MAX_LIST_TOPICS);
+    // The slip's events whole, whatever page is shown: a leg on any market gets its price.
+    expect(liveTopics(['e1'], 'e2', ['e2', 'e7'])).toEqual(['list:e1', 'event:e2', 'event:e7']);
   });
   it('change by what is added and what is dropped only', () => {
     expect(topicChanges([], ['list:a', 'event:x'])).toEqual({ subscribe: ['list:a', 'event:x'], unsubscribe: [] });

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { bettingApi, type LineArgs, type SbEvent, type Line } from './api';
 import { formatOdds } from './odds';
+import { selectSlip, slipActions, slipPrices } from './slipSlice';
 
 /** The feed messages the app applies (docs/SPORTSBOOK.md "The feed format"). */
 interface OddsChangeMsg {
@@ -16,7 +17,13 @@ interface ScoreChangeMsg {
   score?: { home: number; away: number };
   clock?: { period?: string; time?: string } | null;
 }
-export type LiveMsg = OddsChangeMsg | ScoreChangeMsg | { type: string; event_id?: string };
+/** A goal: the named markets (all when absent) are suspended until an odds_change reopens them. */
+interface BetStopMsg {
+  type: 'bet_stop';
+  event_id: string;
+  markets?: string[] | null;
+}
+export type LiveMsg = OddsChangeMsg | ScoreChangeMsg | BetStopMsg | { type: string; event_id?: string };
 
 const OVER = ['ended', 'closed', 'cancelled'];
 
@@ -34,6 +41,12 @@ export function applyToEvent(ev: SbEvent, msg: LiveMsg) {
         if (typeof o.active === 'boolean') out.active = o.active;
       }
     }
+  } else if (msg.type === 'bet_stop') {
+    // Marked on the slip at once (a tap would only be refused with 607).
+    const names = (msg as BetStopMsg).markets;
+    for (const market of ev.markets) {
+      if (market.status === 'active' && (!names || names.includes(market.key))) market.status = 'suspended';
+    }
   } else if (msg.type === 'score_change') {
     const s = msg as ScoreChangeMsg;
     if (s.status) ev.status = s.status;
@@ -45,7 +58,7 @@ export function applyToEvent(ev: SbEvent, msg: LiveMsg) {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDispatch = (action: any) => unknown;
 
-const applies = (msg: LiveMsg) => !!msg.event_id && (msg.type === 'odds_change' || msg.type === 'score_change');
+const applies = (msg: LiveMsg) => !!msg.event_id && (msg.type === 'odds_change' || msg.type === 'score_change' || msg.type === 'bet_stop');
 
 /**
  * Applies messages (one frame of the socket, in order) to every cached line and event query:
@@ -54,6 +67,10 @@ const applies = (msg: LiveMsg) => !!msg.event_id && (msg.type === 'odds_change' 
 export function applyMessages(dispatch: AnyDispatch, getState: () => unknown, all: LiveMsg[]) {
   const msgs = all.filter(applies);
   if (msgs.length === 0) return;
+  // The slip's legs take their new prices before the player taps (issue 18: a live express
+  // was refused with "odds have changed" because the slip still sent the price first seen).
+  const prices = slipPrices(selectSlip(getState() as never).selections, msgs);
+  if (prices.length > 0) dispatch(slipActions.livePrices(prices));
   const state = getState() as Parameters<typeof bettingApi.util.selectCachedArgsForQuery>[0];
   for (const args of bettingApi.util.selectCachedArgsForQuery(state, 'line') as LineArgs[]) {
     dispatch(
@@ -92,10 +109,12 @@ export const MAX_LIST_TOPICS = 150;
  * open event whole (`event:<id>`). A sport page of 20 rows then receives those 20 rows' changes,
  * not every match in play.
  */
-export function liveTopics(rowIds: readonly string[], eventId?: string): string[] {
+export function liveTopics(rowIds: readonly string[], eventId?: string, slipEventIds: readonly string[] = []): string[] {
   const unique = [...new Set(rowIds)].sort();
   const rows = unique.length > MAX_LIST_TOPICS ? ['live'] : unique.map((id) => `list:${id}`);
-  return eventId ? [...rows, `event:${eventId}`] : rows;
+  // The slip's events whole: a leg on any market gets its price (a list row has the main market only).
+  const events = [...new Set([...(eventId ? [eventId] : []), ...slipEventIds])].map((id) => `event:${id}`);
+  return [...rows, ...events];
 }
 
 /** What to send to go from the topics held to the topics wanted. */
@@ -126,6 +145,7 @@ export function useLiveUpdates(eventId: string | undefined): boolean {
   const [socket, setSocket] = useState<WebSocket | null>(null);
   const [up, setUp] = useState(false);
   const rowKey = useAppSelector(cachedRowKey);
+  const slipKey = useAppSelector((s) => [...new Set(selectSlip(s).selections.map((x) => x.eventId))].sort().join('\n'));
   /** The topics the current socket holds. */
   const held = useRef<string[]>([]);
 
@@ -182,12 +202,12 @@ export function useLiveUpdates(eventId: string | undefined): boolean {
   // Topics follow what is shown: the cached rows and the open event.
   useEffect(() => {
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
-    const wanted = liveTopics(rowKey ? rowKey.split('\n') : [], eventId);
+    const wanted = liveTopics(rowKey ? rowKey.split('\n') : [], eventId, slipKey ? slipKey.split('\n') : []);
     const { subscribe, unsubscribe } = topicChanges(held.current, wanted);
     if (unsubscribe.length > 0) socket.send(JSON.stringify({ type: 'unsubscribe', topics: unsubscribe }));
     if (subscribe.length > 0) socket.send(JSON.stringify({ type: 'subscribe', topics: subscribe }));
     held.current = wanted;
-  }, [socket, eventId, rowKey]);
+  }, [socket, eventId, rowKey, slipKey]);
 
   return up;
 }

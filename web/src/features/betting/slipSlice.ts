@@ -14,11 +14,26 @@ export interface Selection {
   /** Thousandths: what the player saw (sent back as the leg's odds). */
   odds: number;
   live: boolean;
+  /** The price moved since it was added (live updates): the slip shows which way. */
+  moved?: 'up' | 'down';
+}
+
+/** A price from the live feed for one outcome (thousandths). */
+export interface LivePrice {
+  eventId: string;
+  market: string;
+  outcomeId: string;
+  odds: number;
 }
 
 export type BetKind = 'single' | 'express';
 export type OddsPolicy = 'none' | 'accept_higher' | 'accept_any';
-export const POLICIES: OddsPolicy[] = ['none', 'accept_higher', 'accept_any'];
+export const POLICIES: OddsPolicy[] = ['accept_higher', 'none', 'accept_any'];
+/**
+ * What sportsbook players expect (issue 18): a better price is taken, a worse one asks. With
+ * "ask me" as the default, 3 of 3 three-leg live expresses were refused on the first tap.
+ */
+export const DEFAULT_POLICY: OddsPolicy = 'accept_higher';
 const POLICY_KEY = 'carthage.betting.policy';
 
 /** A 604 leg: its position in the slip and the odds the line has now (thousandths). */
@@ -41,9 +56,9 @@ export interface SlipState {
 function storedPolicy(): OddsPolicy {
   try {
     const v = localStorage.getItem(POLICY_KEY);
-    return POLICIES.includes(v as OddsPolicy) ? (v as OddsPolicy) : 'none';
+    return POLICIES.includes(v as OddsPolicy) ? (v as OddsPolicy) : DEFAULT_POLICY;
   } catch {
-    return 'none';
+    return DEFAULT_POLICY;
   }
 }
 
@@ -106,6 +121,25 @@ export const slipSlice = createSlice({
         /* private mode: remembered for this visit only */
       }
     },
+    /**
+     * Prices from the live feed: a selection whose price moved takes it (what the player sees is
+     * what is sent), marked up or down, and a refusal's pending change for it is settled by it.
+     */
+    livePrices(s, { payload }: PayloadAction<LivePrice[]>) {
+      let moved = false;
+      s.selections.forEach((sel, i) => {
+        for (const p of payload) {
+          if (p.eventId !== sel.eventId || p.market !== sel.market || p.outcomeId !== sel.outcomeId) continue;
+          if (p.odds !== sel.odds) {
+            sel.moved = p.odds > sel.odds ? 'up' : 'down';
+            sel.odds = p.odds;
+            moved = true;
+          }
+          s.changes = s.changes.filter((c) => c.leg !== i);
+        }
+      });
+      if (moved) s.key = null;
+    },
     /** The key of this submission: kept for a retry of the same slip. */
     setKey(s, { payload }: PayloadAction<string>) {
       s.key = payload;
@@ -118,7 +152,10 @@ export const slipSlice = createSlice({
     acceptChanges(s) {
       for (const c of s.changes) {
         const sel = s.selections[c.leg];
-        if (sel) sel.odds = c.current;
+        if (sel) {
+          if (c.current !== sel.odds) sel.moved = c.current > sel.odds ? 'up' : 'down';
+          sel.odds = c.current;
+        }
       }
       changed(s);
     },
@@ -132,6 +169,25 @@ export const slipSlice = createSlice({
 });
 
 export const slipActions = slipSlice.actions;
+
+/** The prices of the slip's selections in a frame of live messages (odds_change, thousandths). */
+export function slipPrices(selections: readonly Selection[], msgs: readonly unknown[]): LivePrice[] {
+  if (selections.length === 0) return [];
+  const out: LivePrice[] = [];
+  for (const raw of msgs) {
+    const m = raw as { type?: string; event_id?: string; markets?: { market: string; outcomes?: { id: string; odds?: number }[] }[] };
+    if (m.type !== 'odds_change' || !m.event_id || !selections.some((s) => s.eventId === m.event_id)) continue;
+    for (const mk of m.markets ?? []) {
+      for (const o of mk.outcomes ?? []) {
+        if (typeof o.odds !== 'number') continue;
+        if (selections.some((s) => s.eventId === m.event_id && s.market === mk.market && s.outcomeId === o.id)) {
+          out.push({ eventId: m.event_id, market: mk.market, outcomeId: o.id, odds: o.odds });
+        }
+      }
+    }
+  }
+  return out;
+}
 
 /** `result.changes` of a 604 refusal → the moved legs (thousandths); [] when it is not there. */
 export function changesOf(data: unknown): OddsChange[] {

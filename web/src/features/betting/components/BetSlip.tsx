@@ -6,7 +6,7 @@ import { errorText, isApiError } from '../../../app/errors';
 import { addNotification } from '../../../app/notificationsSlice';
 import { useAppDispatch, useAppSelector } from '../../../app/store';
 import { Money } from '../../../components/Money';
-import { currencyDecimals } from '../../../components/money';
+import { currencyDecimals, formatMinorMoney, moneyText } from '../../../components/money';
 import { bettingApi, newIdempotencyKey, type Bet } from '../api';
 import { formatOdds, parseStake, potentialPayout, stakeForRequest, stakeLimits, stakePresets, toMajor, toThousandths, totalOdds } from '../odds';
 import { selectionOpen } from '../live';
@@ -15,7 +15,7 @@ import css from '../Betting.module.css';
 
 /** The bet slip: a bar above the bottom menu (count, total odds) that opens into a drawer. */
 export function BetSlip() {
-  const { t } = useTranslation(['betting', 'errors', 'common']);
+  const { t, i18n } = useTranslation(['betting', 'errors', 'common']);
   const dispatch = useAppDispatch();
   useSlipReducer();
   const slip = useAppSelector(selectSlip);
@@ -146,7 +146,19 @@ export function BetSlip() {
                       {closed[i] === '1' && <em className={css.legSuspended} data-testid="leg-suspended">{t('suspended')}</em>}
                     </div>
                     <div className={css.legOdds}>
-                      <bdi className={c ? css.oldOdds : undefined}>{formatOdds(s.odds)}</bdi>
+                      {s.moved && !c && (
+                        <span
+                          className={s.moved === 'up' ? css.upText : css.downText}
+                          data-testid="odds-moved"
+                          data-moved={s.moved}
+                          role="img"
+                          aria-label={t(s.moved === 'up' ? 'slip.oddsUp' : 'slip.oddsDown')}
+                          title={t(s.moved === 'up' ? 'slip.oddsUp' : 'slip.oddsDown')}
+                        >
+                          {s.moved === 'up' ? '▲' : '▼'}
+                        </span>
+                      )}
+                      <bdi className={c ? css.oldOdds : undefined} data-testid="leg-odds">{formatOdds(s.odds)}</bdi>
                       {c && <bdi className={c.current > s.odds ? css.upText : css.downText} data-testid="new-odds">{formatOdds(c.current)}</bdi>}
                     </div>
                     <button type="button" className={css.remove} aria-label={t('slip.remove')} onClick={() => dispatch(slipActions.remove({ eventId: s.eventId }))}>
@@ -180,13 +192,16 @@ export function BetSlip() {
             </label>
             {limits && (
               <p id="stake-limits" className={outOfLimits ? `${css.limits} ${css.limitsBad}` : css.limits} data-testid="stake-limits">
-                {t('slip.limits', { min: stakeForRequest(limits.min, decimals), max: stakeForRequest(limits.max, decimals), currency })}
+                {t('slip.limits', {
+                  min: moneyText(stakeForRequest(limits.min, decimals), currency, i18n.language),
+                  max: moneyText(stakeForRequest(limits.max, decimals), currency, i18n.language),
+                })}
               </p>
             )}
             <div className={css.presets}>
               {presets.map((p) => (
-                <button key={p} type="button" className={css.preset} onClick={() => dispatch(slipActions.setStake(String(stakeForRequest(p, decimals))))}>
-                  <bdi>{stakeForRequest(p, decimals)}</bdi>
+                <button key={p} type="button" className={css.preset} data-testid="stake-preset" onClick={() => dispatch(slipActions.setStake(String(stakeForRequest(p, decimals))))}>
+                  <bdi dir="ltr">{formatMinorMoney(p, currency, i18n.language)}</bdi>
                 </button>
               ))}
             </div>
@@ -212,7 +227,7 @@ export function BetSlip() {
               </div>
             </dl>
             {err && <p className={css.error} role="alert" data-testid="slip-error">{t(err.key, err.params)}</p>}
-            <div className={css.slipActions}>
+            <div className={`${css.slipActions} ${css.slipActionsSticky}`}>
               <button type="button" className={css.secondary} onClick={() => { dispatch(slipActions.clear()); setOpen(false); }}>
                 {t('slip.clear')}
               </button>
