@@ -96,6 +96,8 @@ pub enum HouseAccount {
     /// Stakes and payouts of the partner sportsbooks (Digitain, GR8) through the seamless
     /// wallet: their profit and loss apart from the games' and our own sportsbook's.
     PartnerSports,
+    /// The jackpot pools' money: stakes' contributions in, wins out.
+    Jackpots,
 }
 
 impl HouseAccount {
@@ -111,10 +113,11 @@ impl HouseAccount {
             HouseAccount::Floats => "house:floats",
             HouseAccount::Sportsbook => "house:sportsbook",
             HouseAccount::PartnerSports => "house:partner_sports",
+            HouseAccount::Jackpots => "house:jackpots",
         }
     }
 
-    pub const ALL: [HouseAccount; 10] = [
+    pub const ALL: [HouseAccount; 11] = [
         HouseAccount::Adjustments,
         HouseAccount::Cashback,
         HouseAccount::Payments,
@@ -125,6 +128,7 @@ impl HouseAccount {
         HouseAccount::Floats,
         HouseAccount::Sportsbook,
         HouseAccount::PartnerSports,
+        HouseAccount::Jackpots,
     ];
 
     pub fn parse(s: &str) -> Option<HouseAccount> {
@@ -184,10 +188,17 @@ pub enum TxType {
     FreeBetGrant,
     /// Free bets expired unused: player free-bet balance → `house:bonuses`.
     FreeBetExpiry,
+    /// A week's cashback paid (`house:cashback` → player cashback balance), keyed
+    /// `wcb:{week}:{user}`: once per player and week.
+    WeeklyCashbackPayout,
+    /// A stake's share paid into a jackpot pool (`house:games` → `house:jackpots`).
+    JackpotContribution,
+    /// A jackpot won (`house:jackpots` → player real balance), keyed `jackpot:{pool}:{cycle}`.
+    JackpotWin,
 }
 
 impl TxType {
-    pub const ALL: [TxType; 27] = [
+    pub const ALL: [TxType; 30] = [
         TxType::RefillBalance,
         TxType::BetWin,
         TxType::Withdrawal,
@@ -215,6 +226,9 @@ impl TxType {
         TxType::BonusForfeit,
         TxType::FreeBetGrant,
         TxType::FreeBetExpiry,
+        TxType::WeeklyCashbackPayout,
+        TxType::JackpotContribution,
+        TxType::JackpotWin,
     ];
 
     pub const fn code(self) -> i64 {
@@ -246,6 +260,9 @@ impl TxType {
             TxType::BonusForfeit => 218,
             TxType::FreeBetGrant => 219,
             TxType::FreeBetExpiry => 220,
+            TxType::WeeklyCashbackPayout => 221,
+            TxType::JackpotContribution => 222,
+            TxType::JackpotWin => 223,
         }
     }
 
@@ -278,6 +295,9 @@ impl TxType {
             TxType::BonusForfeit => "bonus_forfeit",
             TxType::FreeBetGrant => "free_bet_grant",
             TxType::FreeBetExpiry => "free_bet_expiry",
+            TxType::WeeklyCashbackPayout => "weekly_cashback_payout",
+            TxType::JackpotContribution => "jackpot_contribution",
+            TxType::JackpotWin => "jackpot_win",
         }
     }
 
