@@ -548,9 +548,16 @@ async fn concurrent_activations_grant_once_and_respect_the_global_limit() {
         for u in 700..720 {
             user(&db, u, "TND", now, None).await;
         }
-        // One player tapping twenty times: one bonus.
+        // One player tapping twenty times: one bonus. A tap that finds the activation booked
+        // and its grant under way completes the same grant (the crash-repair path), so it
+        // answers the same bonus; the others answer 2202.
         let same = join_all((0..20).map(|_| p.activate_code(700, "race", false))).await;
-        assert_eq!(same.iter().filter(|r| r.is_ok()).count(), 1, "{same:?}");
+        let mut ids: Vec<String> = same.iter().filter_map(|r| r.as_ref().ok()).filter_map(|a| a.bonus_id.clone()).collect();
+        ids.dedup();
+        assert_eq!(ids.len(), 1, "{same:?}");
+        assert!(same.iter().filter_map(|r| r.as_ref().err()).all(|e| e.code == ErrorCode::PromoAlreadyActivated));
+        let mine: i64 = store::sqlx::query_scalar("SELECT COUNT(*) FROM bonuses WHERE user_id = 700").fetch_one(db.reader()).await.unwrap();
+        assert_eq!(mine, 1);
         // Twenty players for the five uses (one taken): exactly four more.
         let many = join_all((701..720).map(|u| p.activate_code(u, "RACE", false))).await;
         assert_eq!(many.iter().filter(|r| r.is_ok()).count(), 4);
@@ -622,6 +629,107 @@ async fn a_free_bet_code_grants_inactive_free_bets_the_player_activates() {
         assert_eq!(p.free_bets(801).await.unwrap()[0].status, "used");
         let stats = p.free_bet_stats(801).await.unwrap();
         assert_eq!(stats.possible_free_bets, 0);
+        assert!(ledger.verify().await.unwrap().is_consistent());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn concurrent_stakes_crossing_jackpot_drop_points_drop_each_cycle_once_verifiably() {
+    with_each_backend(|db| async move {
+        use store::sqlx::Row;
+        let ledger = Ledger::new(db.clone());
+        let p = Promotions::new(db.clone(), ledger.clone());
+        // Seed 1 TND, cap 3 TND, the whole stake contributes (a test pool): 200 concurrent
+        // stakes of 0.010 bring 2 TND while four folders run, so the pool drops at least once
+        // (each new cycle may drop again from the contributions that follow its winner).
+        let (seed_amount, cap) = (1_000, 3_000);
+        p.create_pool("mega", 1, "Mega", TND, seed_amount, cap, 10_000, "").await.unwrap();
+        for u in 0..200 {
+            fund(&ledger, 9_000 + u, 1_000).await;
+        }
+        let stakes = (0..200).map(|u| {
+            let ledger = ledger.clone();
+            async move { ledger.post(stake(9_000 + u, 10, &format!("jp{u}"), "slots")).await.unwrap() }
+        });
+        let folders = (0..4).map(|_| {
+            let p = p.clone();
+            async move {
+                for _ in 0..20 {
+                    p.fold_jackpots().await.unwrap();
+                    tokio::task::yield_now().await;
+                }
+            }
+        });
+        futures::join!(join_all(stakes), join_all(folders));
+        while p.fold_jackpots().await.unwrap() > 0 {}
+
+        let (n, wins) = p.jackpot_wins(None, false, 0, i64::MAX, 100, 0).await.unwrap();
+        assert!(n >= 1, "the pool dropped");
+        let paid: i64 = store::sqlx::query_scalar("SELECT COUNT(*) FROM ledger_transactions WHERE tx_type = $1").bind(TxType::JackpotWin.code()).fetch_one(db.reader()).await.unwrap();
+        assert_eq!(paid, n, "every drop paid once");
+        let mut cycles: Vec<i64> = wins.iter().map(|w| w.cycle).collect();
+        cycles.sort();
+        assert_eq!(cycles, (1..=n).collect::<Vec<_>>(), "one drop per cycle, none skipped");
+        let minor = |m: &kernel::money::MajorUnits| (serde_json::to_value(m).unwrap().as_f64().unwrap() * 1000.0).round() as i64;
+        let mut won = 0;
+        for w in &wins {
+            // Anyone recomputes the drop point from the revealed seed and its published hash …
+            let drop = promotions::service::verify_drop(&w.server_seed, &w.seed_hash, "mega", w.cycle, seed_amount, cap).expect("the seed matches its hash");
+            assert_eq!(minor(&w.drop_point), drop);
+            // … and sees that the winning contribution took the pool from below it to it.
+            let c = store::sqlx::query("SELECT c.amount, c.user_id FROM jackpot_contributions c JOIN jackpot_wins w ON w.contribution_id = c.id WHERE w.id = $1")
+                .bind(w.id.parse::<i64>().unwrap())
+                .fetch_one(db.reader())
+                .await
+                .unwrap();
+            let (amount, user): (i64, i64) = (c.get(0), c.get(1));
+            let paid = minor(&w.amount);
+            assert!(paid - amount < drop && drop <= paid, "{paid} {amount} {drop}");
+            assert_eq!(w.user_id, user);
+            won += paid;
+        }
+        assert!(promotions::service::verify_drop(&wins[0].server_seed, &"0".repeat(64), "mega", 1, seed_amount, cap).is_none());
+        // Conservation: every contribution counted once — the wins and what the pool holds now
+        // are the seeds of every cycle begun plus all contributions.
+        let view = p.jackpots().await.unwrap();
+        assert_eq!(view[0].cycle, n + 1);
+        assert_eq!(won + minor(&view[0].amount), seed_amount * (n + 1) + 200 * 10);
+        let unfolded: i64 = store::sqlx::query_scalar("SELECT COUNT(*) FROM jackpot_contributions WHERE folded = 0").fetch_one(db.reader()).await.unwrap();
+        assert_eq!(unfolded, 0);
+        // The house account holds exactly the pool: seeds and contributions in, wins out.
+        let house: i64 = store::sqlx::query_scalar(
+            "SELECT CAST(COALESCE(SUM(e.amount), 0) AS BIGINT) FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id WHERE a.kind = 'house:jackpots'",
+        )
+        .fetch_one(db.reader())
+        .await
+        .unwrap();
+        assert_eq!(house, minor(&view[0].amount));
+        // A winner sees the modal once; another player cannot mark it.
+        let user = wins[0].user_id;
+        let id: i64 = wins[0].id.parse().unwrap();
+        assert!(!p.jackpot_shown(user + 100_000, id).await.unwrap(), "not another player's");
+        assert!(p.jackpot_shown(user, id).await.unwrap());
+        assert!(ledger.verify().await.unwrap().is_consistent());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_forced_drop_is_the_next_stake_and_stays_verifiable() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db.clone());
+        let p = Promotions::new(db.clone(), ledger.clone());
+        p.create_pool("small", 3, "Small", TND, 100_000, 1_000_000, 100, "").await.unwrap();
+        fund(&ledger, 950, 100_000).await;
+        assert!(p.force_drop("small").await.unwrap() > 0);
+        assert_eq!(p.fold_jackpots().await.unwrap(), 0, "one below the point: no drop yet");
+        ledger.post(stake(950, 1_000, "forced", "slots")).await.unwrap();
+        assert_eq!(p.fold_jackpots().await.unwrap(), 1);
+        let (_, w) = p.jackpot_wins(Some(950), true, 0, i64::MAX, 10, 0).await.unwrap();
+        assert_eq!(w.len(), 1);
+        let drop = promotions::service::verify_drop(&w[0].server_seed, &w[0].seed_hash, "small", 1, 100_000, 1_000_000).unwrap();
+        assert_eq!(serde_json::to_string(&w[0].drop_point).unwrap(), serde_json::to_string(&kernel::money::MajorUnits::new(drop, TND)).unwrap());
         assert!(ledger.verify().await.unwrap().is_consistent());
     })
     .await;

@@ -94,7 +94,7 @@ fn outcome(result: &Result<Receipt, LedgerError>) -> &'static str {
     }
 }
 
-fn validate(req: &PostingRequest, limits: &LedgerLimits) -> Result<(), LedgerError> {
+pub(crate) fn validate(req: &PostingRequest, limits: &LedgerLimits) -> Result<(), LedgerError> {
     if req.idempotency_key.trim().is_empty() || req.idempotency_key.len() > 200 {
         return Err(LedgerError::Invalid("idempotency key must be 1 to 200 characters".into()));
     }

@@ -11,8 +11,10 @@
 //!    was already posted do not reach it: they answer the stored receipt.
 //! 2. [`PostingObserver::applied`] runs after the posting's balances and entries are written
 //!    (postings applied set-wise arrive together, in one call); its writes commit with the
-//!    posting or not at all. An error undoes the posting (set-wise: the whole operation, which
-//!    then answers `Unavailable` to be retried with the same keys).
+//!    posting or not at all. It may answer follow-up postings (a jackpot contribution between
+//!    house accounts): the ledger applies them in the same transaction, each under its own
+//!    key, never observed again. An error undoes the posting (set-wise: the whole operation,
+//!    which then answers `Unavailable` to be retried with the same keys).
 //! 3. [`PostingObserver::reversed`] runs after a rollback of a watched posting applied.
 //!
 //! The observer must not wait on another write (on SQLite it runs on the one writer
@@ -43,23 +45,12 @@ pub trait PostingObserver: Send + Sync + 'static {
     fn watches(&self, tx_type: TxType) -> bool;
 
     /// Before a watched posting moves money; `Err` refuses it (use [`LedgerError::Refused`]).
-    fn check<'c>(
-        &'c self,
-        conn: &'c mut AnyConnection,
-        req: &'c PostingRequest,
-    ) -> BoxFuture<'c, Result<(), LedgerError>>;
+    fn check<'c>(&'c self, conn: &'c mut AnyConnection, req: &'c PostingRequest) -> BoxFuture<'c, Result<(), LedgerError>>;
 
-    /// After watched postings applied (one, or every posting of a set-wise step).
-    fn applied<'c>(
-        &'c self,
-        conn: &'c mut AnyConnection,
-        postings: &'c [Applied<'c>],
-    ) -> BoxFuture<'c, Result<(), LedgerError>>;
+    /// After watched postings applied (one, or every posting of a set-wise step): the
+    /// follow-up postings to apply in the same transaction (none, usually).
+    fn applied<'c>(&'c self, conn: &'c mut AnyConnection, postings: &'c [Applied<'c>]) -> BoxFuture<'c, Result<Vec<PostingRequest>, LedgerError>>;
 
     /// After a rollback of a watched posting applied.
-    fn reversed<'c>(
-        &'c self,
-        conn: &'c mut AnyConnection,
-        reversal: &'c Reversed,
-    ) -> BoxFuture<'c, Result<(), LedgerError>>;
+    fn reversed<'c>(&'c self, conn: &'c mut AnyConnection, reversal: &'c Reversed) -> BoxFuture<'c, Result<(), LedgerError>>;
 }

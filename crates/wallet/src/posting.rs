@@ -422,7 +422,8 @@ pub(crate) async fn apply(
             Some(observer) => {
                 observer.check(conn, req).await?;
                 let receipt = apply_claimed(conn, req, tx_id, house, cx).await?;
-                observer.applied(conn, &[Applied { tx_id, req }]).await?;
+                let follow_ups = observer.applied(conn, &[Applied { tx_id, req }]).await?;
+                apply_follow_ups(conn, &follow_ups, cx).await?;
                 Ok(receipt)
             }
         },
@@ -726,13 +727,59 @@ async fn apply_set(
     insert_entries(conn, &entries, now).await?;
     if !watched.is_empty() {
         if let Some(observer) = cx.observer.get() {
-            observer.applied(conn, &watched).await.map_err(|e| match e {
+            let failed = |e: LedgerError| match e {
                 LedgerError::Store(e) => e,
                 other => sqlx::Error::Protocol(format!("a posting observer failed: {other}")),
-            })?;
+            };
+            let follow_ups = observer.applied(conn, &watched).await.map_err(failed)?;
+            apply_follow_ups(conn, &follow_ups, cx).await.map_err(failed)?;
         }
     }
     Ok(one_by_one)
+}
+
+/// Applies an observer's follow-up postings on `conn` (same transaction), each under its own
+/// key (a replay of one answers its receipt); their house accounts are resolved on `conn`.
+async fn apply_follow_ups(conn: &mut AnyConnection, reqs: &[PostingRequest], cx: &Cx) -> Result<(), LedgerError> {
+    for req in reqs {
+        crate::ledger::validate(req, &cx.limits)?;
+        if req.legs.iter().any(|l| matches!(l.account, AccountRef::Player { .. })) {
+            return Err(LedgerError::Invalid("a follow-up posting moves house accounts only".into()));
+        }
+        let mut house = HouseIds::new();
+        for leg in &req.legs {
+            if let AccountRef::House(acc) = leg.account {
+                house.insert((acc, leg.currency), house_id_on(conn, acc, leg.currency).await?);
+            }
+        }
+        let hash = crate::ledger::request_hash(req);
+        // Never observed: claimed and applied directly.
+        match claim(conn, req, &hash, None).await? {
+            Some(tx_id) => apply_claimed(conn, req, tx_id, &house, cx).await?,
+            None => replay(conn, &req.idempotency_key, &hash).await?,
+        };
+    }
+    Ok(())
+}
+
+/// A house account's id, opened if needed, on `conn`.
+async fn house_id_on(conn: &mut AnyConnection, account: HouseAccount, currency: Currency) -> Result<i64, sqlx::Error> {
+    let find = "SELECT id FROM ledger_accounts WHERE owner_id = 0 AND kind = $1 AND currency = $2";
+    if let Some(r) = sqlx::query(find).bind(account.as_str()).bind(currency.code()).fetch_optional(&mut *conn).await? {
+        return r.try_get(0);
+    }
+    let now = now_ms();
+    sqlx::query(
+        "INSERT INTO ledger_accounts (id, owner_id, kind, currency, balance, is_house, created_at, updated_at) \
+         VALUES ($1, 0, $2, $3, 0, 1, $4, $4) ON CONFLICT (owner_id, kind, currency) DO NOTHING",
+    )
+    .bind(next_id())
+    .bind(account.as_str())
+    .bind(currency.code())
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query(find).bind(account.as_str()).bind(currency.code()).fetch_one(&mut *conn).await?.try_get(0)
 }
 
 /// Deletes claimed transaction rows that did not apply (no entries point at them).

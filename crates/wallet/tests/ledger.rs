@@ -708,7 +708,7 @@ async fn the_observer_checks_and_records_every_watched_posting_in_its_transactio
             &'c self,
             conn: &'c mut AnyConnection,
             postings: &'c [Applied<'c>],
-        ) -> BoxFuture<'c, Result<(), LedgerError>> {
+        ) -> BoxFuture<'c, Result<Vec<PostingRequest>, LedgerError>> {
             async move {
                 for p in postings {
                     store::sqlx::query("INSERT INTO audit_log (id, actor, action, subject, details, created_at) VALUES ($1, 'obs', 'applied', $2, '{}', 0)")
@@ -717,7 +717,14 @@ async fn the_observer_checks_and_records_every_watched_posting_in_its_transactio
                         .execute(&mut *conn)
                         .await?;
                 }
-                Ok(())
+                // Every stake also moves 1 between two house accounts, in its transaction.
+                Ok(postings
+                    .iter()
+                    .map(|p| {
+                        PostingRequest::transfer(TxType::JackpotContribution, format!("{}:jp", p.req.idempotency_key), p.req.user_id, TND,
+                            AccountRef::House(HouseAccount::Games), AccountRef::House(HouseAccount::Jackpots), 1)
+                    })
+                    .collect())
             }
             .boxed()
         }
@@ -813,6 +820,11 @@ async fn the_observer_checks_and_records_every_watched_posting_in_its_transactio
             .await
             .unwrap();
         assert_eq!(rows, 1);
+        // Each applied stake's follow-up posting (one by one and set-wise) is in the ledger.
+        for key in ["s1:jp", "m1:jp", "m3:jp"] {
+            assert!(ledger.lookup(key).await.unwrap().is_some(), "{key}");
+        }
+        assert!(ledger.lookup("s2:jp").await.unwrap().is_none(), "a refused stake has none");
         assert_consistent(&ledger).await;
     })
     .await;

@@ -5,11 +5,13 @@
 mod bonuses;
 mod codes;
 mod freebets;
+mod jackpots;
 mod watch;
 
 pub use bonuses::{BonusView, Grant};
 pub use codes::{normalise, refusal_code, Activated, CodeSpec};
 pub use freebets::{FreeBetStats, FreeBetView};
+pub use jackpots::{verify_drop, JackpotView, JackpotWin};
 
 use crate::terms::OperatorLimits;
 use crate::wagering::{Category, ContributionTable};
@@ -31,6 +33,8 @@ pub(crate) struct Inner {
     pub ledger: Ledger,
     pub limits: OperatorLimits,
     pub table: ContributionTable,
+    /// The jackpot pools' contribution settings ([`Promotions::load_pools`]).
+    pub pools: std::sync::RwLock<Vec<jackpots::PoolConf>>,
     /// Game categories by (provider, game id), read once from the catalogue.
     pub categories: Mutex<HashMap<(String, String), Category>>,
     /// Bonuses whose wagering was met by a stake: converted right after its commit (the
@@ -57,6 +61,7 @@ impl Promotions {
             limits,
             table: ContributionTable::default(),
             categories: Mutex::new(HashMap::new()),
+            pools: Default::default(),
             met,
         });
         // Weak references: the ledger (and the task) must not keep the service alive.

@@ -17,7 +17,7 @@ use kernel::{AppError, ErrorCode, Minor};
 use std::sync::Weak;
 use store::sqlx::{self, AnyConnection, Row};
 use wallet::{
-    AccountRef, Applied, BalanceKind, LedgerError, PostingObserver, PostingRequest, Reversed,
+    AccountRef, Applied, BalanceKind, HouseAccount, LedgerError, PostingObserver, PostingRequest, Reversed,
     TxType,
 };
 
@@ -132,10 +132,11 @@ impl PostingObserver for Watch {
         &'c self,
         conn: &'c mut AnyConnection,
         postings: &'c [Applied<'c>],
-    ) -> BoxFuture<'c, Result<(), LedgerError>> {
+    ) -> BoxFuture<'c, Result<Vec<PostingRequest>, LedgerError>> {
         async move {
-            let Some(inner) = self.0.upgrade() else { return Ok(()) };
+            let Some(inner) = self.0.upgrade() else { return Ok(Vec::new()) };
             let now = now_ms();
+            let mut follow_ups = Vec::new();
             for p in postings {
                 if p.req.tx_type == TxType::SportStake {
                     // Sports bets count toward a bonus at settlement; a free-bet stake uses up
@@ -146,6 +147,38 @@ impl PostingObserver for Watch {
                     continue;
                 }
                 let Some((user_id, BalanceKind::Real, stake)) = stake_of(p.req) else { continue };
+                // Jackpots: each pool of the stake's currency takes its share (a row and a
+                // posting, both in this transaction).
+                let currency = p.req.legs.first().map(|l| l.currency);
+                let pools = inner.pools.read().unwrap_or_else(|e| e.into_inner()).clone();
+                for pool in pools.iter().filter(|pool| Some(pool.currency) == currency) {
+                    let share = crate::bps_of(stake, pool.share_bps);
+                    if share <= 0 {
+                        continue;
+                    }
+                    let id = kernel::ids::next_id();
+                    sqlx::query("INSERT INTO jackpot_contributions (id, pool, user_id, tx_id, amount, folded, created_at) VALUES ($1, $2, $3, $4, $5, 0, $6)")
+                        .bind(id)
+                        .bind(&pool.id)
+                        .bind(user_id)
+                        .bind(p.tx_id)
+                        .bind(share)
+                        .bind(now)
+                        .execute(&mut *conn)
+                        .await?;
+                    follow_ups.push(
+                        PostingRequest::transfer(
+                            TxType::JackpotContribution,
+                            format!("jpc:{id}"),
+                            Some(user_id),
+                            pool.currency,
+                            AccountRef::House(HouseAccount::Games),
+                            AccountRef::House(HouseAccount::Jackpots),
+                            share,
+                        )
+                        .comment(format!("Jackpot {} contribution", pool.id)),
+                    );
+                }
                 let row = sqlx::query("SELECT id FROM bonuses WHERE user_id = $1 AND product = 'casino' AND status = 'active'")
                     .bind(user_id)
                     .fetch_optional(&mut *conn)
@@ -182,7 +215,7 @@ impl PostingObserver for Watch {
                     let _ = inner.met.send(bonus_id);
                 }
             }
-            Ok(())
+            Ok(follow_ups)
         }
         .boxed()
     }
