@@ -4,7 +4,8 @@
 //! Instants are Unix seconds; the zone is an IANA name (default `Africa/Tunis`). The zone
 //! database is compiled in, so every machine computes the same periods.
 
-use jiff::{civil::Date, tz::TimeZone, Timestamp, ToSpan};
+use jiff::{civil::Date, tz::TimeZone, ToSpan};
+pub use jiff::Timestamp;
 
 /// The operator's zone when the settings name none.
 pub const DEFAULT_ZONE: &str = "Africa/Tunis";

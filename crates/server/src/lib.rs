@@ -63,6 +63,23 @@ pub async fn serve(
         }
     };
     let promotions = state.promotions.clone();
+    // Jackpots: the pools' shares for the stake observer, and the folder. Every instance may
+    // fold (a pool's update is conditional on what was read, so a cycle drops once).
+    if let Err(e) = promotions.load_pools().await {
+        tracing::error!(error = %e.text(), "promotions: reading the jackpot pools failed");
+    }
+    let folder = {
+        let promotions = promotions.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_millis(300));
+            loop {
+                tick.tick().await;
+                if let Err(e) = promotions.fold_jackpots().await {
+                    tracing::error!(error = %e.text(), "promotions: folding jackpot contributions failed");
+                }
+            }
+        })
+    };
     let housekeeping = tokio::spawn(async move {
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(60));
         loop {
@@ -134,6 +151,7 @@ pub async fn serve(
     let app = app::router(state).into_make_service_with_connect_info::<SocketAddr>();
     let result = axum::serve(listener, app).with_graceful_shutdown(shutdown).await;
     housekeeping.abort();
+    folder.abort();
     if let Some(f) = feed {
         f.abort();
     }

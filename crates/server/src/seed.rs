@@ -79,7 +79,9 @@ pub async fn run(state: &AppState) -> Result<(), AppError> {
 }
 
 /// Demo mode's promo codes (issue 19): `WELCOME`, a 50 TND casino bonus to wager 10 times
-/// (at most 5 TND a stake while wagering), and `FREEBET`, one 10 TND free bet.
+/// (at most 5 TND a stake while wagering), and `FREEBET`, one 10 TND free bet; and the jackpot
+/// pools Mega (5 000 → at most 50 000 TND, 0.5 % of stakes), Medium (1 000 → 10 000, 0.3 %) and
+/// Small (100 → 1 000, 0.2 %).
 pub const DEMO_PROMO_CODES: &[(&str, &str)] =
     &[("WELCOME", "50 TND casino bonus, 10× wagering"), ("FREEBET", "one 10 TND free bet")];
 
@@ -103,6 +105,10 @@ async fn seed_promotions(state: &AppState) -> Result<(), AppError> {
         serde_json::json!({ "code": "WELCOME", "kind": "bonus", "template": "welcome-50", "currency": "TND" }),
         serde_json::json!({ "code": "FREEBET", "kind": "free_bets", "free_bet_amount": Currency::Tnd.major(10), "free_bet_count": 1, "currency": "TND" }),
     ];
+    // The three pools of the spec (Mega, Medium, Small), fed by every casino stake in TND.
+    for (id, num, name, seed, cap, bps) in [("mega", 1, "Mega", 5_000, 50_000, 50), ("medium", 2, "Medium", 1_000, 10_000, 30), ("small", 3, "Small", 100, 1_000, 20)] {
+        p.create_pool(id, num, name, Currency::Tnd, Currency::Tnd.major(seed), Currency::Tnd.major(cap), bps, &format!("/img/jackpots/{id}.svg")).await?;
+    }
     for spec in codes {
         let spec: promotions::service::CodeSpec = serde_json::from_value(spec).map_err(AppError::internal)?;
         match p.create_code(&spec, "seed").await {

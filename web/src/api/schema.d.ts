@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/api/admin/jackpots/{pool}/force-drop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Demo mode, admin only: tops a pool up to just below its committed drop point, so the next
+         *     eligible stake wins it (the drop stays verifiable).
+         */
+        post: operations["force_drop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/wallet/adjust": {
         parameters: {
             query?: never;
@@ -300,6 +320,23 @@ export interface paths {
         put?: never;
         /** Removes a game from the favourites (idempotent). */
         post: operations["favourite_remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jackpots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The pools for everyone (no session): amounts, caps and each cycle's published seed hash. */
+        get: operations["jackpots_public"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1103,6 +1140,55 @@ export interface paths {
         };
         /** The player's free bets (the last 50). */
         get: operations["free_bets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/jackpot_data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["jackpot_data"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/jackpot_is_shown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The winner closed the win modal (spec §4): the drop is no longer offered. */
+        post: operations["jackpot_is_shown"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/jackpot_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["jackpot_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2476,6 +2562,23 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_ForceDropReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /**
+                 * Format: double
+                 * @description What the operator added to the pool (major units): the next eligible stake drops it.
+                 */
+                added: number;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_FreeBetStats: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -2580,6 +2683,39 @@ export interface components {
                 /** @description `created`, `pending`, `succeeded`, `failed`, `expired` or `cancelled`. */
                 status: string;
                 updated_at: string;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_JackpotData: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /**
+             * @description The widget's data (refreshed every 60 s, spec §4): the pools, and the player's drops not
+             *     yet shown (the win modal).
+             */
+            result?: {
+                jackpots: components["schemas"]["JackpotView"][];
+                wonJackpots: components["schemas"]["JackpotWin"][];
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_JackpotHistory: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                items: components["schemas"]["JackpotHistoryItem"][];
+                /** Format: int64 */
+                total: number;
             };
             /**
              * Format: int32
@@ -3320,6 +3456,45 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_JackpotView: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /** Format: double */
+                amount: number;
+                /**
+                 * Format: double
+                 * @description The most the pool can reach: it drops at the latest there.
+                 */
+                cap: number;
+                currency: components["schemas"]["Currency"];
+                /** Format: int64 */
+                cycle: number;
+                /** Format: int64 */
+                id: number;
+                image: string;
+                isOutcome: boolean;
+                /** @description The last winner's masked id, if any. */
+                lastWinner?: string | null;
+                name: string;
+                pool: string;
+                /** @description SHA-256 of this cycle's server seed, published when the cycle began. */
+                seedHash: string;
+                /** Format: double */
+                startAmount: number;
+                /**
+                 * Format: int64
+                 * @description Seconds since the cycle began.
+                 */
+                timer: number;
+            }[];
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Vec_OutboxMessageDoc: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -3671,6 +3846,13 @@ export interface components {
             /** @description `to_cashier` or `from_cashier`. */
             direction: string;
         };
+        ForceDropReply: {
+            /**
+             * Format: double
+             * @description What the operator added to the pool (major units): the next eligible stake drops it.
+             */
+            added: number;
+        };
         /** @description `actualFreeBetStats`: sports stakes this week and the free bets they earned so far. */
         FreeBetStats: {
             /** Format: double */
@@ -3826,6 +4008,37 @@ export interface components {
             status: string;
             updated_at: string;
         };
+        /**
+         * @description The widget's data (refreshed every 60 s, spec §4): the pools, and the player's drops not
+         *     yet shown (the win modal).
+         */
+        JackpotData: {
+            jackpots: components["schemas"]["JackpotView"][];
+            wonJackpots: components["schemas"]["JackpotWin"][];
+        };
+        JackpotHistory: {
+            items: components["schemas"]["JackpotHistoryItem"][];
+            /** Format: int64 */
+            total: number;
+        };
+        /** @description One drop in the public history (spec §3: name lower-case, `updatedAt` `HH:mm DD.MM.YYYY`). */
+        JackpotHistoryItem: {
+            /** Format: double */
+            amount: number;
+            currency: components["schemas"]["Currency"];
+            /** Format: int64 */
+            cycle: number;
+            /** Format: double */
+            dropPoint: number;
+            id: string;
+            name: string;
+            seedHash: string;
+            /** @description The revealed seed and what it proves (recompute with `promotions::fair::drop_point`). */
+            serverSeed: string;
+            updatedAt: string;
+            /** @description The winner's id, masked. */
+            userId: string;
+        };
         /** @description A jackpot as the balance reply lists it (spec §3). */
         JackpotReply: {
             amount: components["schemas"]["MajorUnits"];
@@ -3835,6 +4048,65 @@ export interface components {
             name: string;
             /** Format: int64 */
             timer?: number | null;
+        };
+        JackpotShownRequest: {
+            /** @description The drop's id (`wonJackpots[].id`). */
+            JackpotId: unknown;
+        };
+        /** @description A jackpot as the widget shows it (spec §3 Jackpot). */
+        JackpotView: {
+            /** Format: double */
+            amount: number;
+            /**
+             * Format: double
+             * @description The most the pool can reach: it drops at the latest there.
+             */
+            cap: number;
+            currency: components["schemas"]["Currency"];
+            /** Format: int64 */
+            cycle: number;
+            /** Format: int64 */
+            id: number;
+            image: string;
+            isOutcome: boolean;
+            /** @description The last winner's masked id, if any. */
+            lastWinner?: string | null;
+            name: string;
+            pool: string;
+            /** @description SHA-256 of this cycle's server seed, published when the cycle began. */
+            seedHash: string;
+            /** Format: double */
+            startAmount: number;
+            /**
+             * Format: int64
+             * @description Seconds since the cycle began.
+             */
+            timer: number;
+        };
+        /** @description A drop, for the winner's modal and the public history. */
+        JackpotWin: {
+            /** Format: double */
+            amount: number;
+            /** Format: double */
+            capAmount: number;
+            /** Format: int64 */
+            createdAt: number;
+            currency: components["schemas"]["Currency"];
+            /** Format: int64 */
+            cycle: number;
+            /** Format: double */
+            dropPoint: number;
+            id: string;
+            image: string;
+            name: string;
+            pool: string;
+            /** Format: double */
+            seedAmount: number;
+            seedHash: string;
+            /** @description Everything needed to recompute the drop point (`promotions::fair::drop_point`). */
+            serverSeed: string;
+            /** Format: int64 */
+            userId: number;
         };
         /** @description What a launch returns (spec §4 session start). */
         Launch: {
@@ -4482,6 +4754,45 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    force_drop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pool: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ForceDropReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 24 not an admin or not demo mode, 43 no such pool */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     adjust: {
         parameters: {
             query?: never;
@@ -5144,6 +5455,34 @@ export interface operations {
             };
             /** @description 23 not signed in */
             default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    jackpots_public: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_JackpotView"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6907,6 +7246,129 @@ export interface operations {
                 };
             };
             /** @description 23, 24 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    jackpot_data: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_JackpotData"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    jackpot_is_shown: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JackpotShownRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_JackpotData"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 43 not a drop of this player, 23, 24, 40 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    jackpot_list: {
+        parameters: {
+            query?: {
+                /** @description `DD-MM-YYYY` (or `YYYY-MM-DD`, RFC 3339, epoch); default a month ago. */
+                date_from?: string;
+                /** @description Exclusive end (the app sends the chosen end plus one day, spec §5); default now. */
+                date_to?: string;
+                /** @description Page size (spec §9: 8); at most 100. */
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_JackpotHistory"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24, 47 a bad date */
             default: {
                 headers: {
                     [name: string]: unknown;

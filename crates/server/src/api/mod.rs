@@ -64,6 +64,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         crash::fairness, crash::rounds, // crash
         promotions::check_promocode, promotions::activate_promocode, promotions::bonuses, promotions::give_up,
         promotions::free_bets, promotions::activate_free_bets, promotions::free_bet_stats,
+        promotions::jackpot_data, promotions::jackpot_is_shown, promotions::jackpot_list, promotions::jackpots_public, promotions::force_drop,
         rg::rg_state, rg::rg_set_limits, rg::rg_self_exclusion, rg::rg_cool_off, rg::rg_reality_check, rg::rg_session, // responsible gambling
         payments::token, payments::deposit, payments::paykassma_deposit, payments::telegram_deposit,
         payments::withdrawal, payments::paykassma_withdrawal, payments::intent, payments::callback,

@@ -3,13 +3,13 @@
 //! [`promotions::service::Promotions`].
 
 use super::envelope::{ok, ApiResult, Envelope, ErrorEnvelope};
-use super::extract::{ClientInfo, JsonBody, MaybeSession, Session};
+use super::extract::{ClientInfo, JsonBody, MaybeSession, QueryParams, Session};
 use crate::app::AppState;
 use axum::extract::{Path, State};
 use axum::routing::{get, post};
 use axum::Router;
 use kernel::{AppError, ErrorCode};
-use promotions::service::{Activated, BonusView, FreeBetStats, FreeBetView};
+use promotions::service::{Activated, BonusView, FreeBetStats, FreeBetView, JackpotView, JackpotWin};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -28,6 +28,11 @@ pub fn routes() -> Router<AppState> {
         .route("/api/user/free-bets", get(free_bets))
         .route("/api/user/activate-free-bets", post(activate_free_bets))
         .route("/api/user/actualFreeBetStats", get(free_bet_stats))
+        .route("/api/user/jackpot_data", get(jackpot_data))
+        .route("/api/user/jackpot_is_shown", post(jackpot_is_shown))
+        .route("/api/user/jackpot_list", get(jackpot_list))
+        .route("/api/jackpots", get(jackpots_public))
+        .route("/api/admin/jackpots/{pool}/force-drop", post(force_drop))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -193,4 +198,162 @@ pub async fn free_bet_stats(
 ) -> ApiResult<FreeBetStats> {
     let user = player(&session)?;
     ok(state.promotions.free_bet_stats(user).await?)
+}
+
+// ------------------------------------------------------------------ jackpots
+
+/// The widget's data (refreshed every 60 s, spec §4): the pools, and the player's drops not
+/// yet shown (the win modal).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct JackpotData {
+    pub jackpots: Vec<JackpotView>,
+    pub won_jackpots: Vec<JackpotWin>,
+}
+
+#[utoipa::path(get, path = "/api/user/jackpot_data", tag = "promotions",
+    responses((status = 200, body = Envelope<JackpotData>), (status = "default", description = "23, 24", body = ErrorEnvelope)))]
+pub async fn jackpot_data(State(state): State<AppState>, session: Session) -> ApiResult<JackpotData> {
+    let user = player(&session)?;
+    let (_, won) = state.promotions.jackpot_wins(Some(user), true, 0, i64::MAX, 10, 0).await?;
+    ok(JackpotData { jackpots: state.promotions.jackpots().await?, won_jackpots: won })
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct JackpotShownRequest {
+    /// The drop's id (`wonJackpots[].id`).
+    #[serde(rename = "JackpotId")]
+    pub jackpot_id: serde_json::Value,
+}
+
+/// The winner closed the win modal (spec §4): the drop is no longer offered.
+#[utoipa::path(post, path = "/api/user/jackpot_is_shown", tag = "promotions", request_body = JackpotShownRequest,
+    responses((status = 200, body = Envelope<JackpotData>), (status = "default", description = "43 not a drop of this player, 23, 24, 40", body = ErrorEnvelope)))]
+pub async fn jackpot_is_shown(State(state): State<AppState>, session: Session, JsonBody(req): JsonBody<JackpotShownRequest>) -> ApiResult<JackpotData> {
+    let user = player(&session)?;
+    let id = match &req.jackpot_id {
+        serde_json::Value::String(s) => s.trim().parse::<i64>().ok(),
+        serde_json::Value::Number(n) => n.as_i64(),
+        _ => None,
+    }
+    .ok_or_else(|| AppError::with_detail(ErrorCode::InvalidField, "JackpotId: the drop's id"))?;
+    if !state.promotions.jackpot_shown(user, id).await? {
+        return Err(AppError::new(ErrorCode::NotFound).into());
+    }
+    jackpot_data(State(state), session).await
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct JackpotListQuery {
+    /// `DD-MM-YYYY` (or `YYYY-MM-DD`, RFC 3339, epoch); default a month ago.
+    pub date_from: Option<String>,
+    /// Exclusive end (the app sends the chosen end plus one day, spec §5); default now.
+    pub date_to: Option<String>,
+    /// Page size (spec §9: 8); at most 100.
+    pub limit: Option<i64>,
+    pub offset: Option<i64>,
+}
+
+/// One drop in the public history (spec §3: name lower-case, `updatedAt` `HH:mm DD.MM.YYYY`).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct JackpotHistoryItem {
+    pub id: String,
+    pub name: String,
+    #[schema(value_type = f64)]
+    pub amount: kernel::money::MajorUnits,
+    pub currency: kernel::Currency,
+    pub updated_at: String,
+    /// The winner's id, masked.
+    pub user_id: String,
+    pub cycle: i64,
+    /// The revealed seed and what it proves (recompute with `promotions::fair::drop_point`).
+    pub server_seed: String,
+    pub seed_hash: String,
+    #[schema(value_type = f64)]
+    pub drop_point: kernel::money::MajorUnits,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct JackpotHistory {
+    pub total: i64,
+    pub items: Vec<JackpotHistoryItem>,
+}
+
+#[utoipa::path(get, path = "/api/user/jackpot_list", tag = "promotions", params(JackpotListQuery),
+    responses((status = 200, body = Envelope<JackpotHistory>), (status = "default", description = "23, 24, 47 a bad date", body = ErrorEnvelope)))]
+pub async fn jackpot_list(State(state): State<AppState>, session: Session, QueryParams(q): QueryParams<JackpotListQuery>) -> ApiResult<JackpotHistory> {
+    player(&session)?;
+    let now = kernel::clock::now_ms();
+    let bound = |v: &Option<String>, default: i64, field: &str| -> Result<i64, AppError> {
+        match v.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+            None => Ok(default),
+            Some(s) => kernel::clock::parse_bound(s, false).ok_or_else(|| AppError::with_detail(ErrorCode::InvalidField, format!("{field}: a date"))),
+        }
+    };
+    let from = bound(&q.date_from, now - 31 * kernel::clock::DAY_MS, "date_from")?;
+    let to = bound(&q.date_to, now + 1, "date_to")?;
+    let (total, wins) = state.promotions.jackpot_wins(None, false, from, to, q.limit.unwrap_or(8), q.offset.unwrap_or(0)).await?;
+    let items = wins
+        .into_iter()
+        .map(|w| JackpotHistoryItem {
+            id: w.id,
+            name: w.name.to_lowercase(),
+            amount: w.amount,
+            currency: w.currency,
+            updated_at: hh_mm_date(w.created_at),
+            user_id: mask(w.user_id),
+            cycle: w.cycle,
+            server_seed: w.server_seed,
+            seed_hash: w.seed_hash,
+            drop_point: w.drop_point,
+        })
+        .collect();
+    ok(JackpotHistory { total, items })
+}
+
+/// The pools for everyone (no session): amounts, caps and each cycle's published seed hash.
+#[utoipa::path(get, path = "/api/jackpots", tag = "promotions", responses((status = 200, body = Envelope<Vec<JackpotView>>)))]
+pub async fn jackpots_public(State(state): State<AppState>) -> ApiResult<Vec<JackpotView>> {
+    ok(state.promotions.jackpots().await?)
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ForceDropReply {
+    /// What the operator added to the pool (major units): the next eligible stake drops it.
+    #[schema(value_type = f64)]
+    pub added: kernel::money::MajorUnits,
+}
+
+/// Demo mode, admin only: tops a pool up to just below its committed drop point, so the next
+/// eligible stake wins it (the drop stays verifiable).
+#[utoipa::path(post, path = "/api/admin/jackpots/{pool}/force-drop", tag = "admin", params(("pool" = String, Path)),
+    responses((status = 200, body = Envelope<ForceDropReply>), (status = "default", description = "24 not an admin or not demo mode, 43 no such pool", body = ErrorEnvelope)))]
+pub async fn force_drop(State(state): State<AppState>, session: Session, Path(pool): Path<String>) -> ApiResult<ForceDropReply> {
+    if session.user.role != accounts::Role::Admin || !state.is_demo() {
+        return Err(AppError::new(ErrorCode::Forbidden).into());
+    }
+    let pools = state.promotions.jackpots().await?;
+    let p = pools.iter().find(|p| p.pool == pool).ok_or(ErrorCode::NotFound)?;
+    let added = state.promotions.force_drop(&pool).await?;
+    ok(ForceDropReply { added: kernel::money::MajorUnits::new(added, p.currency) })
+}
+
+fn mask(id: i64) -> String {
+    let s = id.to_string();
+    format!("***{}", &s[s.len().saturating_sub(3)..])
+}
+
+/// `HH:mm DD.MM.YYYY` in the operator's zone.
+fn hh_mm_date(ms: i64) -> String {
+    let tz = promotions::periods::zone(promotions::periods::DEFAULT_ZONE).ok();
+    match (tz, jiff_ts(ms)) {
+        (Some(tz), Some(ts)) => ts.to_zoned(tz).strftime("%H:%M %d.%m.%Y").to_string(),
+        _ => String::new(),
+    }
+}
+
+fn jiff_ts(ms: i64) -> Option<promotions::periods::Timestamp> {
+    promotions::periods::Timestamp::from_millisecond(ms).ok()
 }

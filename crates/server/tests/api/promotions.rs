@@ -4,6 +4,7 @@
 use crate::common::*;
 use reqwest::Method;
 use serde_json::{json, Value};
+use std::time::Duration;
 use wallet::BalanceKind;
 
 async fn spin(app: &TestApp, token: &str, bet: i64) -> (u16, Value) {
@@ -145,6 +146,58 @@ async fn a_withdrawal_waits_for_open_bonus_wagering_or_its_give_up() {
         ok(api.post(&format!("/api/user/bonuses/{id}/give-up"), json!({})).await);
         ok(api.post("/api/payment/withdrawal", withdraw(token(&api).await)).await);
         assert_eq!(app.minor_balance(user, BalanceKind::Bonus).await, 0);
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_forced_jackpot_drop_is_won_by_the_next_spin_shown_once_and_verifiable() {
+    each_backend(async |app| {
+        let pools = ok(app.client().get("/api/jackpots").await);
+        assert_eq!(pools.as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect::<Vec<_>>(), ["Mega", "Medium", "Small"]);
+        assert_eq!(pools[2]["seedHash"].as_str().unwrap().len(), 64);
+        let (api, user, _) = app.player("jackpot@example.com").await;
+        app.credit(user, BalanceKind::Real, 100_000).await;
+        // Only an admin forces a drop.
+        fail(api.post("/api/admin/jackpots/small/force-drop", json!({})).await, 403, 24);
+        let admin = app.client();
+        ok(admin.post("/api/user/login/email", json!({ "email": "admin@carthage.local", "password": "Admin1234" })).await);
+        fail(admin.post("/api/admin/jackpots/nope/force-drop", json!({})).await, 404, 43);
+        let added = ok(admin.post("/api/admin/jackpots/small/force-drop", json!({})).await);
+        assert!(added["added"].as_f64().unwrap() > 0.0);
+        let launch = ok(api.post("/api/casino/session", json!({"provider": "studio", "gameId": "desert-gold", "lang": "en", "platform": "mobile"})).await);
+        let token = launch["sessionToken"].as_str().unwrap().to_string();
+        ok(spin(app, &token, 1_000).await);
+        // The folder runs every 300 ms.
+        let mut data = Value::Null;
+        for _ in 0..50 {
+            data = ok(api.get("/api/user/jackpot_data").await);
+            if !data["wonJackpots"].as_array().unwrap().is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let won = &data["wonJackpots"][0];
+        assert_eq!(won["pool"].as_str(), Some("small"), "{data}");
+        let id = won["id"].as_str().unwrap().to_string();
+        // The drop point is recomputed from the revealed seed.
+        let drop = promotions::service::verify_drop(won["serverSeed"].as_str().unwrap(), won["seedHash"].as_str().unwrap(), "small", 1, 100_000, 1_000_000).unwrap();
+        assert_eq!((won["dropPoint"].as_f64().unwrap() * 1000.0).round() as i64, drop);
+        // Someone else cannot mark it; the winner does, once.
+        let (other, _, _) = app.player("other-jackpot@example.com").await;
+        fail(other.post("/api/user/jackpot_is_shown", json!({ "JackpotId": id })).await, 404, 43);
+        let after = ok(api.post("/api/user/jackpot_is_shown", json!({ "JackpotId": id })).await);
+        assert!(after["wonJackpots"].as_array().unwrap().is_empty());
+        fail(api.post("/api/user/jackpot_is_shown", json!({ "JackpotId": "x" })).await, 200, 47);
+        // The public history: name lower-case, time as HH:mm DD.MM.YYYY, the winner masked.
+        let list = ok(api.get("/api/user/jackpot_list?date_from=01-01-2020&limit=8&offset=0").await);
+        assert_eq!(list["total"].as_i64(), Some(1));
+        let item = &list["items"][0];
+        assert_eq!(item["name"].as_str(), Some("small"));
+        assert!(item["userId"].as_str().unwrap().starts_with("***"));
+        assert_eq!(item["updatedAt"].as_str().unwrap().len(), "HH:mm DD.MM.YYYY".len());
+        fail(api.get("/api/user/jackpot_list?date_from=someday").await, 200, 47);
         app.assert_ledger_consistent().await;
     })
     .await;
