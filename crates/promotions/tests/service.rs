@@ -734,3 +734,41 @@ async fn a_forced_drop_is_the_next_stake_and_stays_verifiable() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_deposit_bonus_code_is_granted_by_the_next_deposit_whatever_its_rail() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db.clone());
+        let p = Promotions::new(db.clone(), ledger.clone());
+        let mut t = casino_terms(1, 5, 0, 0);
+        t.amount = Amount::PercentOfDeposit { bps: 2_500, cap: 1_000_000 };
+        p.create_template("deposit-25", TND, &t, "test").await.unwrap();
+        let mut s = spec("DEP25", "deposit_bonus");
+        s.template = Some("deposit-25".into());
+        p.create_code(&s, "test").await.unwrap();
+        for u in [960, 961] {
+            user(&db, u, "TND", kernel::clock::now_ms(), None).await;
+            p.activate_code(u, "DEP25", false).await.unwrap();
+        }
+        assert_eq!(balance(&ledger, 960, BalanceKind::Bonus).await, 0, "nothing before the deposit");
+        // A provider deposit (16) for one, a cashier deposit (114) for the other.
+        ledger.post(posting(TxType::PaymentService, 960, "dep960", 40_000, true)).await.unwrap();
+        ledger.post(posting(TxType::CashierPayment, 961, "dep961", 8_000, true)).await.unwrap();
+        for _ in 0..100 {
+            if balance(&ledger, 960, BalanceKind::Bonus).await > 0 && balance(&ledger, 961, BalanceKind::Bonus).await > 0 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        p.sweep().await.unwrap();
+        assert_eq!(balance(&ledger, 960, BalanceKind::Bonus).await, 10_000, "25 % of 40");
+        assert_eq!(balance(&ledger, 961, BalanceKind::Bonus).await, 2_000, "25 % of 8");
+        // A second deposit grants nothing more; a sweep neither.
+        ledger.post(posting(TxType::PaymentService, 960, "dep960b", 40_000, true)).await.unwrap();
+        p.sweep().await.unwrap();
+        assert_eq!(p.grant_deposit_bonuses(960).await.unwrap(), 0);
+        assert_eq!(balance(&ledger, 960, BalanceKind::Bonus).await, 10_000);
+        assert!(ledger.verify().await.unwrap().is_consistent());
+    })
+    .await;
+}

@@ -560,6 +560,7 @@ impl Promotions {
         for r in waiting {
             self.open_next(r.get(0)).await?;
         }
+        self.sweep_deposit_bonuses().await?;
         Ok((converted, expired))
     }
 

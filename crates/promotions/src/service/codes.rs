@@ -19,6 +19,9 @@ use wallet::TxType;
 
 const HOUR_MS: i64 = 3_600_000;
 
+/// Spec §9: the deposit bonus applies to each of the first 20 deposits (`limits.bonus.maxBetCount`).
+pub const MAX_BONUS_DEPOSITS: i64 = 20;
+
 /// A code as the operator creates it (amounts in minor units of `currency`, or of the
 /// player's currency when `currency` is `None`).
 #[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
@@ -421,6 +424,81 @@ impl Promotions {
             kind
         };
         self.grant_code(user_id, &normal, kind).await
+    }
+
+    /// Grants the deposit bonuses a player activated (kind `deposit_bonus`) and has since
+    /// deposited for: the first deposit after the activation qualifies, among the player's
+    /// first `limits.bonus.maxBetCount` (20) deposits. Idempotent (`code:{CODE}:{user}`).
+    pub async fn grant_deposit_bonuses(&self, user_id: i64) -> Result<usize, AppError> {
+        let pending = sqlx::query(
+            "SELECT a.code, a.activated_at, c.template_id FROM promo_activations a JOIN promo_codes c ON c.code = a.code \
+             WHERE a.user_id = $1 AND c.kind = 'deposit_bonus' AND c.template_id IS NOT NULL",
+        )
+        .bind(user_id)
+        .fetch_all(self.db().reader())
+        .await
+        .map_err(db_err)?;
+        let deposit_types = [TxType::Deposit, TxType::PaymentService, TxType::CashierPayment].iter().map(|t| t.code().to_string()).collect::<Vec<_>>().join(", ");
+        let mut granted = 0;
+        for r in pending {
+            let (code, activated_at, template): (String, i64, i64) = (r.get(0), r.get(1), r.get(2));
+            let key = Self::source_key(user_id, &code);
+            if self.granted_bonus(&key).await? {
+                continue;
+            }
+            let first = sqlx::query(&format!(
+                "SELECT t.id, e.amount, a.currency, t.created_at FROM ledger_transactions t JOIN ledger_entries e ON e.tx_id = t.id \
+                 JOIN ledger_accounts a ON a.id = e.account_id \
+                 WHERE t.user_id = $1 AND t.tx_type IN ({deposit_types}) AND t.created_at >= $2 AND a.is_house = 0 AND a.kind = 'real' AND e.amount > 0 \
+                 ORDER BY t.created_at, t.id LIMIT 1"
+            ))
+            .bind(user_id)
+            .bind(activated_at)
+            .fetch_optional(self.db().reader())
+            .await
+            .map_err(db_err)?;
+            let Some(d) = first else { continue };
+            let (deposit, currency, at): (i64, String, i64) = (d.get(1), d.get(2), d.get(3));
+            let before: i64 = sqlx::query(&format!("SELECT COUNT(*) FROM ledger_transactions WHERE user_id = $1 AND tx_type IN ({deposit_types}) AND created_at < $2"))
+                .bind(user_id)
+                .bind(at)
+                .fetch_one(self.db().reader())
+                .await
+                .map_err(db_err)?
+                .get(0);
+            if before >= MAX_BONUS_DEPOSITS {
+                continue;
+            }
+            let currency = Currency::from_str(&currency).map_err(|_| db_err("deposit currency"))?;
+            match self.grant(user_id, currency, template, deposit, "deposit", &key).await {
+                Ok(_) => granted += 1,
+                // A template of another currency, a zero bonus: this code gives nothing here.
+                Err(e) if e.code == ErrorCode::BonusTermsRefused => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(granted)
+    }
+
+    /// Grants deposit bonuses a restart left (part of the sweep).
+    pub async fn sweep_deposit_bonuses(&self) -> Result<usize, AppError> {
+        let users = sqlx::query(
+            "SELECT DISTINCT a.user_id FROM promo_activations a JOIN promo_codes c ON c.code = a.code \
+             WHERE c.kind = 'deposit_bonus' AND NOT EXISTS \
+             (SELECT 1 FROM bonuses b WHERE b.source_key = 'code:' || a.code || ':' || CAST(a.user_id AS TEXT))",
+        )
+        .fetch_all(self.db().reader())
+        .await
+        .map_err(db_err)?;
+        let mut n = 0;
+        for u in users {
+            n += self.grant_deposit_bonuses(u.get(0)).await?;
+        }
+        Ok(n)
+    }
+
+    async fn granted_bonus(&self, key: &str) -> Result<bool, AppError> {
+        Ok(sqlx::query("SELECT 1 FROM bonuses WHERE source_key = $1").bind(key).fetch_optional(self.db().writer()).await.map_err(db_err)?.is_some())
     }
 
     /// The activation row and the use count, in one transaction.

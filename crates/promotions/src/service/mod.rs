@@ -40,6 +40,9 @@ pub(crate) struct Inner {
     /// Bonuses whose wagering was met by a stake: converted right after its commit (the
     /// sweep converts any left by a restart).
     pub met: mpsc::UnboundedSender<i64>,
+    /// Players whose deposit was just credited: a deposit bonus they activated is granted
+    /// right after the commit (the sweep grants any a restart left).
+    pub deposited: mpsc::UnboundedSender<i64>,
 }
 
 pub(crate) fn db_err(e: impl std::fmt::Display) -> AppError {
@@ -55,6 +58,7 @@ impl Promotions {
 
     pub fn with_limits(db: Db, ledger: Ledger, limits: OperatorLimits) -> Promotions {
         let (met, mut met_rx) = mpsc::unbounded_channel();
+        let (deposited, mut deposited_rx) = mpsc::unbounded_channel::<i64>();
         let inner = Arc::new(Inner {
             db,
             ledger: ledger.clone(),
@@ -63,6 +67,7 @@ impl Promotions {
             categories: Mutex::new(HashMap::new()),
             pools: Default::default(),
             met,
+            deposited,
         });
         // Weak references: the ledger (and the task) must not keep the service alive.
         if !ledger.set_observer(Arc::new(watch::Watch(Arc::downgrade(&inner)))) {
@@ -76,6 +81,15 @@ impl Promotions {
                 let Some(inner) = weak.upgrade() else { return };
                 if let Err(e) = (Promotions { inner }).convert(bonus_id).await {
                     tracing::warn!(bonus_id, error = %e, "bonus conversion deferred to the sweep");
+                }
+            }
+        });
+        let weak = Arc::downgrade(&inner);
+        tokio::spawn(async move {
+            while let Some(user_id) = deposited_rx.recv().await {
+                let Some(inner) = weak.upgrade() else { return };
+                if let Err(e) = (Promotions { inner }).grant_deposit_bonuses(user_id).await {
+                    tracing::warn!(user_id, error = %e, "deposit bonus deferred to the sweep");
                 }
             }
         });

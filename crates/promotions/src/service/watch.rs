@@ -92,7 +92,7 @@ impl Inner {
 
 impl PostingObserver for Watch {
     fn watches(&self, tx_type: TxType) -> bool {
-        matches!(tx_type, TxType::BetStake | TxType::SportStake)
+        matches!(tx_type, TxType::BetStake | TxType::SportStake | TxType::Deposit | TxType::PaymentService | TxType::CashierPayment)
     }
 
     fn check<'c>(
@@ -138,6 +138,17 @@ impl PostingObserver for Watch {
             let now = now_ms();
             let mut follow_ups = Vec::new();
             for p in postings {
+                if matches!(p.req.tx_type, TxType::Deposit | TxType::PaymentService | TxType::CashierPayment) {
+                    // A deposit credited: a deposit bonus waiting for it is granted after the commit.
+                    let credited = p.req.legs.iter().find_map(|l| match l.account {
+                        AccountRef::Player { user_id, kind: BalanceKind::Real } if l.amount > 0 => Some(user_id),
+                        _ => None,
+                    });
+                    if let Some(user_id) = credited {
+                        let _ = inner.deposited.send(user_id);
+                    }
+                    continue;
+                }
                 if p.req.tx_type == TxType::SportStake {
                     // Sports bets count toward a bonus at settlement; a free-bet stake uses up
                     // the player's active free bets, oldest first.
