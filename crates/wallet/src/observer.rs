@@ -9,18 +9,21 @@
 //!    moves. An error refuses the posting: the claim and everything the check wrote are rolled
 //!    back with it (a stake above a bonus's maximum bet leaves no trace). Replays of a key that
 //!    was already posted do not reach it: they answer the stored receipt.
+//!    It may answer extra house legs summing to zero (a jackpot contribution: the stake's house
+//!    account gives a share to `house:jackpots`); they are merged into the posting's own legs
+//!    (same account: amounts added), so the contribution is part of the stake's posting —
+//!    reversed with it by a rollback, replayed with it by a retry (the request hash is the
+//!    caller's, without them).
 //! 2. [`PostingObserver::applied`] runs after the posting's balances and entries are written
 //!    (postings applied set-wise arrive together, in one call); its writes commit with the
-//!    posting or not at all. It may answer follow-up postings (a jackpot contribution between
-//!    house accounts): the ledger applies them in the same transaction, each under its own
-//!    key, never observed again. An error undoes the posting (set-wise: the whole operation,
-//!    which then answers `Unavailable` to be retried with the same keys).
+//!    posting or not at all. An error undoes the posting (set-wise: the whole operation, which
+//!    then answers `Unavailable` to be retried with the same keys).
 //! 3. [`PostingObserver::reversed`] runs after a rollback of a watched posting applied.
 //!
 //! The observer must not wait on another write (on SQLite it runs on the one writer
 //! connection) and must be quick: it runs inside every watched posting's transaction.
 
-use crate::model::{LedgerError, PostingRequest, TxType};
+use crate::model::{Leg, LedgerError, PostingRequest, TxType};
 use futures::future::BoxFuture;
 use store::sqlx::AnyConnection;
 
@@ -45,11 +48,12 @@ pub trait PostingObserver: Send + Sync + 'static {
     fn watches(&self, tx_type: TxType) -> bool;
 
     /// Before a watched posting moves money; `Err` refuses it (use [`LedgerError::Refused`]).
-    fn check<'c>(&'c self, conn: &'c mut AnyConnection, req: &'c PostingRequest) -> BoxFuture<'c, Result<(), LedgerError>>;
+    /// `Ok(legs)`: extra house legs (summing to zero) merged into the posting.
+    fn check<'c>(&'c self, conn: &'c mut AnyConnection, req: &'c PostingRequest) -> BoxFuture<'c, Result<Vec<Leg>, LedgerError>>;
 
-    /// After watched postings applied (one, or every posting of a set-wise step): the
-    /// follow-up postings to apply in the same transaction (none, usually).
-    fn applied<'c>(&'c self, conn: &'c mut AnyConnection, postings: &'c [Applied<'c>]) -> BoxFuture<'c, Result<Vec<PostingRequest>, LedgerError>>;
+    /// After watched postings applied (one, or every posting of a set-wise step); `req` holds
+    /// the legs as applied (extra legs merged).
+    fn applied<'c>(&'c self, conn: &'c mut AnyConnection, postings: &'c [Applied<'c>]) -> BoxFuture<'c, Result<(), LedgerError>>;
 
     /// After a rollback of a watched posting applied.
     fn reversed<'c>(&'c self, conn: &'c mut AnyConnection, reversal: &'c Reversed) -> BoxFuture<'c, Result<(), LedgerError>>;

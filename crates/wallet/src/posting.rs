@@ -40,6 +40,8 @@ pub const MAX_BATCH: usize = 256;
 pub(crate) struct Cx {
     pub limits: LedgerLimits,
     pub observer: std::sync::Arc<std::sync::OnceLock<std::sync::Arc<dyn PostingObserver>>>,
+    /// House account ids (the ledger's cache, shared).
+    pub house: std::sync::Arc<std::sync::Mutex<HouseIds>>,
 }
 
 impl Cx {
@@ -420,10 +422,17 @@ pub(crate) async fn apply(
         Some(tx_id) => match cx.observer(req.tx_type) {
             None => apply_claimed(conn, req, tx_id, house, cx).await,
             Some(observer) => {
-                observer.check(conn, req).await?;
-                let receipt = apply_claimed(conn, req, tx_id, house, cx).await?;
-                let follow_ups = observer.applied(conn, &[Applied { tx_id, req }]).await?;
-                apply_follow_ups(conn, &follow_ups, cx).await?;
+                let extra = observer.check(conn, req).await?;
+                if extra.is_empty() {
+                    let receipt = apply_claimed(conn, req, tx_id, house, cx).await?;
+                    observer.applied(conn, &[Applied { tx_id, req }]).await?;
+                    return Ok(receipt);
+                }
+                let merged = with_extra_legs(req, &extra, cx)?;
+                let mut house = house.clone();
+                resolve_house_on(conn, &merged, &mut house, cx).await?;
+                let receipt = apply_claimed(conn, &merged, tx_id, &house, cx).await?;
+                observer.applied(conn, &[Applied { tx_id, req: &merged }]).await?;
                 Ok(receipt)
             }
         },
@@ -638,6 +647,9 @@ async fn apply_set(
     // Watched postings pass the observer's check before any balance moves; a refused one
     // releases its claim like a posting whose balance did not move.
     let mut refused = Vec::new();
+    // Postings the observer extended with extra house legs, as applied.
+    let mut merged: HashMap<usize, PostingRequest> = HashMap::new();
+    let mut house = house.clone();
     if cx.observer.get().is_some() {
         let mut kept = Vec::with_capacity(moving.len());
         for k in moving {
@@ -647,7 +659,17 @@ async fn apply_set(
                 continue;
             };
             match observer.check(conn, &items[i].0).await {
-                Ok(()) => kept.push(k),
+                Ok(extra) => {
+                    if !extra.is_empty() {
+                        let m = with_extra_legs(&items[i].0, &extra, cx).map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
+                        resolve_house_on(conn, &m, &mut house, cx).await.map_err(|e| match e {
+                            LedgerError::Store(e) => e,
+                            other => sqlx::Error::Protocol(other.to_string()),
+                        })?;
+                        merged.insert(k, m);
+                    }
+                    kept.push(k)
+                }
                 Err(LedgerError::Store(e)) => return Err(e),
                 Err(e) => {
                     refused.push(ids[k]);
@@ -691,7 +713,7 @@ async fn apply_set(
     let mut entries: Vec<Entry> = Vec::with_capacity(moving.len() * 2);
     for &k in &moving {
         let i = step[k];
-        let req = &items[i].0;
+        let req = merged.get(&k).unwrap_or(&items[i].0);
         let (user_id, kind, currency, amount) = leg(k);
         let Some(&(account_id, balance)) = moved.get(&(user_id, kind.as_str().to_string(), currency.code().to_string())) else {
             released.push(ids[k]);
@@ -727,47 +749,57 @@ async fn apply_set(
     insert_entries(conn, &entries, now).await?;
     if !watched.is_empty() {
         if let Some(observer) = cx.observer.get() {
-            let failed = |e: LedgerError| match e {
+            observer.applied(conn, &watched).await.map_err(|e| match e {
                 LedgerError::Store(e) => e,
                 other => sqlx::Error::Protocol(format!("a posting observer failed: {other}")),
-            };
-            let follow_ups = observer.applied(conn, &watched).await.map_err(failed)?;
-            apply_follow_ups(conn, &follow_ups, cx).await.map_err(failed)?;
+            })?;
         }
     }
     Ok(one_by_one)
 }
 
-/// Applies an observer's follow-up postings on `conn` (same transaction), each under its own
-/// key (a replay of one answers its receipt); their house accounts are resolved on `conn`.
-async fn apply_follow_ups(conn: &mut AnyConnection, reqs: &[PostingRequest], cx: &Cx) -> Result<(), LedgerError> {
-    for req in reqs {
-        crate::ledger::validate(req, &cx.limits)?;
-        if req.legs.iter().any(|l| matches!(l.account, AccountRef::Player { .. })) {
-            return Err(LedgerError::Invalid("a follow-up posting moves house accounts only".into()));
+/// `req` with an observer's extra house legs merged in (amounts on the same account added,
+/// legs that come to zero dropped), validated like any posting.
+fn with_extra_legs(req: &PostingRequest, extra: &[Leg], cx: &Cx) -> Result<PostingRequest, LedgerError> {
+    if extra.iter().any(|l| matches!(l.account, AccountRef::Player { .. })) {
+        return Err(LedgerError::Invalid("an observer adds house legs only".into()));
+    }
+    let mut merged = req.clone();
+    for leg in extra {
+        match merged.legs.iter_mut().find(|l| l.account == leg.account && l.currency == leg.currency) {
+            Some(l) => l.amount += leg.amount,
+            None => merged.legs.push(leg.clone()),
         }
-        let mut house = HouseIds::new();
-        for leg in &req.legs {
-            if let AccountRef::House(acc) = leg.account {
-                house.insert((acc, leg.currency), house_id_on(conn, acc, leg.currency).await?);
+    }
+    merged.legs.retain(|l| l.amount != 0);
+    crate::ledger::validate(&merged, &cx.limits)?;
+    Ok(merged)
+}
+
+/// Adds the ids of `req`'s house accounts missing from `house`, read on `conn`.
+async fn resolve_house_on(conn: &mut AnyConnection, req: &PostingRequest, house: &mut HouseIds, cx: &Cx) -> Result<(), LedgerError> {
+    for leg in &req.legs {
+        if let AccountRef::House(acc) = leg.account {
+            if !house.contains_key(&(acc, leg.currency)) {
+                house.insert((acc, leg.currency), house_id_on(conn, acc, leg.currency, cx).await?);
             }
         }
-        let hash = crate::ledger::request_hash(req);
-        // Never observed: claimed and applied directly.
-        match claim(conn, req, &hash, None).await? {
-            Some(tx_id) => apply_claimed(conn, req, tx_id, &house, cx).await?,
-            None => replay(conn, &req.idempotency_key, &hash).await?,
-        };
     }
     Ok(())
 }
 
-/// A house account's id, opened if needed, on `conn`.
-async fn house_id_on(conn: &mut AnyConnection, account: HouseAccount, currency: Currency) -> Result<i64, sqlx::Error> {
+/// A house account's id, opened if needed, on `conn` (cached once seen committed).
+async fn house_id_on(conn: &mut AnyConnection, account: HouseAccount, currency: Currency, cx: &Cx) -> Result<i64, sqlx::Error> {
+    if let Some(id) = cx.house.lock().unwrap_or_else(|p| p.into_inner()).get(&(account, currency)) {
+        return Ok(*id);
+    }
     let find = "SELECT id FROM ledger_accounts WHERE owner_id = 0 AND kind = $1 AND currency = $2";
     if let Some(r) = sqlx::query(find).bind(account.as_str()).bind(currency.code()).fetch_optional(&mut *conn).await? {
-        return r.try_get(0);
+        let id: i64 = r.try_get(0)?;
+        cx.house.lock().unwrap_or_else(|p| p.into_inner()).insert((account, currency), id);
+        return Ok(id);
     }
+    // Opened in this transaction: not cached (it might still roll back).
     let now = now_ms();
     sqlx::query(
         "INSERT INTO ledger_accounts (id, owner_id, kind, currency, balance, is_house, created_at, updated_at) \

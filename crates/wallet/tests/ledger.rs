@@ -691,7 +691,7 @@ async fn the_observer_checks_and_records_every_watched_posting_in_its_transactio
             &'c self,
             _conn: &'c mut AnyConnection,
             req: &'c PostingRequest,
-        ) -> BoxFuture<'c, Result<(), LedgerError>> {
+        ) -> BoxFuture<'c, Result<Vec<Leg>, LedgerError>> {
             let stake = req.legs.iter().map(|l| l.amount).max().unwrap_or(0);
             async move {
                 if stake > 500 {
@@ -699,7 +699,8 @@ async fn the_observer_checks_and_records_every_watched_posting_in_its_transactio
                         kernel::ErrorCode::TransactionFailed,
                     )))
                 } else {
-                    Ok(())
+                    // Every stake gives 1 of the house's part to another house account.
+                    Ok(vec![Leg::house(HouseAccount::Games, TND, -1), Leg::house(HouseAccount::Jackpots, TND, 1)])
                 }
             }
             .boxed()
@@ -708,7 +709,7 @@ async fn the_observer_checks_and_records_every_watched_posting_in_its_transactio
             &'c self,
             conn: &'c mut AnyConnection,
             postings: &'c [Applied<'c>],
-        ) -> BoxFuture<'c, Result<Vec<PostingRequest>, LedgerError>> {
+        ) -> BoxFuture<'c, Result<(), LedgerError>> {
             async move {
                 for p in postings {
                     store::sqlx::query("INSERT INTO audit_log (id, actor, action, subject, details, created_at) VALUES ($1, 'obs', 'applied', $2, '{}', 0)")
@@ -717,14 +718,11 @@ async fn the_observer_checks_and_records_every_watched_posting_in_its_transactio
                         .execute(&mut *conn)
                         .await?;
                 }
-                // Every stake also moves 1 between two house accounts, in its transaction.
-                Ok(postings
-                    .iter()
-                    .map(|p| {
-                        PostingRequest::transfer(TxType::JackpotContribution, format!("{}:jp", p.req.idempotency_key), p.req.user_id, TND,
-                            AccountRef::House(HouseAccount::Games), AccountRef::House(HouseAccount::Jackpots), 1)
-                    })
-                    .collect())
+                // The legs as applied: the extra ones merged.
+                for p in postings {
+                    assert!(p.req.legs.iter().any(|l| l.account == AccountRef::House(HouseAccount::Jackpots)));
+                }
+                Ok(())
             }
             .boxed()
         }
@@ -820,11 +818,27 @@ async fn the_observer_checks_and_records_every_watched_posting_in_its_transactio
             .await
             .unwrap();
         assert_eq!(rows, 1);
-        // Each applied stake's follow-up posting (one by one and set-wise) is in the ledger.
-        for key in ["s1:jp", "m1:jp", "m3:jp"] {
-            assert!(ledger.lookup(key).await.unwrap().is_some(), "{key}");
-        }
-        assert!(ledger.lookup("s2:jp").await.unwrap().is_none(), "a refused stake has none");
+        // Each applied stake (one by one and set-wise) carried its extra legs: the house got 1
+        // less per stake and the jackpots 1 more, in the stakes' own postings; the rollback of
+        // s1 took its extra legs back too.
+        let house = |kind: &'static str| {
+            let db = db.clone();
+            async move {
+                store::sqlx::query_scalar::<_, i64>(
+                    "SELECT CAST(COALESCE(SUM(e.amount), 0) AS BIGINT) FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id WHERE a.kind = $1",
+                )
+                .bind(kind)
+                .fetch_one(db.reader())
+                .await
+                .unwrap()
+            }
+        };
+        assert_eq!(house("house:jackpots").await, 2, "m1 and m3");
+        assert_eq!(house("house:games").await, 100 - 2 + 200 - 0);
+        let stake_entries: i64 = store::sqlx::query_scalar("SELECT COUNT(*) FROM ledger_entries WHERE tx_id = $1").bind(ok.tx_id).fetch_one(db.reader()).await.unwrap();
+        assert_eq!(stake_entries, 3, "player, games, jackpots in the stake's own posting");
+        // A retry of a stake replays it (its request hash is the caller's).
+        assert!(ledger.post(debit(11, 100, "m1")).await.unwrap().replayed);
         assert_consistent(&ledger).await;
     })
     .await;

@@ -17,7 +17,7 @@ use kernel::{AppError, ErrorCode, Minor};
 use std::sync::Weak;
 use store::sqlx::{self, AnyConnection, Row};
 use wallet::{
-    AccountRef, Applied, BalanceKind, HouseAccount, LedgerError, PostingObserver, PostingRequest, Reversed,
+    AccountRef, Applied, BalanceKind, HouseAccount, Leg, LedgerError, PostingObserver, PostingRequest, Reversed,
     TxType,
 };
 
@@ -32,6 +32,18 @@ fn stake_of(req: &PostingRequest) -> Option<(i64, BalanceKind, Minor)> {
 }
 
 impl Inner {
+    /// Each pool's share of a casino stake in `currency` (pools of other currencies take none).
+    pub(crate) fn shares(&self, stake: Minor, currency: kernel::Currency) -> Vec<(String, i64)> {
+        self.pools
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .filter(|pool| pool.currency == currency)
+            .map(|pool| (pool.id.clone(), crate::bps_of(stake, pool.share_bps)))
+            .filter(|(_, share)| *share > 0)
+            .collect()
+    }
+
     /// A casino game's category from the catalogue (cached); unknown games count as slots.
     async fn category(
         &self,
@@ -99,14 +111,14 @@ impl PostingObserver for Watch {
         &'c self,
         conn: &'c mut AnyConnection,
         req: &'c PostingRequest,
-    ) -> BoxFuture<'c, Result<(), LedgerError>> {
+    ) -> BoxFuture<'c, Result<Vec<Leg>, LedgerError>> {
         async move {
-            let Some((user_id, kind, stake)) = stake_of(req) else { return Ok(()) };
+            let Some((user_id, kind, stake)) = stake_of(req) else { return Ok(Vec::new()) };
             // Casino stakes come from real money; a sport bonus is staked from the bonus balance.
             let product = match (req.tx_type, kind) {
                 (TxType::BetStake, BalanceKind::Real) => "casino",
                 (TxType::SportStake, BalanceKind::Bonus) => "sport",
-                _ => return Ok(()),
+                _ => return Ok(Vec::new()),
             };
             let row = sqlx::query("SELECT max_bet, currency FROM bonuses WHERE user_id = $1 AND product = $2 AND status = 'active'")
                 .bind(user_id)
@@ -123,7 +135,21 @@ impl PostingObserver for Watch {
                     }))));
                 }
             }
-            Ok(())
+            // Jackpots: a casino stake's house account gives each pool its share, in the
+            // stake's own posting (the rows are written once it applied).
+            let Some(inner) = self.0.upgrade() else { return Ok(Vec::new()) };
+            let (total, currency) = match (product, req.legs.first().map(|l| l.currency)) {
+                ("casino", Some(c)) => (inner.shares(stake, c).iter().map(|(_, s)| s).sum::<i64>(), c),
+                _ => return Ok(Vec::new()),
+            };
+            let house = req.legs.iter().find_map(|l| match l.account {
+                AccountRef::House(h) if l.amount > 0 => Some(h),
+                _ => None,
+            });
+            Ok(match house {
+                Some(h) if total > 0 => vec![Leg::house(h, currency, -total), Leg::house(HouseAccount::Jackpots, currency, total)],
+                _ => Vec::new(),
+            })
         }
         .boxed()
     }
@@ -132,11 +158,10 @@ impl PostingObserver for Watch {
         &'c self,
         conn: &'c mut AnyConnection,
         postings: &'c [Applied<'c>],
-    ) -> BoxFuture<'c, Result<Vec<PostingRequest>, LedgerError>> {
+    ) -> BoxFuture<'c, Result<(), LedgerError>> {
         async move {
-            let Some(inner) = self.0.upgrade() else { return Ok(Vec::new()) };
+            let Some(inner) = self.0.upgrade() else { return Ok(()) };
             let now = now_ms();
-            let mut follow_ups = Vec::new();
             for p in postings {
                 if matches!(p.req.tx_type, TxType::Deposit | TxType::PaymentService | TxType::CashierPayment) {
                     // A deposit credited: a deposit bonus waiting for it is granted after the commit.
@@ -158,37 +183,24 @@ impl PostingObserver for Watch {
                     continue;
                 }
                 let Some((user_id, BalanceKind::Real, stake)) = stake_of(p.req) else { continue };
-                // Jackpots: each pool of the stake's currency takes its share (a row and a
-                // posting, both in this transaction).
+                // Jackpots: the shares the check added to the posting, one row per pool (one
+                // statement), only when the posting carries them.
                 let currency = p.req.legs.first().map(|l| l.currency);
-                let pools = inner.pools.read().unwrap_or_else(|e| e.into_inner()).clone();
-                for pool in pools.iter().filter(|pool| Some(pool.currency) == currency) {
-                    let share = crate::bps_of(stake, pool.share_bps);
-                    if share <= 0 {
-                        continue;
+                let carried = p.req.legs.iter().any(|l| l.account == AccountRef::House(HouseAccount::Jackpots));
+                if let (Some(currency), true) = (currency, carried) {
+                    let shares = inner.shares(stake, currency);
+                    if !shares.is_empty() {
+                        let sql = format!(
+                            "INSERT INTO jackpot_contributions (id, pool, user_id, tx_id, amount, folded, created_at) VALUES {}",
+                            store::values(shares.len(), 7, 1)
+                        );
+                        let sql = store::positional(conn, &sql).into_owned();
+                        let mut q = sqlx::query(&sql);
+                        for (pool, share) in &shares {
+                            q = q.bind(kernel::ids::next_id()).bind(pool.as_str()).bind(user_id).bind(p.tx_id).bind(*share).bind(0i64).bind(now);
+                        }
+                        q.execute(&mut *conn).await?;
                     }
-                    let id = kernel::ids::next_id();
-                    sqlx::query("INSERT INTO jackpot_contributions (id, pool, user_id, tx_id, amount, folded, created_at) VALUES ($1, $2, $3, $4, $5, 0, $6)")
-                        .bind(id)
-                        .bind(&pool.id)
-                        .bind(user_id)
-                        .bind(p.tx_id)
-                        .bind(share)
-                        .bind(now)
-                        .execute(&mut *conn)
-                        .await?;
-                    follow_ups.push(
-                        PostingRequest::transfer(
-                            TxType::JackpotContribution,
-                            format!("jpc:{id}"),
-                            Some(user_id),
-                            pool.currency,
-                            AccountRef::House(HouseAccount::Games),
-                            AccountRef::House(HouseAccount::Jackpots),
-                            share,
-                        )
-                        .comment(format!("Jackpot {} contribution", pool.id)),
-                    );
                 }
                 let row = sqlx::query("SELECT id FROM bonuses WHERE user_id = $1 AND product = 'casino' AND status = 'active'")
                     .bind(user_id)
@@ -226,7 +238,7 @@ impl PostingObserver for Watch {
                     let _ = inner.met.send(bonus_id);
                 }
             }
-            Ok(follow_ups)
+            Ok(())
         }
         .boxed()
     }
@@ -255,6 +267,26 @@ impl PostingObserver for Watch {
                 .bind(r.original_tx_id)
                 .execute(&mut *conn)
                 .await?;
+            // The rollback took the stake's jackpot shares back out of `house:jackpots`: shares
+            // not folded yet are dropped; folded ones leave their pool as a negative share
+            // (which never crosses a drop point).
+            sqlx::query("DELETE FROM jackpot_contributions WHERE tx_id = $1 AND folded = 0").bind(r.original_tx_id).execute(&mut *conn).await?;
+            let folded = sqlx::query("SELECT pool, user_id, amount FROM jackpot_contributions WHERE tx_id = $1 AND folded = 1 AND amount > 0")
+                .bind(r.original_tx_id)
+                .fetch_all(&mut *conn)
+                .await?;
+            for row in folded {
+                let (pool, user_id, amount): (String, i64, i64) = (row.get(0), row.get(1), row.get(2));
+                sqlx::query("INSERT INTO jackpot_contributions (id, pool, user_id, tx_id, amount, folded, created_at) VALUES ($1, $2, $3, $4, $5, 0, $6)")
+                    .bind(kernel::ids::next_id())
+                    .bind(pool)
+                    .bind(user_id)
+                    .bind(r.reversal_tx_id)
+                    .bind(-amount)
+                    .bind(now_ms())
+                    .execute(&mut *conn)
+                    .await?;
+            }
             Ok(())
         }
         .boxed()
