@@ -21,7 +21,7 @@ vi.mock('../features/content/routes/ContactsPage', () => ({
 }));
 
 // The promotions page's module itself cannot be imported (its lazy() rejects on the first load).
-vi.mock('../features/content/routes/PromotionsPage', () => {
+vi.mock('../features/promotions/routes/PromotionsPage', () => {
   throw new TypeError('Failed to fetch dynamically imported module: http://127.0.0.1/assets/PromotionsPage-Q2.js');
 });
 

@@ -16,6 +16,8 @@ const HomeCasino = lazy(() => import('../features/casino/components/HomeCasino')
 const HomePayments = lazy(() => import('../features/payments/components/HomePayments'));
 const ProfilePayments = lazy(() => import('../features/payments/components/ProfilePayments'));
 const PayHistory = lazy(() => import('../features/payments/components/PayHistory'));
+// The withdrawal page's open-bonus notice (features/promotions) inside the cashier's page.
+const WithdrawalBonusNotice = lazy(() => import('../features/promotions/components/WithdrawalBonusNotice'));
 
 const comingSoon = page(() => import('../features/content/routes/ComingSoonPage'));
 const casino = page(() => import('../features/casino/routes/CasinoRoutes'));
@@ -63,7 +65,16 @@ const tree: RouteObject[] = [
           { path: 'bets', ...page(() => import('../features/betting/routes/MyBetsPage')) },
           { path: 'cashback', ...page(() => import('../features/profile/routes/CashbackPage')) },
           { path: 'responsible-gambling', ...page(() => import('../features/rg/routes/ResponsibleGamblingPage')) },
-          { path: 'withdrawal', ...page(() => import('../features/cashier/routes/WithdrawalPage')) },
+          {
+            path: 'withdrawal',
+            lazy: async () => {
+              const { default: WithdrawalPage } = await import('../features/cashier/routes/WithdrawalPage');
+              return { Component: () => <WithdrawalPage bonusSection={WithdrawalBonusNotice} /> };
+            },
+          },
+          // Promotions (features/promotions): bonuses with their wagering, promo codes, free bets.
+          { path: 'bonuses', ...page(() => import('../features/promotions/routes/BonusesPage')) },
+          { path: 'free-bets', ...page(() => import('../features/promotions/routes/FreeBetsPage')) },
           // Deposits (features/payments); /profile/withdrawal belongs to the cashier feature.
           { path: 'top-up', ...page(() => import('../features/payments/routes/TopUpPage')) },
           { path: 'top-up-tg', ...page(() => import('../features/payments/routes/TopUpTgPage')) },
@@ -74,7 +85,7 @@ const tree: RouteObject[] = [
       },
       { path: 'flatPages/:flatPageName', ...page(() => import('../features/content/routes/FlatPageRoute')) },
       { path: 'contacts', ...page(() => import('../features/content/routes/ContactsPage')) },
-      { path: 'promotions', ...page(() => import('../features/content/routes/PromotionsPage')) },
+      { path: 'promotions', ...page(() => import('../features/promotions/routes/PromotionsPage')) },
       { path: 'promotions/cashback-percent', ...page(() => import('../features/content/routes/CashbackPercentPage')) },
       { path: 'partner', ...page(() => import('../features/content/routes/PartnerPage')) },
       // The casino's own routes (features/casino/routes/CasinoRoutes.tsx).

@@ -95,6 +95,72 @@ describe('registration form', () => {
   });
 });
 
+describe('sign-up promo code (spec §5: state 2 valid, 1 invalid)', () => {
+  const fill = async () => {
+    fireEvent.change(screen.getByLabelText('Phone number'), { target: { value: '20000001' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Send code' })));
+    fireEvent.change(screen.getByLabelText('SMS code'), { target: { value: '1234' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'abc123' } });
+    fireEvent.change(screen.getByLabelText('Repeat password'), { target: { value: 'abc123' } });
+    fireEvent.click(screen.getByRole('checkbox'));
+  };
+  const signupBody = (fetchMock: ReturnType<typeof mockApi>) =>
+    JSON.parse(String(fetchMock.mock.calls.find(([u]) => String(u) === '/api/user/signup/phone')![1]!.body)) as { promocode: unknown };
+
+  it('checks the code as typed, shows it valid inline and sends it with the sign-up', async () => {
+    const fetchMock = mockApi({
+      '/api/site/settings': settings,
+      'POST /api/user/phone/code': ok({ phone: '21620000001', id: 1 }),
+      'POST /api/payment/promocode/check_promocode': ok({ success: true, state: 2, code: 'WELCOME', kind: 'bonus' }),
+      'POST /api/user/signup/phone': ok({ token: 't', expiresAt: '', user: testUser }),
+      '/api/user/check': ok(testUser),
+    });
+    const { store } = renderApp(<AuthViews type="registration" />);
+    await fill();
+    fireEvent.change(screen.getByLabelText('Promo code'), { target: { value: 'welcome' } });
+    expect(await screen.findByTestId('promo-valid', {}, { timeout: 3000 })).toBeTruthy();
+    const check = fetchMock.mock.calls.filter(([u]) => String(u) === '/api/payment/promocode/check_promocode');
+    expect(check.map(([, init]) => JSON.parse(String(init!.body)))).toEqual([{ code: 'WELCOME' }]);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Create account' })));
+    await waitFor(() => expect(store.getState().auth.isAuth).toBe(true));
+    expect(signupBody(fetchMock).promocode).toBe('WELCOME');
+  });
+
+  it('shows a refused code inline with its message and signs up without it', async () => {
+    const fetchMock = mockApi({
+      '/api/site/settings': settings,
+      'POST /api/user/phone/code': ok({ phone: '21620000001', id: 1 }),
+      'POST /api/payment/promocode/check_promocode': { status: 2200, result: null, error_message: 'no such code' },
+      'POST /api/user/signup/phone': ok({ token: 't', expiresAt: '', user: testUser }),
+      '/api/user/check': ok(testUser),
+    });
+    const { store, container } = renderApp(<AuthViews type="registration" />);
+    await fill();
+    fireEvent.change(screen.getByLabelText('Promo code'), { target: { value: 'NOPE' } });
+    await waitFor(() => expect(container.querySelector('[data-field="promocode"]')?.getAttribute('data-promo-state')).toBe('1'), { timeout: 3000 });
+    expect(container.querySelector('[data-field="promocode"] [data-testid="field-error"]')?.textContent).toBe('Promo code not found.');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Create account' })));
+    await waitFor(() => expect(store.getState().auth.isAuth).toBe(true));
+    expect(signupBody(fetchMock).promocode).toBeNull();
+  });
+
+  it('checks a code typed just before submitting, then sends it only if valid', async () => {
+    const fetchMock = mockApi({
+      '/api/site/settings': settings,
+      'POST /api/user/phone/code': ok({ phone: '21620000001', id: 1 }),
+      'POST /api/payment/promocode/check_promocode': ok({ success: true, state: 2, code: 'FREEBET', kind: 'free_bets' }),
+      'POST /api/user/signup/phone': ok({ token: 't', expiresAt: '', user: testUser }),
+      '/api/user/check': ok(testUser),
+    });
+    const { store } = renderApp(<AuthViews type="registration" />);
+    await fill();
+    fireEvent.change(screen.getByLabelText('Promo code'), { target: { value: 'freebet' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Create account' })));
+    await waitFor(() => expect(store.getState().auth.isAuth).toBe(true));
+    expect(signupBody(fetchMock).promocode).toBe('FREEBET');
+  });
+});
+
 describe('login form', () => {
   it('enables submit only with login and password, and shows a wrong password under its field', async () => {
     mockApi({ 'POST /api/user/login': { status: 4, result: { field: 'password', reason: 'wrong' }, error_message: 'Incorrect password.' } });

@@ -24,6 +24,8 @@ import { COUNTRIES, fullPhone, isPhoneComplete, PhoneInput } from '../../../comp
 import { PopupModal } from '../../../components/PopupModal';
 import { SpinnerOverlay } from '../../../components/Spinner';
 import type { ApiError } from '../../../api/types';
+import { errorText } from '../../../app/errors';
+import { PROMO_VALID, usePromoCheck, type PromoField } from '../promoCheck';
 import css from './Auth.module.css';
 
 function Segmented<T extends string>({
@@ -254,6 +256,7 @@ function RegistrationView() {
   const [repeatLeft, setRepeatLeft] = useState(false);
   const [currency, setCurrency] = useState('');
   const [promo, setPromo] = useState(promocode ?? '');
+  const promoCheck = usePromoCheck(promo);
   const [accept, setAccept] = useState(false);
   const [busy, setBusy] = useState(false);
   const errors = useFormErrors<RegistrationField>('registration', mode === 'phone' ? REGISTRATION_PHONE_ROUTES : REGISTRATION_EMAIL_ROUTES);
@@ -305,7 +308,8 @@ function RegistrationView() {
     }
     if (!valid) return;
     setBusy(true);
-    const promoValue = promo.trim() === '' ? null : promo.trim();
+    // Spec §3: the code goes with the sign-up only when its check said valid (state 2).
+    const promoValue = await promoCheck.payload();
     if (mode === 'phone') {
       const number = fullPhone(country, phone);
       const res = await signupPhone({
@@ -344,7 +348,7 @@ function RegistrationView() {
 
   const registerOneClick = async () => {
     setBusy(true);
-    const res = await oneClick({ currency: chosenCurrency, lang, promocode: promo.trim() || null });
+    const res = await oneClick({ currency: chosenCurrency, lang, promocode: await promoCheck.payload() });
     setBusy(false);
     if (res.error || !res.data) {
       errors.fail(res.error as ApiError);
@@ -434,7 +438,7 @@ function RegistrationView() {
           currencies={currencies}
           error={errors.message('currency')}
         />
-        <Field label={t('promocode')} value={promo} onChange={setPromo} name="promocode" />
+        <PromoCodeInput value={promo} onChange={setPromo} check={promoCheck} />
       </div>
       <Terms checked={accept} onChange={setAccept} />
       <MobileButton type="submit" block disabled={!valid || busy}>
@@ -453,6 +457,36 @@ function RegistrationView() {
         </button>
       </p>
     </form>
+  );
+}
+
+/** The sign-up's promo code, checked as it is typed: valid (state 2) or the refusal, inline (spec §5). */
+function PromoCodeInput({ value, onChange, check }: { value: string; onChange: (v: string) => void; check: PromoField }) {
+  const { t } = useTranslation(ACCOUNT_NS);
+  const { t: te } = useTranslation('errors', { useSuspense: false });
+  const refusal = check.state !== PROMO_VALID && check.state !== 0 ? errorText(check.error, 'promocode') : null;
+  return (
+    <div data-field="promocode" data-promo-state={check.state}>
+      <Field
+        label={t('promocode')}
+        value={value}
+        onChange={onChange}
+        name="promocode"
+        autoComplete="off"
+        autoCapitalize="characters"
+        spellCheck={false}
+        hint={
+          check.state === PROMO_VALID ? (
+            <span className={css.promoValid} data-testid="promo-valid">
+              ✓ {t('promocodeValid')}
+            </span>
+          ) : check.checking ? (
+            t('promocodeChecking')
+          ) : undefined
+        }
+        error={refusal ? te(refusal.key, refusal.params ?? {}) : undefined}
+      />
+    </div>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/api';
 import type { ApiError } from '../../../api/types';
@@ -30,7 +30,12 @@ export const PENDING_POLL_MS = 5000;
  * /profile/withdrawal: a cashier withdrawal (cashier list, amount, request), its code, and the
  * history with cancel; a pending request's status follows the desk without a reload.
  */
-export default function WithdrawalPage() {
+export default function WithdrawalPage({
+  bonusSection: BonusSection,
+}: {
+  /** The open bonus and its give-up (features/promotions), given by the router: shown before the player confirms. */
+  bonusSection?: React.ComponentType<{ onGivenUp?: () => void }>;
+} = {}) {
   const { t, i18n } = useTranslation(NS);
   const notify = useNotify();
   const dispatch = useAppDispatch();
@@ -112,6 +117,12 @@ export default function WithdrawalPage() {
           </strong>
           <span>{t('wager.text')}</span>
         </section>
+      )}
+
+      {BonusSection && (
+        <Suspense fallback={null}>
+          <BonusSection onGivenUp={() => setWager(null)} />
+        </Suspense>
       )}
 
       <form className={css.card} onSubmit={(e) => void submit(e)} noValidate data-testid="withdrawal-form">

@@ -12,6 +12,8 @@ import css from '../components/Profile.module.css';
 const ITEMS: { to: string; icon: IconName; key: string }[] = [
   { to: 'personal', icon: 'user', key: 'profile.personal' },
   { to: 'balance', icon: 'wallet', key: 'profile.balance' },
+  { to: 'bonuses', icon: 'gift', key: 'promotions:menu.bonuses' },
+  { to: 'free-bets', icon: 'star', key: 'promotions:menu.freeBets' },
   { to: 'cashback', icon: 'percent', key: 'profile.cashback' },
   { to: 'bets', icon: 'sport', key: 'betting:bets.title' },
   { to: 'history', icon: 'history', key: 'profile.history' },
@@ -21,7 +23,7 @@ const ITEMS: { to: string; icon: IconName; key: string }[] = [
 
 /** `paymentsSection`: the deposit and withdrawal entries (features/payments), given by the router. */
 export default function ProfileHome({ paymentsSection: PaymentsSection }: { paymentsSection?: React.ComponentType }) {
-  const { t } = useTranslation([...ACCOUNT_NS, 'rg', 'betting']);
+  const { t } = useTranslation([...ACCOUNT_NS, 'rg', 'betting', 'promotions']);
   const dispatch = useAppDispatch();
   const user = useAppSelector((s) => s.auth.user);
   const balance = useAppSelector(selectFullBalance);

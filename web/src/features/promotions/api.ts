@@ -1,0 +1,57 @@
+import { api } from '../../api/api';
+import type { ReplyOf } from '../../api/types';
+
+export type Bonus = ReplyOf<'/api/user/bonuses', 'get'>[number];
+export type FreeBet = ReplyOf<'/api/user/free-bets', 'get'>[number];
+export type FreeBetStats = ReplyOf<'/api/user/actualFreeBetStats', 'get'>;
+export type Activated = ReplyOf<'/api/payment/promocode/activation', 'post'>;
+export type ActivatedFreeBets = ReplyOf<'/api/user/activate-free-bets', 'post'>;
+
+/** The player's promotions (docs/PROMOTIONS.md): bonuses with wagering, promo codes, free bets. */
+export const promotionsApi = api.enhanceEndpoints({ addTagTypes: ['Bonuses', 'FreeBets'] }).injectEndpoints({
+  endpoints: (build) => ({
+    bonuses: build.query<Bonus[], void>({ query: () => ({ url: '/api/user/bonuses' }), providesTags: ['Bonuses'] }),
+    giveUpBonus: build.mutation<Bonus[], string>({
+      query: (id) => ({ url: `/api/user/bonuses/${encodeURIComponent(id)}/give-up`, method: 'POST' }),
+      // The answer is the list again: no second request for it.
+      async onQueryStarted(_id, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(promotionsApi.util.upsertQueryData('bonuses', undefined, data));
+        } catch {
+          /* the refusal is shown by the caller */
+        }
+      },
+      invalidatesTags: ['Balance', 'History'],
+    }),
+    activatePromocode: build.mutation<Activated, { code: string }>({
+      query: (body) => ({ url: '/api/payment/promocode/activation', method: 'POST', body }),
+      invalidatesTags: ['Bonuses', 'FreeBets', 'Balance'],
+    }),
+    freeBets: build.query<FreeBet[], void>({ query: () => ({ url: '/api/user/free-bets' }), providesTags: ['FreeBets'] }),
+    freeBetStats: build.query<FreeBetStats, void>({ query: () => ({ url: '/api/user/actualFreeBetStats' }), providesTags: ['FreeBets'] }),
+    activateFreeBets: build.mutation<ActivatedFreeBets, void>({
+      query: () => ({ url: '/api/user/activate-free-bets', method: 'POST' }),
+      invalidatesTags: ['FreeBets', 'Balance'],
+    }),
+  }),
+});
+
+/** A bonus still being wagered (or waiting behind one) — what the player can give up. */
+export const isOpen = (b: Pick<Bonus, 'status'>) => b.status === 'active' || b.status === 'queued';
+
+/** The bonus being wagered now, if any (the withdrawal page's warning). */
+export const activeBonus = (list: Bonus[] | undefined) => list?.find((b) => b.status === 'active');
+
+/** Wagering progress in whole percent, 0–100 (a requirement of 0 is met). */
+export function progressPercent(wagered: number, required: number): number {
+  if (!(required > 0)) return 100;
+  const p = Math.floor((Math.max(0, wagered) / required) * 100);
+  return Math.min(100, Math.max(0, p));
+}
+
+/** A promo code as typed: trimmed, no inner spaces, upper case (codes are case-insensitive). */
+export const normalizeCode = (text: string) => text.replace(/\s+/g, '').toUpperCase();
+
+/** Text isolated from the sentence's direction (a code or a date inside Arabic text). */
+export const isolate = (text: string) => `\u2068${text}\u2069`;
