@@ -1,8 +1,6 @@
 use crate::model::*;
 use crate::observer::PostingObserver;
 use crate::posting::{open_accounts_on, run_direct, spawn_batcher, AllItem, Attached, Cx, Done, Job, Op};
-use kernel::clock::now_ms;
-use kernel::ids::next_id;
 use kernel::{Currency, Minor};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
@@ -196,25 +194,8 @@ impl Ledger {
         if let Some(id) = self.house_ids.lock().unwrap_or_else(|p| p.into_inner()).get(&(account, currency)) {
             return Ok(*id);
         }
-        let now = now_ms();
-        sqlx::query(
-            "INSERT INTO ledger_accounts (id, owner_id, kind, currency, balance, is_house, created_at, updated_at) \
-             VALUES ($1, 0, $2, $3, 0, 1, $4, $4) ON CONFLICT (owner_id, kind, currency) DO NOTHING",
-        )
-        .bind(next_id())
-        .bind(account.as_str())
-        .bind(currency.code())
-        .bind(now)
-        .execute(self.db.writer())
-        .await?;
-        let id: i64 = sqlx::query("SELECT id FROM ledger_accounts WHERE owner_id = 0 AND kind = $1 AND currency = $2")
-            .bind(account.as_str())
-            .bind(currency.code())
-            .fetch_one(self.db.writer())
-            .await?
-            .get(0);
-        self.house_ids.lock().unwrap_or_else(|p| p.into_inner()).insert((account, currency), id);
-        Ok(id)
+        let mut conn = self.db.writer().acquire().await?;
+        Ok(crate::posting::house_id_on(&mut conn, account, currency, &self.cx, true).await?)
     }
 
     /// Posts a balanced transaction atomically and idempotently.

@@ -781,15 +781,16 @@ async fn resolve_house_on(conn: &mut AnyConnection, req: &PostingRequest, house:
     for leg in &req.legs {
         if let AccountRef::House(acc) = leg.account {
             if !house.contains_key(&(acc, leg.currency)) {
-                house.insert((acc, leg.currency), house_id_on(conn, acc, leg.currency, cx).await?);
+                house.insert((acc, leg.currency), house_id_on(conn, acc, leg.currency, cx, false).await?);
             }
         }
     }
     Ok(())
 }
 
-/// A house account's id, opened if needed, on `conn` (cached once seen committed).
-async fn house_id_on(conn: &mut AnyConnection, account: HouseAccount, currency: Currency, cx: &Cx) -> Result<i64, sqlx::Error> {
+/// A house account's id, opened if needed, on `conn` (cached once seen committed; one opened
+/// here is cached only when `conn` commits by itself, `autocommit`).
+pub(crate) async fn house_id_on(conn: &mut AnyConnection, account: HouseAccount, currency: Currency, cx: &Cx, autocommit: bool) -> Result<i64, sqlx::Error> {
     if let Some(id) = cx.house.lock().unwrap_or_else(|p| p.into_inner()).get(&(account, currency)) {
         return Ok(*id);
     }
@@ -799,7 +800,7 @@ async fn house_id_on(conn: &mut AnyConnection, account: HouseAccount, currency: 
         cx.house.lock().unwrap_or_else(|p| p.into_inner()).insert((account, currency), id);
         return Ok(id);
     }
-    // Opened in this transaction: not cached (it might still roll back).
+    // Opened here: inside a transaction not cached (it might still roll back).
     let now = now_ms();
     sqlx::query(
         "INSERT INTO ledger_accounts (id, owner_id, kind, currency, balance, is_house, created_at, updated_at) \
@@ -811,7 +812,11 @@ async fn house_id_on(conn: &mut AnyConnection, account: HouseAccount, currency: 
     .bind(now)
     .execute(&mut *conn)
     .await?;
-    sqlx::query(find).bind(account.as_str()).bind(currency.code()).fetch_one(&mut *conn).await?.try_get(0)
+    let id: i64 = sqlx::query(find).bind(account.as_str()).bind(currency.code()).fetch_one(&mut *conn).await?.try_get(0)?;
+    if autocommit {
+        cx.house.lock().unwrap_or_else(|p| p.into_inner()).insert((account, currency), id);
+    }
+    Ok(id)
 }
 
 /// Deletes claimed transaction rows that did not apply (no entries point at them).
