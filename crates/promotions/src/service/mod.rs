@@ -3,11 +3,15 @@
 //! Money moves only through the ledger; the rows here say why.
 
 mod bonuses;
+mod cashback;
 mod codes;
+mod coupons;
 mod freebets;
 mod watch;
 
 pub use bonuses::{BonusView, Grant};
+pub use cashback::{parse_week, CashbackRun};
+pub use coupons::{CouponDraw, CouponMachine, CouponView, MainCoupon};
 pub use codes::{normalise, refusal_code, Activated, CodeSpec};
 pub use freebets::{FreeBetStats, FreeBetView};
 
@@ -36,6 +40,8 @@ pub(crate) struct Inner {
     /// Bonuses whose wagering was met by a stake: converted right after its commit (the
     /// sweep converts any left by a restart).
     pub met: mpsc::UnboundedSender<i64>,
+    /// The weekly cashback payer's in-process owner (service/cashback.rs).
+    pub cashback_owner: tokio::sync::Mutex<()>,
 }
 
 pub(crate) fn db_err(e: impl std::fmt::Display) -> AppError {
@@ -58,6 +64,7 @@ impl Promotions {
             table: ContributionTable::default(),
             categories: Mutex::new(HashMap::new()),
             met,
+            cashback_owner: tokio::sync::Mutex::new(()),
         });
         // Weak references: the ledger (and the task) must not keep the service alive.
         if !ledger.set_observer(Arc::new(watch::Watch(Arc::downgrade(&inner)))) {
