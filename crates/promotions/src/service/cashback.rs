@@ -243,12 +243,12 @@ impl Promotions {
     /// then posts the unpaid ones chunk by chunk. Safe to repeat, to run on several instances
     /// at once and to kill at any point.
     pub async fn pay_weekly_cashback(&self, week: &Week) -> Result<CashbackRun, AppError> {
-        self.pay_weekly_cashback_chunks(week, None).await
+        self.pay_weekly_cashback_chunks(week, CHUNK, None).await
     }
 
-    /// [`Self::pay_weekly_cashback`] stopping after `max_chunks` payment chunks (`None`: all):
-    /// what a run killed midway leaves behind (tests, benchmarks).
-    pub async fn pay_weekly_cashback_chunks(&self, week: &Week, max_chunks: Option<usize>) -> Result<CashbackRun, AppError> {
+    /// [`Self::pay_weekly_cashback`] paying `chunk` players per `post_many` and stopping after
+    /// `max_chunks` chunks (`None`: all): what a run killed midway leaves behind (tests).
+    pub async fn pay_weekly_cashback_chunks(&self, week: &Week, chunk: usize, max_chunks: Option<usize>) -> Result<CashbackRun, AppError> {
         let mut run = CashbackRun { week: week.key.clone(), ..Default::default() };
         if now_ms() < week.end * 1000 {
             return Err(AppError::with_detail(ErrorCode::InvalidField, "week: not over yet"));
@@ -257,14 +257,14 @@ impl Promotions {
             run.busy = true;
             return Ok(run);
         };
-        let result = self.pay_owned(week, max_chunks, &mut run).await;
+        let result = self.pay_owned(week, chunk.max(1), max_chunks, &mut run).await;
         if let Some(pg) = pg {
             pg.release().await;
         }
         result.map(|()| run)
     }
 
-    async fn pay_owned(&self, week: &Week, max_chunks: Option<usize>, run: &mut CashbackRun) -> Result<(), AppError> {
+    async fn pay_owned(&self, week: &Week, chunk: usize, max_chunks: Option<usize>, run: &mut CashbackRun) -> Result<(), AppError> {
         let now = now_ms();
         sqlx::query("INSERT INTO weekly_cashback_runs (period, updated_at) VALUES ($1, $2) ON CONFLICT (period) DO NOTHING")
             .bind(&week.key)
@@ -300,7 +300,7 @@ impl Promotions {
             let rows = sqlx::query("SELECT user_id, currency, amount FROM weekly_cashback WHERE period = $1 AND paid_at IS NULL AND amount > 0 AND user_id > $2 ORDER BY user_id LIMIT $3")
                 .bind(&week.key)
                 .bind(after)
-                .bind(CHUNK as i64)
+                .bind(chunk as i64)
                 .fetch_all(self.db().reader())
                 .await
                 .map_err(db_err)?;
