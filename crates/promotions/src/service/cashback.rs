@@ -129,7 +129,13 @@ impl Promotions {
     /// not paid. Returns the number of players with activity.
     pub async fn accrue_current_week(&self) -> Result<i64, AppError> {
         let week = self.current_week()?;
-        self.compute_week(&week, false).await
+        self.accrue_week(&week).await
+    }
+
+    /// Accrues `week` for every player (not frozen, not paid); the number of players with
+    /// activity. The hourly job accrues the current week; the benchmark times it.
+    pub async fn accrue_week(&self, week: &Week) -> Result<i64, AppError> {
+        self.compute_week(week, false).await
     }
 
     /// Computes `week` for every player, chunk by chunk; `freeze` marks the amounts final.
