@@ -42,29 +42,34 @@ async fn main() -> anyhow::Result<()> {
     // Seed: players 1..=N (ledger-only, as the payer needs no account row).
     let t = Instant::now();
     let tnd = |major: i64| major * 1_000;
-    let mut batch = Vec::new();
     let mut posted = 0usize;
-    for user in 1..=players {
-        let player = AccountRef::Player { user_id: user, kind: BalanceKind::Real };
-        batch.push(PostingRequest::transfer(TxType::ManualAdjustment, format!("fund:{user}"), Some(user), Currency::Tnd, AccountRef::House(HouseAccount::Adjustments), player, tnd(10_000)));
-        for s in 0..stakes {
-            // Stakes of 50 to 5,049 TND: every tier and some below the first.
-            let amount = tnd(50 + (user * 37 + s * 101) % 5_000);
-            batch.push(PostingRequest::transfer(TxType::BetStake, format!("stake:{user}:{s}"), Some(user), Currency::Tnd, player, AccountRef::House(HouseAccount::Games), amount / stakes.max(1)));
+    let mut user = 0i64;
+    while user < players {
+        let users: Vec<i64> = (user + 1..=(user + 1_000).min(players)).collect();
+        user += users.len() as i64;
+        // Funding first, in its own call (post_many orders postings across accounts freely).
+        let funds = users
+            .iter()
+            .map(|&u| PostingRequest::transfer(TxType::ManualAdjustment, format!("fund:{u}"), Some(u), Currency::Tnd, AccountRef::House(HouseAccount::Adjustments), AccountRef::Player { user_id: u, kind: BalanceKind::Real }, tnd(10_000)))
+            .collect();
+        let mut batch = Vec::new();
+        for &u in &users {
+            let player = AccountRef::Player { user_id: u, kind: BalanceKind::Real };
+            for s in 0..stakes {
+                // Stakes of 50 to 5,049 TND a player: every tier and some below the first.
+                let amount = tnd(50 + (u * 37) % 5_000) / stakes.max(1) + s;
+                batch.push(PostingRequest::transfer(TxType::BetStake, format!("stake:{u}:{s}"), Some(u), Currency::Tnd, player, AccountRef::House(HouseAccount::Games), amount));
+            }
+            // A win: a fifth of the players end the week ahead.
+            let win = if u % 5 == 0 { tnd(6_000) } else { tnd(u % 40) + 1 };
+            batch.push(PostingRequest::transfer(TxType::BetWin, format!("win:{u}"), Some(u), Currency::Tnd, AccountRef::House(HouseAccount::Games), player, win));
         }
-        // A win: a fifth of the players end the week ahead.
-        let win = if user % 5 == 0 { tnd(6_000) } else { tnd(user % 40) };
-        batch.push(PostingRequest::transfer(TxType::BetWin, format!("win:{user}"), Some(user), Currency::Tnd, AccountRef::House(HouseAccount::Games), player, win.max(1)));
-        if batch.len() >= 4_000 {
-            for r in ledger.post_many(std::mem::take(&mut batch)).await {
+        for reqs in [funds, batch] {
+            for r in ledger.post_many(reqs).await {
                 r?;
                 posted += 1;
             }
         }
-    }
-    for r in ledger.post_many(batch).await {
-        r?;
-        posted += 1;
     }
     let seeded = t.elapsed();
     // Into the week three weeks back (its Tuesday): an ended week the background job never pays.
