@@ -57,6 +57,33 @@ pub enum Command {
         #[command(subcommand)]
         command: GamesCommand,
     },
+    /// Promotions: the weekly cashback payer, coupon draws.
+    Promo {
+        #[command(subcommand)]
+        command: PromoCommand,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum PromoCommand {
+    /// Pay the weekly cashback of an ended ISO week (each player once; safe to repeat).
+    Cashback {
+        /// The ISO week in the operator's zone, e.g. 2026-W48 (default: last week).
+        #[arg(long)]
+        week: Option<String>,
+    },
+    /// Announce a coupon draw: publishes SHA-256 of a fresh seed.
+    DrawAnnounce {
+        #[arg(long)]
+        id: String,
+        #[arg(long)]
+        winners: i64,
+    },
+    /// Run an announced coupon draw: draws the winners and reveals the seed.
+    Draw {
+        #[arg(long)]
+        id: String,
+    },
 }
 
 #[derive(Subcommand)]
@@ -325,6 +352,36 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
             match result {
                 Ok(()) => {
                     println!("cashier {} located: {}", cashier.id, payments::cashier::network::location_name(&first_name, &address, &phone));
+                    Ok(0)
+                }
+                Err(e) => {
+                    eprintln!("refused: {}", e.text());
+                    Ok(1)
+                }
+            }
+        }
+        Command::Promo { command } => {
+            let state = state().await?;
+            let p = &state.promotions;
+            let result = match command {
+                PromoCommand::Cashback { week } => async {
+                    let week = match week {
+                        Some(w) => p.week(&w)?,
+                        None => p.previous_week()?,
+                    };
+                    let run = p.pay_weekly_cashback(&week).await?;
+                    Ok::<String, kernel::AppError>(serde_json::to_string_pretty(&run).unwrap_or_default())
+                }
+                .await,
+                PromoCommand::DrawAnnounce { id, winners } => {
+                    let actor = format!("cli:{}", std::env::var("USER").unwrap_or_else(|_| "cli".into()));
+                    p.announce_coupon_draw(&id, winners, &actor).await.map(|d| serde_json::to_string_pretty(&d).unwrap_or_default())
+                }
+                PromoCommand::Draw { id } => p.run_coupon_draw(&id).await.map(|d| serde_json::to_string_pretty(&d).unwrap_or_default()),
+            };
+            match result {
+                Ok(text) => {
+                    println!("{text}");
                     Ok(0)
                 }
                 Err(e) => {

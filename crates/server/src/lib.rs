@@ -129,6 +129,36 @@ pub async fn serve(
             }
         }
     });
+    // Weekly cashback and the coupon machine (issue 19, docs/PROMOTIONS.md): every hour the
+    // current week's cashback is accrued and the coupons players earned are issued; every
+    // minute the previous week is paid if it is not yet (so from Monday 00:00 in the operator's
+    // zone), by the one owner of the job, each player once (keyed postings).
+    let weekly = {
+        let promotions = state.promotions.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_secs(60));
+            let mut last_accrual: Option<std::time::Instant> = None;
+            loop {
+                tick.tick().await;
+                if last_accrual.is_none_or(|t| t.elapsed() >= std::time::Duration::from_secs(3_600)) {
+                    last_accrual = Some(std::time::Instant::now());
+                    if let Err(e) = promotions.accrue_current_week().await {
+                        tracing::error!(error = %e.text(), "promotions: weekly cashback accrual failed");
+                    }
+                    match promotions.issue_coupons_pass().await {
+                        Ok(n) if n > 0 => tracing::info!(coupons = n, "promotions: coupons issued"),
+                        Ok(_) => {}
+                        Err(e) => tracing::error!(error = %e.text(), "promotions: coupon pass failed"),
+                    }
+                }
+                match promotions.pay_previous_week_if_due().await {
+                    Ok(Some(run)) if run.paid + run.failed > 0 => tracing::info!(?run, "promotions: weekly cashback paid"),
+                    Ok(_) => {}
+                    Err(e) => tracing::error!(error = %e.text(), "promotions: weekly cashback payment failed"),
+                }
+            }
+        })
+    };
     // The message outbox: every instance runs a worker; claims keep them from sending a
     // message twice.
     let outbox = tokio::spawn(state.outbox.clone().run());
@@ -152,6 +182,7 @@ pub async fn serve(
     let result = axum::serve(listener, app).with_graceful_shutdown(shutdown).await;
     housekeeping.abort();
     folder.abort();
+    weekly.abort();
     if let Some(f) = feed {
         f.abort();
     }

@@ -29,6 +29,7 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 15, name: "partner_signatures", sql: include_str!("../migrations/0015_partner_signatures.sql") },
     Migration { version: 17, name: "sportsbook_fixtures", sql: include_str!("../migrations/0017_sportsbook_fixtures.sql") },
     Migration { version: 18, name: "promotions", sql: include_str!("../migrations/0018_promotions.sql") },
+    Migration { version: 19, name: "cashback_coupons", sql: include_str!("../migrations/0019_cashback_coupons.sql") },
     Migration { version: 20, name: "jackpots", sql: include_str!("../migrations/0020_jackpots.sql") },
 ];
 

@@ -24,6 +24,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/promotions/coupon-draws": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Announces a coupon draw (admin): publishes SHA-256 of a fresh seed. Idempotent per id. */
+        post: operations["announce_draw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/promotions/coupon-draws/{id}/draw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Runs an announced draw (admin): the coupons issued before the announcement take part; the
+         *     winners are drawn and the seed revealed. Idempotent.
+         */
+        post: operations["run_draw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/promotions/weekly-cashback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Runs the weekly cashback payer for a week (admin): computes and freezes every player's
+         *     cashback, then pays the unpaid ones (`wcb:{week}:{user}`, once each). `busy` when another
+         *     run owns the job. The same as `carthage promo cashback --week`.
+         */
+        post: operations["run_weekly_cashback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/wallet/adjust": {
         parameters: {
             query?: never;
@@ -589,6 +647,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/promotions/coupon-draws/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A coupon draw as anyone may check it: the seed's hash from its announcement; once drawn,
+         *     the seed, the coupons that took part and the winners (`promotions::coupons::draw`).
+         */
+        get: operations["coupon_draw"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/site/ads": {
         parameters: {
             query?: never;
@@ -1106,6 +1184,26 @@ export interface paths {
         };
         /** The signed-in user. */
         get: operations["check"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/coupon-machine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Spec §7 `coupon-machine`: today's casino spins toward the next coupon (one when they reach
+         *     500, at most one a day, issued on this read if due) and the player's coupons.
+         */
+        get: operations["coupon_machine"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1812,6 +1910,15 @@ export interface components {
              */
             amount: number;
         };
+        AnnounceDrawRequest: {
+            /** @description 1 to 64 letters, digits, `-` or `_`. */
+            id: string;
+            /**
+             * Format: int64
+             * @description How many coupons win (1 to 1000).
+             */
+            winners: number;
+        };
         /** @description `balance` request body. */
         BalanceCall: {
             sessionToken: string;
@@ -1949,6 +2056,37 @@ export interface components {
             /** Format: int64 */
             id: number;
         };
+        /** @description What a run of the weekly payer did. */
+        CashbackRun: {
+            /** @description Minor units paid by this run (per currency summed; the week is in one currency in practice). */
+            amount: components["schemas"]["i64"];
+            /** @description Another run owned the job: this one did nothing. */
+            busy: boolean;
+            /**
+             * Format: int64
+             * @description Players whose week was computed by this run (0 when the week was already frozen).
+             */
+            computed: number;
+            /**
+             * Format: int64
+             * @description Payments the ledger refused (left unpaid for the next run).
+             */
+            failed: number;
+            /** @description Every player of the week with cashback is paid. */
+            finished: boolean;
+            /**
+             * Format: int64
+             * @description Payments posted by this run.
+             */
+            paid: number;
+            /**
+             * Format: int64
+             * @description Payments found already posted (a run killed between posting and marking), marked now.
+             */
+            replayed: number;
+            /** @description The ISO week, e.g. `2026-W48`. */
+            week: string;
+        };
         /** @description Spec §3 cashier option. */
         CashierReply: {
             address: string;
@@ -2001,6 +2139,48 @@ export interface components {
         CoolOffRequest: {
             /** @description `24h`, `7d` or `30d`. */
             period: string;
+        };
+        /**
+         * @description A coupon draw: the seed's hash from the announcement; the seed, the coupons that took part
+         *     and the winners once drawn.
+         */
+        CouponDraw: {
+            /** Format: int64 */
+            announcedAt: number;
+            /** @description The coupon numbers that took part (issued before the announcement), once drawn. */
+            coupons?: string[] | null;
+            /** Format: int64 */
+            drawnAt?: number | null;
+            id: string;
+            /** @description The seed (hex), revealed at the draw. */
+            seed?: string | null;
+            /** @description SHA-256 of the seed (hex), published when the draw is announced. */
+            seedHash: string;
+            /** @description The winning numbers, best ticket first: `coupons::draw(seed, coupons, winnersCount)`. */
+            winners?: string[] | null;
+            /** Format: int64 */
+            winnersCount: number;
+        };
+        /**
+         * @description `coupon-machine` (spec §3): the number of coupons, the machine, the coupons (newest first,
+         *     the last 100).
+         */
+        CouponMachine: {
+            list: components["schemas"]["CouponView"][];
+            main: components["schemas"]["MainCoupon"];
+            /** Format: int64 */
+            total: number;
+        };
+        /** @description An issued coupon. */
+        CouponView: {
+            id: string;
+            /**
+             * Format: int64
+             * @description Unix milliseconds.
+             */
+            issuedAt: number;
+            mainCouponId: string;
+            number: string;
         };
         /** @enum {string} */
         Currency: "TND" | "TMT" | "HTG" | "RUB" | "PYG" | "USDT" | "USD" | "EUR";
@@ -2302,6 +2482,47 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_CashbackRun: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description What a run of the weekly payer did. */
+            result?: {
+                /** @description Minor units paid by this run (per currency summed; the week is in one currency in practice). */
+                amount: components["schemas"]["i64"];
+                /** @description Another run owned the job: this one did nothing. */
+                busy: boolean;
+                /**
+                 * Format: int64
+                 * @description Players whose week was computed by this run (0 when the week was already frozen).
+                 */
+                computed: number;
+                /**
+                 * Format: int64
+                 * @description Payments the ledger refused (left unpaid for the next run).
+                 */
+                failed: number;
+                /** @description Every player of the week with cashback is paid. */
+                finished: boolean;
+                /**
+                 * Format: int64
+                 * @description Payments posted by this run.
+                 */
+                paid: number;
+                /**
+                 * Format: int64
+                 * @description Payments found already posted (a run killed between posting and marking), marked now.
+                 */
+                replayed: number;
+                /** @description The ISO week, e.g. `2026-W48`. */
+                week: string;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_CashierWithdrawalReply: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -2323,6 +2544,57 @@ export interface components {
                 id: number;
                 /** @description CREATED (pending), PAID (completed) or CANCELED (rejected). */
                 status: string;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_CouponDraw: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /**
+             * @description A coupon draw: the seed's hash from the announcement; the seed, the coupons that took part
+             *     and the winners once drawn.
+             */
+            result?: {
+                /** Format: int64 */
+                announcedAt: number;
+                /** @description The coupon numbers that took part (issued before the announcement), once drawn. */
+                coupons?: string[] | null;
+                /** Format: int64 */
+                drawnAt?: number | null;
+                id: string;
+                /** @description The seed (hex), revealed at the draw. */
+                seed?: string | null;
+                /** @description SHA-256 of the seed (hex), published when the draw is announced. */
+                seedHash: string;
+                /** @description The winning numbers, best ticket first: `coupons::draw(seed, coupons, winnersCount)`. */
+                winners?: string[] | null;
+                /** Format: int64 */
+                winnersCount: number;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_CouponMachine: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /**
+             * @description `coupon-machine` (spec §3): the number of coupons, the machine, the coupons (newest first,
+             *     the last 100).
+             */
+            result?: {
+                list: components["schemas"]["CouponView"][];
+                main: components["schemas"]["MainCoupon"];
+                /** Format: int64 */
+                total: number;
             };
             /**
              * Format: int32
@@ -4132,6 +4404,20 @@ export interface components {
             login: string;
             password: string;
         };
+        /** @description The machine's `main` part: the player's machine and today's spins. */
+        MainCoupon: {
+            /**
+             * Format: int64
+             * @description When the machine was first used (Unix milliseconds).
+             */
+            activatedDate: number;
+            id: string;
+            number: string;
+            /** Format: int64 */
+            todayTotalBetsCount: number;
+            /** Format: int64 */
+            todayTotalBetsLimit: number;
+        };
         /** @description Amount in major units of the currency, exact to the currency's ISO 4217 decimals */
         MajorUnits: number;
         MarketReply: {
@@ -4718,6 +5004,10 @@ export interface components {
             /** @description The provider's transaction id (null for `balance`). */
             transactionId?: string | null;
         };
+        WeeklyCashbackRequest: {
+            /** @description The ISO week to pay, e.g. `2026-W48` (operator's zone); it must have ended. */
+            week: string;
+        };
         WithdrawalHistoryReply: {
             items: components["schemas"]["CashierWithdrawalReply"][];
             /** Format: int64 */
@@ -4745,6 +5035,8 @@ export interface components {
             phone_number: string;
             sessionToken: string;
         };
+        /** Format: int64 */
+        i64: number;
     };
     responses: never;
     parameters: never;
@@ -4783,6 +5075,128 @@ export interface operations {
                 };
             };
             /** @description 24 not an admin or not demo mode, 43 no such pool */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    announce_draw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnnounceDrawRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CouponDraw"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24, 40, 47 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    run_draw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The draw id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CouponDraw"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24, 43 no such draw */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    run_weekly_cashback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WeeklyCashbackRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CashbackRun"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 24 not an admin, 40/47 invalid or unfinished week */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -6023,6 +6437,46 @@ export interface operations {
             };
         };
     };
+    coupon_draw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The draw id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CouponDraw"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 43 no such draw */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     ads: {
         parameters: {
             query?: {
@@ -7170,6 +7624,43 @@ export interface operations {
                 };
             };
             /** @description 23 not signed in, 5 banned */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    coupon_machine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CouponMachine"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24 */
             default: {
                 headers: {
                     [name: string]: unknown;

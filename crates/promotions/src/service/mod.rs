@@ -3,12 +3,16 @@
 //! Money moves only through the ledger; the rows here say why.
 
 mod bonuses;
+mod cashback;
 mod codes;
+mod coupons;
 mod freebets;
 mod jackpots;
 mod watch;
 
 pub use bonuses::{BonusView, Grant};
+pub use cashback::{parse_week, CashbackRun};
+pub use coupons::{CouponDraw, CouponMachine, CouponView, MainCoupon};
 pub use codes::{normalise, refusal_code, Activated, CodeSpec};
 pub use freebets::{FreeBetStats, FreeBetView};
 pub use jackpots::{verify_drop, JackpotView, JackpotWin};
@@ -43,6 +47,8 @@ pub(crate) struct Inner {
     /// Players whose deposit was just credited: a deposit bonus they activated is granted
     /// right after the commit (the sweep grants any a restart left).
     pub deposited: mpsc::UnboundedSender<i64>,
+    /// The weekly cashback payer's in-process owner (service/cashback.rs).
+    pub cashback_owner: tokio::sync::Mutex<()>,
 }
 
 pub(crate) fn db_err(e: impl std::fmt::Display) -> AppError {
@@ -68,6 +74,7 @@ impl Promotions {
             pools: Default::default(),
             met,
             deposited,
+            cashback_owner: tokio::sync::Mutex::new(()),
         });
         // Weak references: the ledger (and the task) must not keep the service alive.
         if !ledger.set_observer(Arc::new(watch::Watch(Arc::downgrade(&inner)))) {

@@ -13,6 +13,7 @@ pub mod extract;
 pub mod partners;
 pub mod payments;
 pub mod promotions;
+pub mod promotions_extra;
 pub mod provider_wallet;
 pub mod site;
 pub mod studio;
@@ -39,7 +40,8 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .merge(desk::routes())
         .merge(sportsbook::routes())
         .merge(partners::routes())
-        .merge(promotions::routes());
+        .merge(promotions::routes())
+        .merge(promotions_extra::routes());
     if state.is_demo() {
         r = r.merge(dev::routes());
     }
@@ -65,6 +67,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         promotions::check_promocode, promotions::activate_promocode, promotions::bonuses, promotions::give_up,
         promotions::free_bets, promotions::activate_free_bets, promotions::free_bet_stats,
         promotions::jackpot_data, promotions::jackpot_is_shown, promotions::jackpot_list, promotions::jackpots_public, promotions::force_drop,
+        promotions_extra::coupon_machine, promotions_extra::coupon_draw, promotions_extra::run_weekly_cashback, promotions_extra::announce_draw, promotions_extra::run_draw,
         rg::rg_state, rg::rg_set_limits, rg::rg_self_exclusion, rg::rg_cool_off, rg::rg_reality_check, rg::rg_session, // responsible gambling
         payments::token, payments::deposit, payments::paykassma_deposit, payments::telegram_deposit,
         payments::withdrawal, payments::paykassma_withdrawal, payments::intent, payments::callback,

@@ -5,6 +5,7 @@
 mod common;
 
 mod casino;
+mod cashback_coupons;
 mod cashier;
 mod crash;
 mod history;

@@ -1,0 +1,97 @@
+//! Weekly cashback and the coupon machine (issue 19, docs/PROMOTIONS.md): the player's
+//! `coupon-machine` (spec §3), the public result of a coupon draw, and the operator's
+//! role-checked calls to run the weekly cashback payer for a week and to announce and run a
+//! draw. Thin handlers over [`promotions::service::Promotions`].
+
+use super::envelope::{ok, ApiResult, Envelope, ErrorEnvelope};
+use super::extract::{JsonBody, Session};
+use crate::app::AppState;
+use accounts::Role;
+use axum::extract::{Path, State};
+use axum::routing::{get, post};
+use axum::Router;
+use kernel::{AppError, ErrorCode};
+use promotions::service::{CashbackRun, CouponDraw, CouponMachine};
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/user/coupon-machine", get(coupon_machine))
+        .route("/api/promotions/coupon-draws/{id}", get(coupon_draw))
+        .route("/api/admin/promotions/weekly-cashback", post(run_weekly_cashback))
+        .route("/api/admin/promotions/coupon-draws", post(announce_draw))
+        .route("/api/admin/promotions/coupon-draws/{id}/draw", post(run_draw))
+}
+
+fn admin(session: &Session) -> Result<String, AppError> {
+    if session.user.role != Role::Admin {
+        return Err(AppError::new(ErrorCode::Forbidden));
+    }
+    Ok(format!("admin:{}", session.user.id))
+}
+
+/// Spec §7 `coupon-machine`: today's casino spins toward the next coupon (one when they reach
+/// 500, at most one a day, issued on this read if due) and the player's coupons.
+#[utoipa::path(get, path = "/api/user/coupon-machine", tag = "promotions",
+    responses((status = 200, body = Envelope<CouponMachine>), (status = "default", description = "23, 24", body = ErrorEnvelope)))]
+pub async fn coupon_machine(State(state): State<AppState>, session: Session) -> ApiResult<CouponMachine> {
+    if session.user.role != Role::Player {
+        return Err(ErrorCode::Forbidden.into());
+    }
+    ok(state.promotions.coupon_machine(session.user.id).await?)
+}
+
+/// A coupon draw as anyone may check it: the seed's hash from its announcement; once drawn,
+/// the seed, the coupons that took part and the winners (`promotions::coupons::draw`).
+#[utoipa::path(get, path = "/api/promotions/coupon-draws/{id}", tag = "promotions",
+    params(("id" = String, Path, description = "The draw id")),
+    responses((status = 200, body = Envelope<CouponDraw>), (status = "default", description = "43 no such draw", body = ErrorEnvelope)))]
+pub async fn coupon_draw(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<CouponDraw> {
+    ok(state.promotions.coupon_draw(id.trim()).await?.ok_or(ErrorCode::NotFound)?)
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct WeeklyCashbackRequest {
+    /// The ISO week to pay, e.g. `2026-W48` (operator's zone); it must have ended.
+    pub week: String,
+}
+
+/// Runs the weekly cashback payer for a week (admin): computes and freezes every player's
+/// cashback, then pays the unpaid ones (`wcb:{week}:{user}`, once each). `busy` when another
+/// run owns the job. The same as `carthage promo cashback --week`.
+#[utoipa::path(post, path = "/api/admin/promotions/weekly-cashback", tag = "admin", request_body = WeeklyCashbackRequest,
+    responses((status = 200, body = Envelope<CashbackRun>), (status = "default", description = "23 not signed in, 24 not an admin, 40/47 invalid or unfinished week", body = ErrorEnvelope)))]
+pub async fn run_weekly_cashback(State(state): State<AppState>, session: Session, JsonBody(req): JsonBody<WeeklyCashbackRequest>) -> ApiResult<CashbackRun> {
+    let actor = admin(&session)?;
+    let week = state.promotions.week(&req.week)?;
+    let run = state.promotions.pay_weekly_cashback(&week).await?;
+    tracing::info!(%actor, ?run, "weekly cashback run by an operator");
+    ok(run)
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct AnnounceDrawRequest {
+    /// 1 to 64 letters, digits, `-` or `_`.
+    pub id: String,
+    /// How many coupons win (1 to 1000).
+    pub winners: i64,
+}
+
+/// Announces a coupon draw (admin): publishes SHA-256 of a fresh seed. Idempotent per id.
+#[utoipa::path(post, path = "/api/admin/promotions/coupon-draws", tag = "admin", request_body = AnnounceDrawRequest,
+    responses((status = 200, body = Envelope<CouponDraw>), (status = "default", description = "23, 24, 40, 47", body = ErrorEnvelope)))]
+pub async fn announce_draw(State(state): State<AppState>, session: Session, JsonBody(req): JsonBody<AnnounceDrawRequest>) -> ApiResult<CouponDraw> {
+    let actor = admin(&session)?;
+    ok(state.promotions.announce_coupon_draw(req.id.trim(), req.winners, &actor).await?)
+}
+
+/// Runs an announced draw (admin): the coupons issued before the announcement take part; the
+/// winners are drawn and the seed revealed. Idempotent.
+#[utoipa::path(post, path = "/api/admin/promotions/coupon-draws/{id}/draw", tag = "admin",
+    params(("id" = String, Path, description = "The draw id")),
+    responses((status = 200, body = Envelope<CouponDraw>), (status = "default", description = "23, 24, 43 no such draw", body = ErrorEnvelope)))]
+pub async fn run_draw(State(state): State<AppState>, session: Session, Path(id): Path<String>) -> ApiResult<CouponDraw> {
+    admin(&session)?;
+    ok(state.promotions.run_coupon_draw(id.trim()).await?)
+}
