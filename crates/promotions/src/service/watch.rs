@@ -202,17 +202,24 @@ impl PostingObserver for Watch {
                         q.execute(&mut *conn).await?;
                     }
                 }
-                let row = sqlx::query("SELECT id FROM bonuses WHERE user_id = $1 AND product = 'casino' AND status = 'active'")
-                    .bind(user_id)
-                    .fetch_optional(&mut *conn)
-                    .await?;
-                let Some(row) = row else { continue };
-                let bonus_id: i64 = row.get(0);
+                // Wagering: the open casino bonus's progress moves in one statement (none open:
+                // nothing matches), then the stake's row for a rollback to take it back.
                 let category = inner.category(conn, p.req).await?;
                 let counted = inner.table.casino(stake, category);
                 if counted <= 0 {
                     continue;
                 }
+                let moved = sqlx::query(
+                    "UPDATE bonuses SET wagered = wagered + $1, \
+                     status = CASE WHEN wagered + $1 >= required THEN 'met' ELSE status END \
+                     WHERE user_id = $2 AND product = 'casino' AND status = 'active' RETURNING id, status",
+                )
+                .bind(counted)
+                .bind(user_id)
+                .fetch_optional(&mut *conn)
+                .await?;
+                let Some(moved) = moved else { continue };
+                let (bonus_id, status): (i64, Option<String>) = (moved.get(0), moved.get(1));
                 sqlx::query("INSERT INTO bonus_wagering (bonus_id, tx_id, stake, counted, category, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
                     .bind(bonus_id)
                     .bind(p.tx_id)
@@ -222,16 +229,6 @@ impl PostingObserver for Watch {
                     .bind(now)
                     .execute(&mut *conn)
                     .await?;
-                let status: Option<String> = sqlx::query(
-                    "UPDATE bonuses SET wagered = wagered + $1, \
-                     status = CASE WHEN wagered + $1 >= required THEN 'met' ELSE status END \
-                     WHERE id = $2 AND status = 'active' RETURNING status",
-                )
-                .bind(counted)
-                .bind(bonus_id)
-                .fetch_optional(&mut *conn)
-                .await?
-                .map(|r| r.get(0));
                 if status.as_deref() == Some("met") {
                     // Converted after this commit; if the transaction rolls back the bonus is
                     // still `active` and the conversion finds nothing to do.
