@@ -711,6 +711,10 @@ async fn concurrent_stakes_crossing_jackpot_drop_points_drop_each_cycle_once_ver
         assert!(!p.jackpot_shown(user + 100_000, id).await.unwrap(), "not another player's");
         assert!(p.jackpot_shown(user, id).await.unwrap());
         assert!(ledger.verify().await.unwrap().is_consistent());
+        assert_eq!(p.verify().await.unwrap(), Vec::<String>::new());
+        // A pool that does not match its house account is reported (balanced postings cannot show it).
+        store::sqlx::query("UPDATE jackpot_pools SET amount = amount + 1").execute(db.writer()).await.unwrap();
+        assert_eq!(p.verify().await.unwrap().len(), 1);
     })
     .await;
 }
@@ -728,6 +732,7 @@ async fn a_forced_drop_is_the_next_stake_and_stays_verifiable() {
         assert_eq!(p.fold_jackpots().await.unwrap(), 1);
         let (_, w) = p.jackpot_wins(Some(950), true, 0, i64::MAX, 10, 0).await.unwrap();
         assert_eq!(w.len(), 1);
+        assert_eq!(p.verify().await.unwrap(), Vec::<String>::new());
         let drop = promotions::service::verify_drop(&w[0].server_seed, &w[0].seed_hash, "small", 1, 100_000, 1_000_000).unwrap();
         assert_eq!(serde_json::to_string(&w[0].drop_point).unwrap(), serde_json::to_string(&kernel::money::MajorUnits::new(drop, TND)).unwrap());
         assert!(ledger.verify().await.unwrap().is_consistent());
@@ -768,6 +773,40 @@ async fn a_deposit_bonus_code_is_granted_by_the_next_deposit_whatever_its_rail()
         p.sweep().await.unwrap();
         assert_eq!(p.grant_deposit_bonuses(960).await.unwrap(), 0);
         assert_eq!(balance(&ledger, 960, BalanceKind::Bonus).await, 10_000);
+        assert!(ledger.verify().await.unwrap().is_consistent());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_rolled_back_stake_takes_its_jackpot_share_back_folded_or_not() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db.clone());
+        let p = Promotions::new(db.clone(), ledger.clone());
+        p.create_pool("medium", 2, "Medium", TND, 1_000_000, 100_000_000, 1_000, "").await.unwrap();
+        fund(&ledger, 970, 100_000).await;
+        let amount = |p: Promotions| async move { txt(&p.jackpots().await.unwrap()[0].amount) };
+        let rollback = |key: &str| RollbackRequest {
+            original_key: key.into(),
+            rollback_key: format!("rb:{key}"),
+            user_id: Some(970),
+            comment: "void".into(),
+            metadata: serde_json::Value::Null,
+        };
+        // Folded first: the rollback leaves a negative share the pool folds.
+        ledger.post(stake(970, 10_000, "folded", "slots")).await.unwrap();
+        p.fold_jackpots().await.unwrap();
+        assert_eq!(amount(p.clone()).await, "1001.000");
+        ledger.rollback(rollback("folded")).await.unwrap();
+        p.fold_jackpots().await.unwrap();
+        assert_eq!(amount(p.clone()).await, "1000.000");
+        // Not folded yet: the share is simply dropped.
+        ledger.post(stake(970, 10_000, "fresh", "slots")).await.unwrap();
+        ledger.rollback(rollback("fresh")).await.unwrap();
+        p.fold_jackpots().await.unwrap();
+        assert_eq!(amount(p.clone()).await, "1000.000");
+        assert_eq!(p.verify().await.unwrap(), Vec::<String>::new());
+        assert_eq!(balance(&ledger, 970, BalanceKind::Real).await, 100_000);
         assert!(ledger.verify().await.unwrap().is_consistent());
     })
     .await;

@@ -295,16 +295,24 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
             let config = Config::from_env()?;
             let db = store::Db::connect(&config.database_url).await?;
             db.migrate().await?;
-            let report = wallet::Ledger::new(db).verify().await?;
+            let ledger = wallet::Ledger::new(db.clone());
+            let report = ledger.verify().await?;
             println!(
                 "ledger: {} accounts, {} transactions, {} entries checked",
                 report.accounts, report.transactions, report.entries
             );
-            if report.is_consistent() {
+            // The promotions' own invariants (jackpot pools against house:jackpots, bonus money).
+            let promotions = promotions::service::Promotions::new(db, ledger).verify().await.map_err(|e| anyhow::anyhow!(e.text()))?;
+            for p in &promotions {
+                println!("PROMOTIONS: {p}");
+            }
+            if report.is_consistent() && promotions.is_empty() {
                 println!("ledger is consistent");
                 Ok(0)
             } else {
-                println!("LEDGER IS INCONSISTENT:\n{}", serde_json::to_string_pretty(&report)?);
+                if !report.is_consistent() {
+                    println!("LEDGER IS INCONSISTENT:\n{}", serde_json::to_string_pretty(&report)?);
+                }
                 Ok(1)
             }
         }

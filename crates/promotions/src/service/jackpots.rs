@@ -494,3 +494,52 @@ async fn mark_folded(conn: &mut store::sqlx::AnyConnection, ids: &[i64]) -> Resu
     }
     Ok(())
 }
+
+impl Promotions {
+    /// The promotions' invariants over the ledger (`carthage ledger verify` reports them): per
+    /// currency, `house:jackpots` holds exactly what the pools hold plus the contributions not
+    /// folded yet; no player holds bonus money without ever having been granted a bonus.
+    pub async fn verify(&self) -> Result<Vec<String>, AppError> {
+        let mut problems = Vec::new();
+        let house = sqlx::query(
+            "SELECT a.currency, CAST(COALESCE(SUM(e.amount), 0) AS BIGINT) FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id \
+             WHERE a.is_house = 1 AND a.kind = 'house:jackpots' GROUP BY a.currency",
+        )
+        .fetch_all(self.db().reader())
+        .await
+        .map_err(db_err)?;
+        let pools = sqlx::query(
+            "SELECT p.currency, CAST(SUM(p.amount) AS BIGINT), \
+             CAST(COALESCE((SELECT SUM(c.amount) FROM jackpot_contributions c JOIN jackpot_pools q ON q.id = c.pool WHERE c.folded = 0 AND q.currency = p.currency), 0) AS BIGINT) \
+             FROM jackpot_pools p GROUP BY p.currency",
+        )
+        .fetch_all(self.db().reader())
+        .await
+        .map_err(db_err)?;
+        let mut held: std::collections::BTreeMap<String, i64> = house.iter().map(|r| (r.get::<String, _>(0), r.get::<i64, _>(1))).collect();
+        for r in &pools {
+            let (currency, amount, pending): (String, i64, i64) = (r.get(0), r.get(1), r.get(2));
+            let in_house = held.remove(&currency).unwrap_or(0);
+            if in_house != amount + pending {
+                problems.push(format!("house:jackpots {currency} holds {in_house}, the pools {amount} and unfolded contributions {pending}"));
+            }
+        }
+        for (currency, in_house) in held {
+            if in_house != 0 {
+                problems.push(format!("house:jackpots {currency} holds {in_house} without a pool"));
+            }
+        }
+        let strays = sqlx::query(
+            "SELECT a.owner_id, a.currency, a.balance FROM ledger_accounts a WHERE a.is_house = 0 AND a.kind = 'bonus' AND a.balance <> 0 \
+             AND NOT EXISTS (SELECT 1 FROM bonuses b WHERE b.user_id = a.owner_id) LIMIT 20",
+        )
+        .fetch_all(self.db().reader())
+        .await
+        .map_err(db_err)?;
+        for r in strays {
+            let (user, currency, balance): (i64, String, i64) = (r.get(0), r.get(1), r.get(2));
+            problems.push(format!("player {user} holds {balance} {currency} of bonus money and was never granted a bonus"));
+        }
+        Ok(problems)
+    }
+}
