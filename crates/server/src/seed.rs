@@ -106,8 +106,14 @@ async fn seed_promotions(state: &AppState) -> Result<(), AppError> {
         serde_json::json!({ "code": "FREEBET", "kind": "free_bets", "free_bet_amount": Currency::Tnd.major(10), "free_bet_count": 1, "currency": "TND" }),
     ];
     // The three pools of the spec (Mega, Medium, Small), fed by every casino stake in TND.
+    // Within the ledger's configured maxima (a deployment, or a test, may set them low): a
+    // pool's seed is one posting and its win another.
+    let limits = state.ledger.limits();
+    let most = limits.max_amount(Currency::Tnd).min(limits.max_balance(Currency::Tnd));
     for (id, num, name, seed, cap, bps) in [("mega", 1, "Mega", 5_000, 50_000, 50), ("medium", 2, "Medium", 1_000, 10_000, 30), ("small", 3, "Small", 100, 1_000, 20)] {
-        p.create_pool(id, num, name, Currency::Tnd, Currency::Tnd.major(seed), Currency::Tnd.major(cap), bps, &format!("/img/jackpots/{id}.svg")).await?;
+        let cap = Currency::Tnd.major(cap).min(most);
+        let seed = Currency::Tnd.major(seed).min(cap / 10);
+        p.create_pool(id, num, name, Currency::Tnd, seed, cap, bps, &format!("/img/jackpots/{id}.svg")).await?;
     }
     for spec in codes {
         let spec: promotions::service::CodeSpec = serde_json::from_value(spec).map_err(AppError::internal)?;
