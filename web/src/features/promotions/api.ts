@@ -51,7 +51,8 @@ export const promotionsApi = api.enhanceEndpoints({ addTagTypes: ['Bonuses', 'Fr
       invalidatesTags: (result) => (result ? ['Jackpots', 'Balance'] : []),
     }),
     jackpotList: build.query<JackpotHistory, JackpotListArgs>({
-      query: (params) => ({ url: '/api/user/jackpot_list', params }),
+      // The base query takes a whole URL (no `params`).
+      query: (args) => ({ url: `/api/user/jackpot_list?${new URLSearchParams(Object.entries(args).map(([k, v]) => [k, String(v)]))}` }),
       providesTags: ['Jackpots'],
     }),
   }),

@@ -32,7 +32,7 @@ function writeDismissed(ids: Set<string>) {
 export default function JackpotWatcher() {
   const isAuth = useAppSelector((s) => s.auth.isAuth);
   const notify = useNotify();
-  const { data } = promotionsApi.useJackpotDataQuery(undefined, { skip: !isAuth, pollingInterval: JACKPOT_REFRESH_MS, refetchOnMountOrArgChange: true });
+  const { data, fulfilledTimeStamp } = promotionsApi.useJackpotDataQuery(undefined, { skip: !isAuth, pollingInterval: JACKPOT_REFRESH_MS, refetchOnMountOrArgChange: true });
   const [markShown] = promotionsApi.useJackpotIsShownMutation();
   const [dismissed, setDismissed] = useState(readDismissed);
   // Closed in this tab (hidden at once, before the server answers).
@@ -44,7 +44,7 @@ export default function JackpotWatcher() {
   useEffect(() => {
     for (const w of data?.wonJackpots ?? []) if (dismissed.has(w.id)) void markShown(w.id);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [data]);
+  }, [fulfilledTimeStamp]);
 
   if (!isAuth || !current) return null;
   const onClose = async () => {
