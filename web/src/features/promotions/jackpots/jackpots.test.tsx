@@ -125,8 +125,8 @@ describe('the jackpots screen', () => {
       renderApp(<JackpotsPage />, { state: signedIn });
       expect(await screen.findByRole('heading', { name })).toBeTruthy();
       const caps = await screen.findAllByTestId('jackpot-cap');
-      expect(plain(caps[1].textContent)).toMatch(cap);
-      expect(screen.getAllByTestId('jackpot-seed-hash')[1].textContent).toBe(pool().seedHash);
+      expect(plain(caps[1]!.textContent)).toMatch(cap);
+      expect(screen.getAllByTestId('jackpot-seed-hash')[1]!.textContent).toBe(pool().seedHash);
       fireEvent.click(await screen.findByTestId('jackpot-verify'));
       const verdict = await screen.findByTestId('jackpot-verdict');
       expect(verdict.dataset.ok).toBe('true');
@@ -157,11 +157,11 @@ describe('the jackpot history', () => {
       renderApp(<JackpotHistoryPage />, { state: signedIn });
       const drops = await screen.findAllByTestId('jackpot-drop');
       expect(drops).toHaveLength(2);
-      const first = plain(drops[0].textContent);
+      const first = plain(drops[0]!.textContent);
       expect(first).toContain(LANG_NAMES[lang]);
       expect(first).toContain(lang === 'fr' ? '677,179 TND' : '677.179 TND');
       expect(first).toContain('14:05 20.11.2026');
-      expect(screen.getAllByTestId('jackpot-drop-winner')[0].textContent).toBe(lang === 'ar' ? 'المعرف 12***7' : 'ID 12***7');
+      expect(screen.getAllByTestId('jackpot-drop-winner')[0]!.textContent).toBe(lang === 'ar' ? 'المعرف 12***7' : 'ID 12***7');
       const url = () => String(fetch.mock.calls.filter(([u]) => String(u).includes('jackpot_list')).at(-1)?.[0]);
       expect(url()).toContain('date_from=27-10-2026');
       expect(url()).toContain('date_to=28-11-2026');
