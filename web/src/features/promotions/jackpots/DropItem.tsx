@@ -11,7 +11,7 @@ export function DropItem({ item, pools }: { item: JackpotHistoryItem; pools: Jac
   const { t } = useTranslation('promotions');
   const pool = poolOf(pools, item.name);
   return (
-    <li className={css.drop} data-testid="jackpot-drop">
+    <li className={css.drop} data-testid="jackpot-drop" data-id={item.id}>
       <div className={css.dropTop}>
         <span className={css.dropName} data-testid="jackpot-drop-name">
           {poolName(t, item.name)}

@@ -46,6 +46,11 @@ describe('the drop-point verifier', () => {
     // A range of one is the cap (crates/promotions/src/fair.rs's own test).
     expect(await dropPoint(seed, 'x', 1, 5n, 6n)).toBe(6n);
   });
+  it('recomputes a drop the real server made (e2e/jackpots.mjs, demo pool small, cycle 1)', async () => {
+    const seed = fromHex('0b2a07a2b4d61bf13b7e96d56a1abe3bcb0345942cd279d00b983c4b5bdee0f2')!;
+    expect(await sha256Hex(seed)).toBe('abf4f4cb26c84c667e423bd8b9f7958bc8e18804ea7c3b8b8eca64093a3cb757');
+    expect(await dropPoint(seed, 'small', 1, 100_000n, 1_000_000n)).toBe(492_501n);
+  });
   it('rejects the biased tail and reads the next two words', async () => {
     // Range 2^63 + 1: the first x is rejected for this seed, the second accepted.
     expect(await dropPoint(fromHex(SEED)!, 'small', 1, 0n, (1n << 63n) + 1n)).toBe(6_759_668_725_208_097_385n);
