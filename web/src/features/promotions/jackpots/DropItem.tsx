@@ -3,7 +3,7 @@ import { Money } from '../../../components/Money';
 import type { JackpotHistoryItem, JackpotView } from '../api';
 import pcss from '../Promotions.module.css';
 import css from './Jackpots.module.css';
-import { poolName, poolOf } from './pools';
+import { ltr, poolName, poolOf } from './pools';
 import { VerifyDrop } from './VerifyDrop';
 
 /** One drop of the public history: name, amount, time, masked winner, and its proof. */
@@ -23,7 +23,7 @@ export function DropItem({ item, pools }: { item: JackpotHistoryItem; pools: Jac
           {item.updatedAt}
         </bdi>
         <span className={pcss.muted} data-testid="jackpot-drop-winner">
-          {t('jackpots.winner', { id: item.userId })}
+          {t('jackpots.winner', { id: ltr(item.userId) })}
         </span>
       </div>
       <dl className={pcss.facts}>

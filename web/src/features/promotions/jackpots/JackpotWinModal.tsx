@@ -28,6 +28,7 @@ export function JackpotWinModal({ win, onClose }: { win: JackpotWin; onClose: ()
   const { t, i18n } = useTranslation(['promotions', 'common']);
   const total = toMinor(win.amount, currencyExponent(win.currency));
   const [shown, setShown] = useState(0n);
+  const [imageOk, setImageOk] = useState(true);
   useEffect(() => {
     setShown(0n);
     let started = 0;
@@ -49,7 +50,7 @@ export function JackpotWinModal({ win, onClose }: { win: JackpotWin; onClose: ()
   return (
     <PopupModal title={t('jackpots.wonTitle')} onClose={onClose}>
       <div className={css.win} data-testid="jackpot-win" data-id={win.id}>
-        {win.image && <img src={win.image} alt="" className={css.winImage} />}
+        {win.image && imageOk && <img src={win.image} alt="" className={css.winImage} onError={() => setImageOk(false)} />}
         <p>{t('jackpots.wonText', { name })}</p>
         <bdi dir="ltr" className={css.winAmount} data-testid="jackpot-win-amount" data-total={formatMinorMoney(total, win.currency, i18n.language)}>
           {formatMinorMoney(shown, win.currency, i18n.language)}

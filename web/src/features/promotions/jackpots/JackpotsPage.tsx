@@ -9,7 +9,7 @@ import { PageHead } from '../components/PageHead';
 import pcss from '../Promotions.module.css';
 import { DropItem } from './DropItem';
 import css from './Jackpots.module.css';
-import { poolName } from './pools';
+import { ltr, poolName } from './pools';
 import { defaultRange, listArgs } from './range';
 
 /**
@@ -50,7 +50,7 @@ export default function JackpotsPage() {
               {p.lastWinner && (
                 <div>
                   <dt>{t('jackpots.lastWinner')}</dt>
-                  <dd>{t('jackpots.winner', { id: p.lastWinner })}</dd>
+                  <dd>{t('jackpots.winner', { id: ltr(p.lastWinner) })}</dd>
                 </div>
               )}
               <div>

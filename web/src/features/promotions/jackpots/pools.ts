@@ -12,3 +12,6 @@ export function poolOf(pools: JackpotView[] | undefined, name: string): JackpotV
   const key = name.trim().toLowerCase();
   return pools?.find((p) => p.name.toLowerCase() === key || p.pool.toLowerCase() === key);
 }
+
+/** A masked id (digits and asterisks) kept left-to-right inside a sentence (Arabic included). */
+export const ltr = (text: string) => `\u2066${text}\u2069`;
