@@ -192,6 +192,10 @@ async function advance(ms: number) {
 const LANG_NAMES = { en: 'Small', fr: 'Petit', ar: 'صغير' } as const;
 
 describe('the win modal', () => {
+  it('uses the spec’s timings (§4, §9): 60 000 ms refresh, 2 000 ms before the count-up', () => {
+    expect(JACKPOT_REFRESH_MS).toBe(60_000);
+    expect(JACKPOT_ANIMATION_DELAY_MS).toBe(2_000);
+  });
   it('counts from zero to the exact amount', () => {
     expect(countUp(677_179n, 0)).toBe(0n);
     expect(countUp(677_179n, JACKPOT_COUNT_MS / 2)).toBeGreaterThan(0n);
