@@ -39,13 +39,13 @@ export function DropItem({ item, pools }: { item: JackpotHistoryItem; pools: Jac
             <Money amount={item.dropPoint} currency={item.currency} />
           </dd>
         </div>
-        <div>
+        <div className={css.wide}>
           <dt>{t('jackpots.seed')}</dt>
           <dd className={css.hash} dir="ltr">
             {item.serverSeed}
           </dd>
         </div>
-        <div>
+        <div className={css.wide}>
           <dt>{t('jackpots.seedHash')}</dt>
           <dd className={css.hash} dir="ltr">
             {item.seedHash}

@@ -53,7 +53,7 @@ export default function JackpotsPage() {
                   <dd>{t('jackpots.winner', { id: ltr(p.lastWinner) })}</dd>
                 </div>
               )}
-              <div>
+              <div className={css.wide}>
                 <dt>{t('jackpots.seedHash')}</dt>
                 <dd className={css.hash} dir="ltr" data-testid="jackpot-seed-hash">
                   {p.seedHash}
