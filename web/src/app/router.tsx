@@ -75,6 +75,9 @@ const tree: RouteObject[] = [
           // Promotions (features/promotions): bonuses with their wagering, promo codes, free bets.
           { path: 'bonuses', ...page(() => import('../features/promotions/routes/BonusesPage')) },
           { path: 'free-bets', ...page(() => import('../features/promotions/routes/FreeBetsPage')) },
+          // Jackpots: the pools with their published seed hashes, the history with revealed seeds.
+          { path: 'jackpots', ...page(() => import('../features/promotions/jackpots/JackpotsPage')) },
+          { path: 'jackpots-history', ...page(() => import('../features/promotions/jackpots/JackpotHistoryPage')) },
           // Deposits (features/payments); /profile/withdrawal belongs to the cashier feature.
           { path: 'top-up', ...page(() => import('../features/payments/routes/TopUpPage')) },
           { path: 'top-up-tg', ...page(() => import('../features/payments/routes/TopUpTgPage')) },

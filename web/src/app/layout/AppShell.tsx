@@ -20,6 +20,9 @@ const Toasts = lazy(() => import('../../components/Toasts').then((m) => ({ defau
 // Off the critical path: mounted shortly after start, or at once when opened.
 const SideMenu = lazy(() => import('./SideMenu'));
 const RealityCheck = lazy(() => import('../../features/rg/components/RealityCheck'));
+// The jackpot win modal's poller (features/promotions): signed-in only, mounted with the side
+// menu (after the first paint), so it never adds to /home's first load.
+const JackpotWatcher = lazy(() => import('../../features/promotions/jackpots/JackpotWatcher'));
 export const SIDE_MENU_PRELOAD_MS = 1200;
 
 export function AppShell() {
@@ -82,6 +85,7 @@ export function AppShell() {
         {modalOpen && !isAuth && <AuthModal />}
         {oneClick && <OneClickModal />}
         {isAuth && <RealityCheck />}
+        {isAuth && sideMounted && <JackpotWatcher />}
       </Suspense>
     </div>
   );

@@ -6,9 +6,16 @@ export type FreeBet = ReplyOf<'/api/user/free-bets', 'get'>[number];
 export type FreeBetStats = ReplyOf<'/api/user/actualFreeBetStats', 'get'>;
 export type Activated = ReplyOf<'/api/payment/promocode/activation', 'post'>;
 export type ActivatedFreeBets = ReplyOf<'/api/user/activate-free-bets', 'post'>;
+export type JackpotView = ReplyOf<'/api/jackpots', 'get'>[number];
+export type JackpotData = ReplyOf<'/api/user/jackpot_data', 'get'>;
+export type JackpotWin = JackpotData['wonJackpots'][number];
+export type JackpotHistory = ReplyOf<'/api/user/jackpot_list', 'get'>;
+export type JackpotHistoryItem = JackpotHistory['items'][number];
+/** The history's query: dd-MM-yyyy bounds (the end already plus one day, spec §5), page size 8 (§9). */
+export type JackpotListArgs = { date_from: string; date_to: string; limit: number; offset: number };
 
 /** The player's promotions (docs/PROMOTIONS.md): bonuses with wagering, promo codes, free bets. */
-export const promotionsApi = api.enhanceEndpoints({ addTagTypes: ['Bonuses', 'FreeBets'] }).injectEndpoints({
+export const promotionsApi = api.enhanceEndpoints({ addTagTypes: ['Bonuses', 'FreeBets', 'Jackpots'] }).injectEndpoints({
   endpoints: (build) => ({
     bonuses: build.query<Bonus[], void>({ query: () => ({ url: '/api/user/bonuses' }), providesTags: ['Bonuses'] }),
     giveUpBonus: build.mutation<Bonus[], string>({
@@ -33,6 +40,20 @@ export const promotionsApi = api.enhanceEndpoints({ addTagTypes: ['Bonuses', 'Fr
     activateFreeBets: build.mutation<ActivatedFreeBets, void>({
       query: () => ({ url: '/api/user/activate-free-bets', method: 'POST' }),
       invalidatesTags: ['FreeBets', 'Balance'],
+    }),
+    // Jackpots (docs/PROMOTIONS.md "Jackpots"): the pools for anyone, the widget's data with the
+    // player's unshown drops, the modal's close, the public history with revealed seeds.
+    jackpots: build.query<JackpotView[], void>({ query: () => ({ url: '/api/jackpots' }), providesTags: ['Jackpots'] }),
+    jackpotData: build.query<JackpotData, void>({ query: () => ({ url: '/api/user/jackpot_data' }), providesTags: ['Jackpots'] }),
+    jackpotIsShown: build.mutation<JackpotData, string>({
+      query: (id) => ({ url: '/api/user/jackpot_is_shown', method: 'POST', body: { JackpotId: id } }),
+      // Spec §4: a success reloads the list; a failure changes nothing (the manual-delete state).
+      invalidatesTags: (result) => (result ? ['Jackpots', 'Balance'] : []),
+    }),
+    jackpotList: build.query<JackpotHistory, JackpotListArgs>({
+      // The base query takes a whole URL (no `params`).
+      query: (args) => ({ url: `/api/user/jackpot_list?${new URLSearchParams(Object.entries(args).map(([k, v]) => [k, String(v)]))}` }),
+      providesTags: ['Jackpots'],
     }),
   }),
 });

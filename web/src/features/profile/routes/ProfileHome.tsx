@@ -14,6 +14,7 @@ const ITEMS: { to: string; icon: IconName; key: string }[] = [
   { to: 'balance', icon: 'wallet', key: 'profile.balance' },
   { to: 'bonuses', icon: 'gift', key: 'promotions:menu.bonuses' },
   { to: 'free-bets', icon: 'star', key: 'promotions:menu.freeBets' },
+  { to: 'jackpots', icon: 'gift', key: 'promotions:menu.jackpots' },
   { to: 'cashback', icon: 'percent', key: 'profile.cashback' },
   { to: 'bets', icon: 'sport', key: 'betting:bets.title' },
   { to: 'history', icon: 'history', key: 'profile.history' },
