@@ -94,3 +94,12 @@ export function listenForPreloadErrors() {
     if (reloadOnceForChunk()) event.preventDefault();
   });
 }
+
+/**
+ * A dynamic import whose preload failure was handed to the automatic reload above resolves to
+ * `undefined` (Vite swallows an error whose `vite:preloadError` was prevented): wait for the
+ * reload instead of rendering a module that is not there.
+ */
+export function settled<T>(load: Promise<T | undefined>): Promise<T> {
+  return load.then((m) => (m === undefined ? new Promise<T>(() => {}) : m));
+}

@@ -3,21 +3,22 @@ import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-do
 import { AppShell } from './layout/AppShell';
 import { RootError, RouteError } from './layout/RouteError';
 import { SpinnerOverlay } from '../components/Spinner';
+import { settled } from './chunkReload';
 
 type Loader = () => Promise<{ default: React.ComponentType }>;
 /** A lazy route: its module loads when the route is first visited. */
 const page = (load: Loader): Pick<RouteObject, 'lazy'> => ({
-  lazy: async () => ({ Component: (await load()).default }),
+  lazy: async () => ({ Component: (await settled(load())).default }),
 });
 
 // /home shows the casino's strips; the app composes the two features (neither imports the other).
-const HomeCasino = lazy(() => import('../features/casino/components/HomeCasino'));
+const HomeCasino = lazy(() => settled(import('../features/casino/components/HomeCasino')));
 // The payments parts of /home (top-up block, withdraw banner) and /profile (deposit/withdraw).
-const HomePayments = lazy(() => import('../features/payments/components/HomePayments'));
-const ProfilePayments = lazy(() => import('../features/payments/components/ProfilePayments'));
-const PayHistory = lazy(() => import('../features/payments/components/PayHistory'));
+const HomePayments = lazy(() => settled(import('../features/payments/components/HomePayments')));
+const ProfilePayments = lazy(() => settled(import('../features/payments/components/ProfilePayments')));
+const PayHistory = lazy(() => settled(import('../features/payments/components/PayHistory')));
 // The withdrawal page's open-bonus notice (features/promotions) inside the cashier's page.
-const WithdrawalBonusNotice = lazy(() => import('../features/promotions/components/WithdrawalBonusNotice'));
+const WithdrawalBonusNotice = lazy(() => settled(import('../features/promotions/components/WithdrawalBonusNotice')));
 
 const comingSoon = page(() => import('../features/content/routes/ComingSoonPage'));
 const casino = page(() => import('../features/casino/routes/CasinoRoutes'));
@@ -34,7 +35,7 @@ const tree: RouteObject[] = [
       {
         path: 'home',
         lazy: async () => {
-          const { default: HomePage } = await import('../features/home/routes/HomePage');
+          const { default: HomePage } = await settled(import('../features/home/routes/HomePage'));
           return { Component: () => <HomePage casinoSection={HomeCasino} paymentsSection={HomePayments} /> };
         },
       },
@@ -47,7 +48,7 @@ const tree: RouteObject[] = [
           {
             index: true,
             lazy: async () => {
-              const { default: ProfileHome } = await import('../features/profile/routes/ProfileHome');
+              const { default: ProfileHome } = await settled(import('../features/profile/routes/ProfileHome'));
               return { Component: () => <ProfileHome paymentsSection={ProfilePayments} /> };
             },
           },
@@ -57,7 +58,7 @@ const tree: RouteObject[] = [
           {
             path: 'history',
             lazy: async () => {
-              const { default: HistoryPage } = await import('../features/profile/routes/HistoryPage');
+              const { default: HistoryPage } = await settled(import('../features/profile/routes/HistoryPage'));
               return { Component: () => <HistoryPage payHistory={PayHistory} /> };
             },
           },
@@ -68,7 +69,7 @@ const tree: RouteObject[] = [
           {
             path: 'withdrawal',
             lazy: async () => {
-              const { default: WithdrawalPage } = await import('../features/cashier/routes/WithdrawalPage');
+              const { default: WithdrawalPage } = await settled(import('../features/cashier/routes/WithdrawalPage'));
               return { Component: () => <WithdrawalPage bonusSection={WithdrawalBonusNotice} /> };
             },
           },

@@ -12,17 +12,18 @@ import { BottomMenu } from './BottomMenu';
 import { Header } from './Header';
 import { useEdgeSwipe } from './useEdgeSwipe';
 import css from './Shell.module.css';
+import { settled } from '../chunkReload';
 
-const AuthModal = lazy(() => import('../../features/auth/components/AuthModal'));
-const OneClickModal = lazy(() => import('../../features/auth/components/OneClickModal'));
+const AuthModal = lazy(() => settled(import('../../features/auth/components/AuthModal')));
+const OneClickModal = lazy(() => settled(import('../../features/auth/components/OneClickModal')));
 // Loaded with the first notice.
-const Toasts = lazy(() => import('../../components/Toasts').then((m) => ({ default: m.Toasts })));
+const Toasts = lazy(() => settled(import('../../components/Toasts')).then((m) => ({ default: m.Toasts })));
 // Off the critical path: mounted shortly after start, or at once when opened.
-const SideMenu = lazy(() => import('./SideMenu'));
-const RealityCheck = lazy(() => import('../../features/rg/components/RealityCheck'));
+const SideMenu = lazy(() => settled(import('./SideMenu')));
+const RealityCheck = lazy(() => settled(import('../../features/rg/components/RealityCheck')));
 // The jackpot win modal's poller (features/promotions): signed-in only, mounted with the side
 // menu (after the first paint), so it never adds to /home's first load.
-const JackpotWatcher = lazy(() => import('../../features/promotions/jackpots/JackpotWatcher'));
+const JackpotWatcher = lazy(() => settled(import('../../features/promotions/jackpots/JackpotWatcher')));
 export const SIDE_MENU_PRELOAD_MS = 1200;
 
 export function AppShell() {

@@ -7,9 +7,10 @@ import { openAuthModal } from '../authSlice';
 import { setSideMenu } from '../uiSlice';
 import { useAppDispatch, useAppSelector } from '../store';
 import css from './Shell.module.css';
+import { settled } from '../chunkReload';
 
 // Spec §4: authenticated paykassma users see an 'Online deposit' button (features/payments).
-const OnlineDepositButton = lazy(() => import('../../features/payments/components/OnlineDepositButton'));
+const OnlineDepositButton = lazy(() => settled(import('../../features/payments/components/OnlineDepositButton')));
 
 export function Logo() {
   return (
