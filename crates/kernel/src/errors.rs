@@ -282,7 +282,7 @@ catalogue! {
     PromoNewPlayersOnly = 2212, 200, "This promo code is for new players only.";
     PromoWrongCurrency = 2213, 200, "This promo code is not available in your currency.";
     PromoSignupOnly = 2214, 200, "This promo code can only be used at sign-up.";
-    /// `result` = seconds to wait.
+    /// `result` = `{retryAfterSeconds}` (also the `Retry-After` header).
     PromoTooManyAttempts = 2215, 429, "Too many wrong promo codes. Please try again later.";
     /// Something failed on our side; the request may be retried.
     Internal = 1000, 503, "Request execution failed. Please try again.";

@@ -322,7 +322,7 @@ impl Promotions {
                 }
                 let e = AppError::new(refusal_code(r));
                 Err(if r == Refusal::TooManyAttempts {
-                    e.data(3600)
+                    e.data(serde_json::json!({ "retryAfterSeconds": 3600 }))
                 } else {
                     e
                 })
@@ -387,7 +387,7 @@ impl Promotions {
                 }
                 let e = AppError::new(refusal_code(r));
                 Err(if r == Refusal::TooManyAttempts {
-                    e.data(3600)
+                    e.data(serde_json::json!({ "retryAfterSeconds": 3600 }))
                 } else {
                     e
                 })
