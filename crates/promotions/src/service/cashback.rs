@@ -92,6 +92,20 @@ impl PgOwner {
 }
 
 impl Promotions {
+    /// The next `CHUNK` players (owners of a real-money account) after id `after`, in id order:
+    /// the jobs walk every player this way.
+    pub(crate) async fn players_after(&self, after: i64) -> Result<Vec<i64>, AppError> {
+        Ok(sqlx::query("SELECT owner_id FROM ledger_accounts WHERE is_house = 0 AND kind = 'real' AND owner_id > $1 ORDER BY owner_id LIMIT $2")
+            .bind(after)
+            .bind(CHUNK as i64)
+            .fetch_all(self.db().reader())
+            .await
+            .map_err(db_err)?
+            .iter()
+            .map(|r| r.get(0))
+            .collect())
+    }
+
     /// The weekly cashback rule (spec §9 tiers).
     pub fn weekly_rule(&self) -> WeeklyRule {
         WeeklyRule::default()
@@ -161,15 +175,7 @@ impl Promotions {
         let mut after = i64::MIN;
         let mut players = 0i64;
         loop {
-            let owners: Vec<i64> = sqlx::query("SELECT owner_id FROM ledger_accounts WHERE is_house = 0 AND kind = 'real' AND owner_id > $1 ORDER BY owner_id LIMIT $2")
-                .bind(after)
-                .bind(CHUNK as i64)
-                .fetch_all(self.db().reader())
-                .await
-                .map_err(db_err)?
-                .iter()
-                .map(|r| r.get(0))
-                .collect();
+            let owners = self.players_after(after).await?;
             let (Some(&lo), Some(&hi)) = (owners.first(), owners.last()) else { break };
             after = hi;
             let rows = sqlx::query(&aggregate)

@@ -219,15 +219,7 @@ impl Promotions {
         for (day, start, end) in [(yesterday, y_start, y_end), (day, start, end)] {
             let mut after = i64::MIN;
             loop {
-                let owners: Vec<i64> = sqlx::query("SELECT owner_id FROM ledger_accounts WHERE is_house = 0 AND kind = 'real' AND owner_id > $1 ORDER BY owner_id LIMIT $2")
-                    .bind(after)
-                    .bind(super::cashback::CHUNK as i64)
-                    .fetch_all(self.db().reader())
-                    .await
-                    .map_err(db_err)?
-                    .iter()
-                    .map(|r| r.get(0))
-                    .collect();
+                let owners = self.players_after(after).await?;
                 let (Some(&lo), Some(&hi)) = (owners.first(), owners.last()) else { break };
                 after = hi;
                 let due = sqlx::query(
