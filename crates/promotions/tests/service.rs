@@ -811,3 +811,55 @@ async fn a_rolled_back_stake_takes_its_jackpot_share_back_folded_or_not() {
     })
     .await;
 }
+
+/// Every new posting path raced and reversed as an attacker would: 20 give-ups at once forfeit
+/// once, 20 conversions at once convert once, and no grant, conversion, forfeit or free-bet
+/// posting can be rolled back (only bets and wins are reversible), under any key, twice.
+#[tokio::test]
+async fn bonus_postings_race_once_and_cannot_be_reversed() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db.clone());
+        let p = Promotions::new(db.clone(), ledger.clone());
+        let t = p.create_template("race-close", TND, &casino_terms(10_000, 1, 0, 0), "test").await.unwrap();
+        let count = |t: TxType, user: i64| {
+            let db = db.clone();
+            async move {
+                store::sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM ledger_transactions WHERE tx_type = $1 AND user_id = $2")
+                    .bind(t.code())
+                    .bind(user)
+                    .fetch_one(db.reader())
+                    .await
+                    .unwrap()
+            }
+        };
+        // 20 give-ups at once.
+        fund(&ledger, 980, 50_000).await;
+        let id = p.grant(980, TND, t, 0, "test", "race:980").await.unwrap().id();
+        let tries = join_all((0..20).map(|_| p.give_up(980, id))).await;
+        assert_eq!(tries.iter().filter(|r| r.is_ok()).count(), 1);
+        assert_eq!(count(TxType::BonusForfeit, 980).await, 1);
+        assert_eq!((balance(&ledger, 980, BalanceKind::Bonus).await, balance(&ledger, 980, BalanceKind::Real).await), (0, 50_000));
+        // 20 conversions at once (the converter task and the sweep race them too).
+        fund(&ledger, 981, 50_000).await;
+        let id = p.grant(981, TND, t, 0, "test", "race:981").await.unwrap().id();
+        ledger.post(stake(981, 10_000, "meet", "slots")).await.unwrap();
+        let tries = join_all((0..20).map(|_| p.convert(id))).await;
+        assert!(tries.iter().filter(|r| matches!(r, Ok(true))).count() <= 1);
+        settle(&p, 981, id).await;
+        assert_eq!(count(TxType::BonusConversion, 981).await, 1);
+        assert_eq!(balance(&ledger, 981, BalanceKind::Real).await, 50_000 - 10_000 + 10_000);
+        // Nothing of promotions is reversible, whatever rollback key is invented, twice.
+        for (key, user) in [(format!("bonus:{id}:grant"), 981), (format!("bonus:{id}:close"), 981)] {
+            for rk in ["rb1", "rb2"] {
+                let r = ledger
+                    .rollback(RollbackRequest { original_key: key.clone(), rollback_key: format!("{rk}:{key}"), user_id: Some(user), comment: "attack".into(), metadata: serde_json::Value::Null })
+                    .await;
+                assert!(matches!(r, Err(LedgerError::NotReversible)), "{key}: {r:?}");
+            }
+        }
+        assert_eq!(balance(&ledger, 981, BalanceKind::Real).await, 50_000);
+        assert!(ledger.verify().await.unwrap().is_consistent());
+        assert_eq!(p.verify().await.unwrap(), Vec::<String>::new());
+    })
+    .await;
+}
