@@ -6,25 +6,11 @@ use futures::future::join_all;
 use kernel::{Currency, ErrorCode};
 use promotions::service::{Grant, Promotions};
 use promotions::terms::{Amount, Product, Template, WageringBase};
-use store::testing::{backends, TestDb};
+use store::testing::with_each_backend;
 use store::Db;
 use wallet::*;
 
 const TND: Currency = Currency::Tnd;
-
-async fn with_each_backend<F, Fut>(f: F)
-where
-    F: Fn(Db) -> Fut,
-    Fut: std::future::Future<Output = ()>,
-{
-    for backend in backends() {
-        let (t, db) = TestDb::migrated(backend).await.expect("test database");
-        eprintln!("backend: {backend:?}");
-        f(db.clone()).await;
-        db.close().await;
-        t.cleanup().await;
-    }
-}
 
 fn casino_terms(amount: i64, multiple: u32, max_bet: i64, max_conversion: i64) -> Template {
     Template {

@@ -22,6 +22,21 @@ pub fn backends() -> Vec<Backend> {
     v
 }
 
+/// Runs `f` on a fresh migrated database of every backend of [`backends`], then drops it.
+pub async fn with_each_backend<F, Fut>(f: F)
+where
+    F: Fn(Db) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    for backend in backends() {
+        let (t, db) = TestDb::migrated(backend).await.expect("test database");
+        eprintln!("backend: {backend:?}");
+        f(db.clone()).await;
+        db.close().await;
+        t.cleanup().await;
+    }
+}
+
 pub fn postgres_admin_url() -> Option<String> {
     std::env::var("TEST_DATABASE_URL").ok().filter(|s| !s.trim().is_empty())
 }

@@ -3,25 +3,10 @@
 
 use futures::future::join_all;
 use kernel::Currency;
-use store::testing::{backends, TestDb};
-use store::Db;
+use store::testing::with_each_backend;
 use wallet::*;
 
 const TND: Currency = Currency::Tnd;
-
-async fn with_each_backend<F, Fut>(f: F)
-where
-    F: Fn(Db) -> Fut,
-    Fut: std::future::Future<Output = ()>,
-{
-    for backend in backends() {
-        let (t, db) = TestDb::migrated(backend).await.expect("test database");
-        eprintln!("backend: {backend:?}");
-        f(db.clone()).await;
-        db.close().await;
-        t.cleanup().await;
-    }
-}
 
 fn credit(user: i64, amount: i64, key: &str) -> PostingRequest {
     PostingRequest::transfer(

@@ -84,9 +84,10 @@ pub(crate) struct BonusRow {
     pub currency: Currency,
     pub status: String,
     pub amount: Minor,
+    pub max_conversion: Minor,
 }
 
-const ROW: &str = "SELECT id, user_id, product, currency, status, amount FROM bonuses";
+const ROW: &str = "SELECT id, user_id, product, currency, status, amount, max_conversion FROM bonuses";
 
 fn bonus_row(r: &store::sqlx::any::AnyRow) -> Result<BonusRow, AppError> {
     let product: String = r.get(2);
@@ -100,6 +101,7 @@ fn bonus_row(r: &store::sqlx::any::AnyRow) -> Result<BonusRow, AppError> {
             .map_err(|_| db_err(format!("unknown currency {currency}")))?,
         status: r.get(4),
         amount: r.get(5),
+        max_conversion: r.get(6),
     })
 }
 
@@ -365,12 +367,7 @@ impl Promotions {
         to: &'static str,
     ) -> Result<bool, AppError> {
         let (id, user_id, currency) = (b.id, b.user_id, b.currency);
-        let max_conversion: Minor = sqlx::query("SELECT max_conversion FROM bonuses WHERE id = $1")
-            .bind(id)
-            .fetch_one(self.db().writer())
-            .await
-            .map_err(db_err)?
-            .get(0);
+        let max_conversion = b.max_conversion;
         let holding = self.holding(b).await?;
         let (converted, forfeited) = if to == "converted" {
             wagering::conversion(holding, max_conversion)
