@@ -1,7 +1,8 @@
 //! What promotions cost a stake (issue 19 benchmark): the same casino stakes posted through the
 //! ledger with the promotions observer off, then on (every player with an open casino bonus
-//! being wagered, three jackpot pools taking their share: a wagering row, a bonus update, three
-//! contribution rows and three contribution postings per stake, all in the stake's
+//! being wagered, three jackpot pools taking their share: the maximum bet and the wagering
+//! progress on the stake's own balance update, the pools' shares as extra legs of the stake's
+//! posting and one multi-row insert of contribution rows per stake, all in the stake's
 //! transaction). Runs alternate off/on so both see the same machine; the ratio is what counts.
 //!
 //! ```text
