@@ -36,7 +36,7 @@ pub struct SlotsHistoryRequest {
     /// `won`, `lost`, `refunded`, `open` (any case); empty or `all`: every status.
     pub statuses: Option<Vec<String>>,
     /// Provider codes, any case (`pragmatic`, `studio`…); empty or `all`: every provider.
-    /// An unknown provider matches nothing.
+    /// An unknown provider matches nothing; `PRAGMATIC-NEW` (spec §5) matches `pragmaticf`.
     pub providers: Option<Vec<String>>,
 }
 
@@ -106,7 +106,15 @@ pub async fn slots_bet_history(State(state): State<AppState>, session: Session, 
         .map(|s| RoundStatus::parse(s))
         .collect::<Option<Vec<_>>>()
         .ok_or_else(|| AppError::with_detail(ErrorCode::InvalidField, "statuses: all, or a list of won, lost, refunded, open"))?;
-    let q = RoundQuery { user_id: session.user.id, from_ms, to_ms, statuses, providers: filter_list(&req.providers), page, count };
+    // Spec §5: the app adds PRAGMATIC-NEW to PRAGMATIC, the spec's name for Pragmatic's newer
+    // integration — ours is `pragmaticf` (the §9 swap table's provider).
+    let providers = filter_list(&req.providers).map(|mut list| {
+        if list.iter().any(|p| p == "pragmatic-new") {
+            list.push("pragmaticf".into());
+        }
+        list
+    });
+    let q = RoundQuery { user_id: session.user.id, from_ms, to_ms, statuses, providers, page, count };
     let found = games::history::rounds(&state.db, &q).await?;
     // Names: one look-up per distinct game of the page.
     let mut names: HashMap<(String, String), (String, String)> = HashMap::new();
