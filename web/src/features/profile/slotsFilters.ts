@@ -22,14 +22,14 @@ export const statusesFilter = (choice: string): string[] => (ROUND_STATUSES.incl
  * The providers to choose from: the catalogue's, `pragmaticf` folded into Pragmatic (the filter
  * adds it back through PRAGMATIC-NEW), sorted by their names in the reader's language.
  */
-export function providerOptions(list: readonly { name: string; display_name: string }[], lang: string): { value: string; label: string }[] {
+export function providerOptions(list: readonly { name: string; displayName: string }[], lang: string): { value: string; label: string }[] {
   const seen = new Set<string>();
   const out: { value: string; label: string }[] = [];
   for (const p of list) {
     const code = p.name === 'pragmaticf' ? 'pragmatic' : p.name;
     if (seen.has(code)) continue;
     seen.add(code);
-    out.push({ value: code, label: p.name === 'pragmaticf' ? 'Pragmatic' : p.display_name });
+    out.push({ value: code, label: p.name === 'pragmaticf' ? 'Pragmatic' : p.displayName });
   }
   return out.sort((a, b) => a.label.localeCompare(b.label, lang));
 }

@@ -30,9 +30,9 @@ const round = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 const providers = [
-  { name: 'studio', display_name: 'Carthage Studio', casino_type: 'slots', auth_required: false, game_count: 9, logo_url: null },
-  { name: 'pragmatic', display_name: 'Pragmatic Play', casino_type: 'slots', auth_required: false, game_count: 9, logo_url: null },
-  { name: 'pragmaticf', display_name: 'Pragmatic F', casino_type: 'slots', auth_required: false, game_count: 9, logo_url: null },
+  { name: 'studio', displayName: 'Carthage Studio', casinoType: 'slots', authRequired: false, gameCount: 9, logoUrl: null },
+  { name: 'pragmatic', displayName: 'Pragmatic Play', casinoType: 'slots', authRequired: false, gameCount: 9, logoUrl: null },
+  { name: 'pragmaticf', displayName: 'Pragmatic F', casinoType: 'slots', authRequired: false, gameCount: 9, logoUrl: null },
 ];
 
 const bodies = (fetchMock: ReturnType<typeof mockApi>) =>
