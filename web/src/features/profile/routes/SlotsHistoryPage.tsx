@@ -50,7 +50,7 @@ export default function SlotsHistoryPage() {
   return (
     <>
       <PageHead title={t('slots.title')} />
-      <div className={css.filters}>
+      <div className={`${css.filters} ${css.filtersWide}`}>
         <DatePicker label={t('from')} value={from} max={to} onChange={(d) => (setFrom(d), setPage(1))} />
         <DatePicker label={t('to')} value={to} min={from} onChange={(d) => (setTo(d), setPage(1))} />
         <SelectField
