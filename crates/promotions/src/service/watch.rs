@@ -311,7 +311,10 @@ async fn take_back(conn: &mut AnyConnection, inner: &Inner, tx_id: i64) -> Resul
     wallet::take_back_progress(conn, user_id, BalanceKind::Real, currency, counted).await
 }
 
-/// Marks active free bets used, soonest to expire first, until `stake` is covered.
+/// Marks the free bets a free-bet stake used: the soonest-to-expire one of exactly the stake's
+/// value when there is one (the slip stakes one chosen free bet), else soonest to expire first,
+/// each only while it fits in what is left (never a free bet the stake did not spend: its value
+/// stays in the free-bet balance with its row active).
 async fn use_free_bets(
     conn: &mut AnyConnection,
     user_id: i64,
@@ -321,17 +324,26 @@ async fn use_free_bets(
         .bind(user_id)
         .fetch_all(&mut *conn)
         .await?;
-    let mut left = stake;
-    for r in rows {
-        if left <= 0 {
-            break;
+    let active: Vec<(i64, i64)> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+    let used: Vec<i64> = match active.iter().find(|(_, amount)| *amount == stake) {
+        Some((id, _)) => vec![*id],
+        None => {
+            let mut left = stake;
+            let mut ids = Vec::new();
+            for (id, amount) in &active {
+                if *amount <= left {
+                    left -= amount;
+                    ids.push(*id);
+                }
+            }
+            ids
         }
-        let (id, amount): (i64, i64) = (r.get(0), r.get(1));
+    };
+    for id in used {
         sqlx::query("UPDATE free_bets SET status = 'used' WHERE id = $1")
             .bind(id)
             .execute(&mut *conn)
             .await?;
-        left -= amount;
     }
     Ok(())
 }
