@@ -35,7 +35,7 @@ const OFFER = {
   lifeDays: 30,
 };
 
-const strip = (s: string | null | undefined) => (s ?? '').replace(/[\u2066-\u2069]/g, '');
+const strip = (s: string | null | undefined) => (s ?? '').replace(/[\u2066-\u2069]/g, '').replace(/\u00a0/g, ' ');
 
 function renderTopUp() {
   const store = makeStore({ auth: { ...initialAuthState, checked: true, isAuth: true, user: testUser, balance: testBalance } });

@@ -50,7 +50,10 @@ export function DepositBonusToggle({ amountText, decimals }: { amountText: strin
   const [setChoice, choice] = depositBonusApi.useSetDepositBonusMutation();
   const o = offer.data;
   if (!o) return null;
-  const money = (v: number) => moneyText(v, o.currency, lang);
+  // An amount never breaks between its digits and its currency.
+  const money = (v: number) => moneyText(v, o.currency, lang).replace(/ /g, '\u00a0');
+  // "+25 %" kept whole and left-to-right inside an Arabic sentence.
+  const share = `\u2066+${percentText(o.percent, lang)}\u2069`;
   const usedUp = o.depositsLeft <= 0;
   const preview = o.enabled && !usedUp ? bonusPreview(o, amountText, decimals) : null;
   return (
@@ -71,7 +74,7 @@ export function DepositBonusToggle({ amountText, decimals }: { amountText: strin
         />
       </label>
       <p className={css.bonusText} id={ids.text} data-testid="deposit-bonus-offer">
-        {t('depositBonus.offer', { percent: percentText(o.percent, lang), max: money(o.maxBonus), multiple: o.wageringMultiple })}
+        {t('depositBonus.offer', { percent: share, max: money(o.maxBonus), multiple: o.wageringMultiple })}
       </p>
       <p className={css.small} data-testid="deposit-bonus-state">
         {usedUp
