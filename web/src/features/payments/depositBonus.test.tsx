@@ -9,7 +9,7 @@ import { mockApi, ok, testBalance, testUser } from '../../test/render';
 import enPayments from '../../locales/en/payments.json';
 import frPayments from '../../locales/fr/payments.json';
 import arPayments from '../../locales/ar/payments.json';
-import { bonusPreview, percentText } from './components/DepositBonusToggle';
+import { bonusPreview, DepositBonusGranted, percentText } from './components/DepositBonusToggle';
 import TopUpPage from './routes/TopUpPage';
 
 beforeAll(() => {
@@ -130,6 +130,58 @@ describe('the deposit bonus opt-in on /profile/top-up', () => {
     renderTopUp();
     await screen.findAllByTestId('amount-preset', {}, { timeout: 5000 });
     expect(screen.queryByTestId('deposit-bonus')).toBeNull();
+  });
+});
+
+describe('a deposit’s result', () => {
+  const bonus = (over: Record<string, unknown>) => ({
+    id: '1', template: 'deposit-standing-TND', product: 'casino', status: 'active', currency: 'TND', amount: 12.5, required: 125,
+    wagered: 0, remaining: 125, maxBet: 5, maxConversion: 0, converted: 0, minOdds: 0, grantedAt: Date.now(), expiresAt: null, closedAt: null, ...over,
+  });
+  const renderGranted = () => {
+    const store = makeStore({ auth: { ...initialAuthState, checked: true, isAuth: true, user: testUser, balance: testBalance } });
+    render(
+      <Provider store={store}>
+        <MemoryRouter>
+          <DepositBonusGranted />
+        </MemoryRouter>
+      </Provider>,
+    );
+  };
+
+  it('shows the deposit bonus the deposit earned, linked to the bonuses', async () => {
+    mockApi({
+      '/api/user/deposit-bonus': ok({ ...OFFER, enabled: true }),
+      // An older bonus of another kind, and this deposit's.
+      '/api/user/bonuses': ok([bonus({ id: '2', template: 'welcome-50', amount: 50 }), bonus({})]),
+    });
+    renderGranted();
+    const note = await screen.findByTestId('deposit-bonus-granted', {}, { timeout: 5000 });
+    expect(strip(note.textContent)).toBe('Deposit bonus added: 12.500 TND My bonuses');
+    expect(screen.getByRole('link', { name: 'My bonuses' }).getAttribute('href')).toBe('/profile/bonuses');
+  });
+
+  it('says nothing to a player who did not opt in', async () => {
+    const fetchMock = mockApi({
+      '/api/user/deposit-bonus': ok(OFFER),
+      '/api/user/bonuses': ok([bonus({})]),
+    });
+    renderGranted();
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    await new Promise((r) => setTimeout(r, 100));
+    expect(screen.queryByTestId('deposit-bonus-granted')).toBeNull();
+    expect(fetchMock.mock.calls.some(([url]) => String(url) === '/api/user/bonuses')).toBe(false);
+  });
+
+  it('says nothing about a deposit bonus of an earlier deposit', async () => {
+    const fetchMock = mockApi({
+      '/api/user/deposit-bonus': ok({ ...OFFER, enabled: true }),
+      '/api/user/bonuses': ok([bonus({ grantedAt: Date.now() - 3_600_000 })]),
+    });
+    renderGranted();
+    await waitFor(() => expect(fetchMock.mock.calls.some(([url]) => String(url) === '/api/user/bonuses')).toBe(true));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(screen.queryByTestId('deposit-bonus-granted')).toBeNull();
   });
 });
 

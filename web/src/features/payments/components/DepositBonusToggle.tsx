@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Money } from '../../../components/Money';
 import { currencyExponent, moneyText } from '../../../components/money';
 import { parseAmount } from '../amount';
-import { depositBonusApi, type DepositBonusOffer } from '../api';
+import { depositBonusApi } from '../api';
 import css from './Payments.module.css';
 
 /** The share as the language writes a percentage, Latin digits ("25 %" in French, "25%" in English). */
@@ -24,7 +24,7 @@ export function percentText(percent: number, lang: string): string {
  * currency: `min(deposit × percent, maxBonus)`, rounded down as the server does; null when the
  * amount is not a number yet. Integer arithmetic only (the share in basis points).
  */
-export function bonusPreview(offer: Pick<DepositBonusOffer, 'percent' | 'maxBonus' | 'currency'>, text: string, decimals: number): number | null {
+export function bonusPreview(offer: { percent: number; maxBonus: number; currency: string }, text: string, decimals: number): number | null {
   const parsed = parseAmount(text, decimals);
   if (!parsed.ok) return null;
   const exp = currencyExponent(offer.currency);
