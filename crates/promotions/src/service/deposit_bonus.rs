@@ -357,7 +357,7 @@ impl Promotions {
     pub async fn sweep_standing_deposit_bonuses(&self) -> Result<usize, AppError> {
         let users = sqlx::query(&format!(
             "SELECT DISTINCT c.user_id FROM deposit_bonus_choices c JOIN ledger_transactions t ON t.user_id = c.user_id \
-             WHERE t.tx_type IN ({}) AND t.created_at >= $1 AND c.enabled_at IS NOT NULL AND t.created_at >= c.enabled_at \
+             WHERE (c.enabled = 1 OR c.disabled_at >= $1) AND t.tx_type IN ({}) AND t.created_at >= $1 AND c.enabled_at IS NOT NULL AND t.created_at >= c.enabled_at \
              AND (c.disabled_at IS NULL OR t.created_at < c.disabled_at) \
              AND NOT EXISTS (SELECT 1 FROM bonuses b WHERE b.source_key = 'deposit:' || CAST(t.id AS TEXT))",
             deposit_types()
