@@ -154,6 +154,7 @@ async fn an_opted_in_player_gets_a_quarter_of_each_of_the_first_20_deposits_what
         ok(api.post(&format!("/api/user/bonuses/{id}/give-up"), json!({})).await);
         assert_eq!(app.minor_balance(user, BalanceKind::Bonus).await, 5_001);
         app.assert_ledger_consistent().await;
+        assert_eq!(app.state.promotions.verify().await.unwrap(), Vec::<String>::new(), "bonus money invariants");
     })
     .await;
 }
@@ -180,6 +181,7 @@ async fn an_opted_out_player_gets_nothing_on_any_rail() {
         deposit(app, other, TxType::PaymentService, 100 * TND).await;
         settle(app, other, 0).await;
         app.assert_ledger_consistent().await;
+        assert_eq!(app.state.promotions.verify().await.unwrap(), Vec::<String>::new(), "bonus money invariants");
     })
     .await;
 }
@@ -221,6 +223,7 @@ async fn the_same_deposit_never_grants_twice_when_the_channel_and_the_sweep_race
         assert_eq!(app.minor_balance(user, BalanceKind::Bonus).await, open);
         assert_eq!(app.count(&format!("ledger_transactions WHERE user_id = {user} AND tx_type = {}", TxType::BonusGrant.code())).await, 1);
         app.assert_ledger_consistent().await;
+        assert_eq!(app.state.promotions.verify().await.unwrap(), Vec::<String>::new(), "bonus money invariants");
     })
     .await;
 }
@@ -255,6 +258,7 @@ async fn the_registration_bonus_is_granted_once_when_the_settings_give_one() {
         let list = ok(phone.get("/api/user/bonuses").await);
         assert_eq!(list[0]["amount"].as_f64(), Some(20.0), "{list}");
         app.assert_ledger_consistent().await;
+        assert_eq!(app.state.promotions.verify().await.unwrap(), Vec::<String>::new(), "bonus money invariants");
     })
     .await;
 }
