@@ -302,6 +302,7 @@ impl Promotions {
         });
         match self.ledger().post_with(posting, work).await {
             Ok(r) if !r.replayed => {
+                self.forget_pools_snapshot();
                 if p.seed_amount > 0 {
                     self.ledger().post(seed_posting(&p.id, next, p.currency, p.seed_amount)).await?;
                 }
@@ -360,6 +361,7 @@ impl Promotions {
             Err(e) => return Err(e.into()),
         }
         self.fold_jackpots().await?;
+        self.forget_pools_snapshot();
         Ok(boost)
     }
 

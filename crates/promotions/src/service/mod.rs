@@ -8,6 +8,7 @@ mod codes;
 mod coupons;
 mod freebets;
 mod jackpots;
+mod summary;
 mod watch;
 
 pub use bonuses::{BonusView, Grant};
@@ -16,6 +17,7 @@ pub use coupons::{CouponDraw, CouponMachine, CouponView, MainCoupon};
 pub use codes::{normalise, refusal_code, Activated, CodeSpec};
 pub use freebets::{FreeBetStats, FreeBetView};
 pub use jackpots::{verify_drop, JackpotView, JackpotWin};
+pub use summary::{PlayerPromotions, UnshownWin, POOLS_SNAPSHOT_MS};
 
 use crate::terms::OperatorLimits;
 use crate::wagering::{Category, ContributionTable};
@@ -39,6 +41,8 @@ pub(crate) struct Inner {
     pub table: ContributionTable,
     /// The jackpot pools' contribution settings ([`Promotions::load_pools`]).
     pub pools: std::sync::RwLock<Vec<jackpots::PoolConf>>,
+    /// The pools as the balance reply shows them (service/summary.rs).
+    pub snapshot: std::sync::RwLock<summary::PoolsSnapshot>,
     /// Game categories by (provider, game id), read once from the catalogue.
     pub categories: Mutex<HashMap<(String, String), Category>>,
     /// Bonuses whose wagering was met by a stake: converted right after its commit (the
@@ -72,6 +76,7 @@ impl Promotions {
             table: ContributionTable::default(),
             categories: Mutex::new(HashMap::new()),
             pools: Default::default(),
+            snapshot: Default::default(),
             met,
             deposited,
             cashback_owner: tokio::sync::Mutex::new(()),
