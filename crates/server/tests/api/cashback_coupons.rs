@@ -354,6 +354,22 @@ async fn the_balance_reply_carries_free_bets_pools_unshown_drops_and_accrued_cas
         assert_eq!(((b["weeklyCashback"].as_f64().unwrap() * 1000.0).round() as i64, b["cashbackBalance"].as_f64()), (accrued, Some(0.0)), "{b}");
         assert_eq!(ok(other.get("/api/user/balance").await)["weeklyCashback"].as_f64(), Some(0.0));
         let _ = other_id;
+        // The promotion page's terms come from the payer's rule, for anyone.
+        let rule = ok(app.client().get("/api/promotions/weekly-cashback").await);
+        assert_eq!(rule["tiers"], json!([{"from": 10, "bps": 500}, {"from": 500, "bps": 600}, {"from": 2000, "bps": 700}, {"from": 5000, "bps": 800}]));
+        assert_eq!((rule["cap"].as_i64(), rule["zone"].as_str(), rule["minTransfer"].as_i64()), (Some(10_000), Some("Africa/Tunis"), Some(10)));
+        let week = app.state.promotions.current_week().unwrap();
+        assert_eq!((rule["week"].as_str(), rule["paysAt"].as_i64()), (Some(week.key.as_str()), Some(week.end * 1000)));
+        // The cashback page's history: the cashback purse only; a wrong purse is a bad request.
+        let paid = PostingRequest::transfer(TxType::WeeklyCashbackPayout, format!("wcb:test:{user}"), Some(user), kernel::Currency::Tnd,
+            AccountRef::House(HouseAccount::Cashback), AccountRef::Player { user_id: user, kind: BalanceKind::Cashback }, 12 * TND);
+        app.state.ledger.post(paid).await.expect("payout");
+        let rows = ok(api.get("/api/user/transactions?purse=cashback").await);
+        let modes: Vec<i64> = rows.as_array().unwrap().iter().map(|r| r["payment_mode"].as_i64().unwrap()).collect();
+        assert_eq!(modes, [TxType::WeeklyCashbackPayout.code()], "{rows}");
+        assert_eq!(rows[0]["purse"].as_str(), Some("cashback"));
+        assert!(ok(api.get("/api/user/transactions").await).as_array().unwrap().len() > 3);
+        fail(api.get("/api/user/transactions?purse=gold").await, 400, 40);
         app.assert_ledger_consistent().await;
     })
     .await;

@@ -1,13 +1,13 @@
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/api';
-import type { ReplyOf } from '../../../api/types';
 import { selectFullBalance } from '../../../app/authSlice';
 import { useAppSelector } from '../../../app/store';
 import { Money } from '../../../components/Money';
 import css from './HomeJackpots.module.css';
 
-type Pool = Pick<ReplyOf<'/api/jackpots', 'get'>[number], 'id' | 'pool' | 'name' | 'amount' | 'currency'>;
+/** What the widget shows of a pool: `/api/jackpots` and the balance reply's `jackpots` both carry it. */
+type Pool = { id: number; pool: string; name: string; amount: number; currency: string };
 
 /** Spec §9: the jackpot widget refreshes every 60 s. */
 export const JACKPOT_WIDGET_REFRESH_MS = 60_000;
