@@ -33,7 +33,7 @@ export default function CashbackPercentPage() {
       <PageHead title={t('cashbackPage.title')} fallback="/promotions" />
       <div className={`${css.promo} ${css.promoGreen}`} data-testid="cashback-banner">
         <Icon name="percent" size={36} />
-        <p className={css.promoAmount}>{best !== undefined ? t('cashbackPage.upTo', { percent: percentText(best, lang) }) : '…'}</p>
+        <p className={css.promoHeadline}>{best !== undefined ? t('cashbackPage.upTo', { percent: percentText(best, lang) }) : '…'}</p>
         <p>{t('cashbackPage.lead')}</p>
       </div>
 

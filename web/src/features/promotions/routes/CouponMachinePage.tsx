@@ -131,13 +131,19 @@ function Draw({ draw, mine }: { draw: CouponDraw; mine: Set<string> }) {
       {drawn && draw.winners && (
         <>
           <span className={css.muted}>{t('coupons.winners')}</span>
-          <ol className={css.winners} data-testid="coupon-winners">
-            {draw.winners.map((n) => (
-              <li key={n} className={mine.has(n) ? css.mine : undefined}>
-                <bdi>{n}</bdi>
-              </li>
-            ))}
-          </ol>
+          {draw.winners.length === 0 ? (
+            <p className={css.muted} data-testid="coupon-no-winners">
+              {t('coupons.noWinners')}
+            </p>
+          ) : (
+            <ol className={css.winners} data-testid="coupon-winners">
+              {draw.winners.map((n) => (
+                <li key={n} className={mine.has(n) ? css.mine : undefined}>
+                  <bdi>{n}</bdi>
+                </li>
+              ))}
+            </ol>
+          )}
           <div className={css.actions}>
             <MobileButton color="secondary" onClick={() => void verify()} disabled={state === 'busy'} data-testid="coupon-verify">
               {state === 'busy' ? t('jackpots.verifying') : t('jackpots.verify')}
@@ -175,7 +181,7 @@ export default function CouponMachinePage() {
       <PageHead title={t('coupons.title')} fallback="/promotions" />
       <div className={`${css.promo} ${css.promoGold}`} data-testid="coupon-banner">
         <Icon name="gift" size={36} />
-        <p className={css.promoAmount}>{t('coupons.headline', { limit })}</p>
+        <p className={css.promoHeadline}>{t('coupons.headline', { limit })}</p>
         <p>{t('coupons.lead')}</p>
       </div>
 
