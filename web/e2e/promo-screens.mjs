@@ -87,12 +87,12 @@ export function tests(h) {
       await page.getByTestId('coupon-today').waitFor();
       const spins = plain(await page.getByTestId('coupon-spins').textContent());
       assert(spins === P.coupons.spins.replace('{{done}}', '3').replace('{{limit}}', '500'), `${lang}: spins ${spins}`);
+      await shots(page, `promo-coupons-${lang}`);
       const draw = page.getByTestId('coupon-draw').filter({ hasText: drawId });
       await draw.getByTestId('coupon-verify').click();
       const verdict = draw.getByTestId('coupon-verdict');
       await verdict.waitFor();
       assert(plain(await verdict.textContent()) === P.coupons.verified, `${lang}: verdict ${await verdict.textContent()}`);
-      await shots(page, `promo-coupons-${lang}`);
       await draw.scrollIntoViewIfNeeded();
       await shots(page, `promo-coupons-draw-${lang}`);
 

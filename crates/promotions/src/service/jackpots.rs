@@ -306,6 +306,7 @@ impl Promotions {
                 if p.seed_amount > 0 {
                     self.ledger().post(seed_posting(&p.id, next, p.currency, p.seed_amount)).await?;
                 }
+                self.forget_player(user_id);
                 tracing::info!(pool = %p.id, cycle = p.cycle, user_id, amount = at, "jackpot dropped");
                 Ok(Fold::Dropped)
             }
@@ -458,6 +459,7 @@ impl Promotions {
             .execute(self.db().writer())
             .await
             .map_err(db_err)?;
+        self.forget_player(user_id);
         Ok(r.rows_affected() == 1)
     }
 }

@@ -43,6 +43,8 @@ pub(crate) struct Inner {
     pub pools: std::sync::RwLock<Vec<jackpots::PoolConf>>,
     /// The pools as the balance reply shows them (service/summary.rs).
     pub snapshot: std::sync::RwLock<summary::PoolsSnapshot>,
+    /// The players' promotion rows as the balance reply last read them (service/summary.rs).
+    pub players: Mutex<HashMap<i64, summary::CachedPlayer>>,
     /// Game categories by (provider, game id), read once from the catalogue.
     pub categories: Mutex<HashMap<(String, String), Category>>,
     /// Bonuses whose wagering was met by a stake: converted right after its commit (the
@@ -77,6 +79,7 @@ impl Promotions {
             categories: Mutex::new(HashMap::new()),
             pools: Default::default(),
             snapshot: Default::default(),
+            players: Default::default(),
             met,
             deposited,
             cashback_owner: tokio::sync::Mutex::new(()),

@@ -1,7 +1,13 @@
 //! What the balance reply (polled every 15 s by every signed-in player, spec §3/§4) shows of
 //! the promotions: the pools from an in-memory snapshot (one query a second per instance at
 //! most, whoever polls), and the player's own rows — free bets in force, drops not yet shown,
-//! this week's accrued cashback — in one small indexed query.
+//! this week's accrued cashback — in one small indexed query, cached per player for up to
+//! [`PLAYER_CACHE_MS`] while the player's free-bet, bonus and cashback balances stay the same.
+//!
+//! What changes those rows without moving one of those balances forgets the player here: a
+//! free-bet grant, a jackpot drop and its modal's close, the hourly accrual (everyone). On
+//! another instance the reply may lag by at most [`PLAYER_CACHE_MS`] (the jackpot modal's own
+//! poller and the free-bet screens read their own endpoints, uncached).
 
 use super::{db_err, FreeBetView, JackpotView, Promotions};
 use crate::freebets::FreeBetRule;
@@ -11,6 +17,18 @@ use kernel::money::MajorUnits;
 use kernel::{AppError, Currency};
 use std::str::FromStr;
 use std::sync::Arc;
+
+/// How long the balance reply reuses a player's promotion rows (the spec's widget refresh: the
+/// balance is polled every 15 s, so an idle player's rows are read once in four polls).
+pub const PLAYER_CACHE_MS: i64 = 60_000;
+/// Past this many cached players, a store sweeps the stale ones.
+const PLAYER_CACHE_SWEEP: usize = 20_000;
+
+pub(crate) struct CachedPlayer {
+    at_ms: i64,
+    fingerprint: u64,
+    rows: Arc<PlayerPromotions>,
+}
 use store::sqlx::{self, Row};
 
 /// How old the pools' snapshot may be before a reader refreshes it. The widget refreshes every
@@ -67,6 +85,35 @@ impl Promotions {
     /// Forgets the pools' snapshot (a drop began a new cycle).
     pub(crate) fn forget_pools_snapshot(&self) {
         self.inner.snapshot.write().unwrap_or_else(|p| p.into_inner()).pools = None;
+    }
+
+    /// [`Promotions::player_promotions`], reused for up to [`PLAYER_CACHE_MS`] while
+    /// `fingerprint` (the caller's digest of the player's free-bet, bonus and cashback balances)
+    /// is unchanged.
+    pub async fn player_promotions_cached(&self, user_id: i64, fingerprint: u64) -> Result<Arc<PlayerPromotions>, AppError> {
+        let now = now_ms();
+        if let Some(c) = self.inner.players.lock().unwrap_or_else(|p| p.into_inner()).get(&user_id) {
+            if c.fingerprint == fingerprint && now - c.at_ms < PLAYER_CACHE_MS {
+                return Ok(c.rows.clone());
+            }
+        }
+        let rows = Arc::new(self.player_promotions(user_id).await?);
+        let mut players = self.inner.players.lock().unwrap_or_else(|p| p.into_inner());
+        if players.len() >= PLAYER_CACHE_SWEEP {
+            players.retain(|_, c| now - c.at_ms < PLAYER_CACHE_MS);
+        }
+        players.insert(user_id, CachedPlayer { at_ms: now, fingerprint, rows: rows.clone() });
+        Ok(rows)
+    }
+
+    /// The player's rows changed: the next balance reply reads them again.
+    pub fn forget_player(&self, user_id: i64) {
+        self.inner.players.lock().unwrap_or_else(|p| p.into_inner()).remove(&user_id);
+    }
+
+    /// Every player's rows may have changed (the weekly accrual).
+    pub fn forget_players(&self) {
+        self.inner.players.lock().unwrap_or_else(|p| p.into_inner()).clear();
     }
 
     /// The player's free bets in force, unshown drops and this week's accrued cashback: one

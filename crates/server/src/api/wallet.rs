@@ -35,15 +35,22 @@ async fn balance_reply(state: &AppState, user: &User) -> Result<BalanceReply, Ap
 /// The reply from the balances: the promotions' part from the pools' snapshot (no query within
 /// a second of the last) and the player's rows in one query (promotions::service::summary).
 async fn balance_reply_from(state: &AppState, user: &User, balances: &[wallet::Balance]) -> Result<BalanceReply, ApiError> {
-    let (pools, mine) = tokio::try_join!(state.promotions.jackpots_snapshot(), state.promotions.player_promotions(user.id))?;
     let c = user.currency;
-    let of = |kind: BalanceKind| {
-        let minor = balances.iter().find(|b| b.kind == kind && b.currency == c).map(|b| b.amount).unwrap_or(0);
-        MajorUnits::new(minor, c)
+    let minor = |kind: BalanceKind| balances.iter().find(|b| b.kind == kind && b.currency == c).map(|b| b.amount).unwrap_or(0);
+    let of = |kind: BalanceKind| MajorUnits::new(minor(kind), c);
+    // The player's promotion rows are reused while these balances stay as they were (a free
+    // bet activated or used, a bonus, a cashback payout move them); see promotions' summary.rs.
+    let fingerprint = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (minor(BalanceKind::FreeBet), minor(BalanceKind::Bonus), minor(BalanceKind::Cashback), c.code()).hash(&mut h);
+        h.finish()
     };
+    let (pools, mine) = tokio::try_join!(state.promotions.jackpots_snapshot(), state.promotions.player_promotions_cached(user.id, fingerprint))?;
     let now = now_ms();
     let mut free_bets = FreeBetsReply::default();
-    for fb in mine.free_bets {
+    // A free bet that expired since the rows were read is not offered.
+    for fb in mine.free_bets.iter().filter(|f| f.expires_at > now).cloned() {
         if fb.status == "active" { free_bets.active.push(fb) } else { free_bets.inactive.push(fb) }
     }
     let image_of = |pool: &str| pools.iter().find(|p| p.pool == pool).map(|p| (p.image.clone(), p.name.clone()));
@@ -71,7 +78,8 @@ async fn balance_reply_from(state: &AppState, user: &User, balances: &[wallet::B
             .collect(),
         won_jackpots: mine
             .unshown_wins
-            .into_iter()
+            .iter()
+            .cloned()
             .map(|w| {
                 let (image, name) = image_of(&w.pool).unwrap_or_else(|| (String::new(), w.pool.clone()));
                 WonJackpotReply {
