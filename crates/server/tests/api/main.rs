@@ -14,6 +14,7 @@ mod payments;
 mod promotions;
 mod provider_wallet;
 mod rg;
+mod slots_history;
 mod sessions_hardening;
 mod static_files;
 mod partners;
