@@ -94,6 +94,8 @@ const HOME_MODULES = [
   '/src/features/payments/components/Payments.module.css',
   '/src/features/payments/usePaymentPaths.ts',
   '/src/features/payments/specialUser.ts',
+  // The jackpot widget (features/promotions/home): a few hundred bytes, not worth a request.
+  '/src/features/promotions/home/',
   '/src/components/LazyImage',
   '/src/components/welcomeOffer',
   '/src/components/MobileButton',

@@ -177,7 +177,7 @@ pub async fn seed_demo_content(content: &Content) -> Result<(), AppError> {
     }
     let ads = [
         ("withdraw", "all", "banner", "Withdraw your winnings", "Fast withdrawals through our cashier network.", "/profile/withdrawal", "/slides/withdraw.svg"),
-        ("coupon-machine", "all", "banner", "Coupon machine", "One coupon for every 500 spins.", "/promotions", "/slides/coupon.svg"),
+        ("coupon-machine", "all", "banner", "Coupon machine", "One coupon for every 500 spins.", "/promotions/coupon-machine", "/slides/coupon.svg"),
     ];
     for (slug, language, placement, title, text, url, image) in ads {
         sqlx::query(

@@ -80,4 +80,19 @@ mod tests {
         );
         assert_eq!(number(42), "00000042");
     }
+
+    #[test]
+    fn the_draw_matches_the_browser_verifier_vector() {
+        // web/src/features/promotions/screens.test.tsx checks the browser's verifier against
+        // the same winners (computed there by a separate Python port).
+        let numbers: Vec<String> = (1..=100).map(number).collect();
+        let winners = draw(&[1; 32], numbers.iter().map(String::as_str), 12);
+        assert_eq!(
+            winners,
+            [
+                "00000011", "00000079", "00000007", "00000035", "00000048", "00000058",
+                "00000063", "00000034", "00000053", "00000033", "00000004", "00000040"
+            ]
+        );
+    }
 }

@@ -31,6 +31,8 @@ pub struct HistoryQuery {
     pub to_ms: i64,
     pub limit: i64,
     pub offset: i64,
+    /// Only the entries on this balance (e.g. the cashback page's cashback history).
+    pub kind: Option<BalanceKind>,
 }
 
 /// One entry on a player account, with its transaction.
@@ -443,19 +445,20 @@ impl Ledger {
 
     /// A player's entries in `[from, to)`, newest first.
     pub async fn history(&self, q: &HistoryQuery) -> Result<Vec<HistoryEntry>, LedgerError> {
-        let rows = sqlx::query(
+        let sql = format!(
             "SELECT e.id, e.tx_id, t.tx_type, a.kind, a.currency, e.amount, e.balance_after, t.comment, e.created_at, t.metadata \
              FROM ledger_entries e \
              JOIN ledger_accounts a ON a.id = e.account_id \
              JOIN ledger_transactions t ON t.id = e.tx_id \
-             WHERE a.owner_id = $1 AND a.is_house = 0 AND e.created_at >= $2 AND e.created_at < $3 \
+             WHERE a.owner_id = $1 AND a.is_house = 0 AND e.created_at >= $2 AND e.created_at < $3{} \
              ORDER BY e.created_at DESC, e.id DESC LIMIT $4 OFFSET $5",
-        )
-        .bind(q.user_id)
-        .bind(q.from_ms)
-        .bind(q.to_ms)
-        .bind(q.limit)
-        .bind(q.offset)
+            if q.kind.is_some() { " AND a.kind = $6" } else { "" }
+        );
+        let mut query = sqlx::query(&sql).bind(q.user_id).bind(q.from_ms).bind(q.to_ms).bind(q.limit).bind(q.offset);
+        if let Some(kind) = q.kind {
+            query = query.bind(kind.as_str());
+        }
+        let rows = query
         .fetch_all(self.db.reader())
         .await?;
         let mut out = Vec::with_capacity(rows.len());

@@ -66,7 +66,7 @@ async fn credit_debit_and_insufficient_funds() {
         assert_eq!(kernel::AppError::from(err).code, kernel::ErrorCode::InsufficientBonus);
         // History, newest first.
         let h = ledger
-            .history(&HistoryQuery { user_id: 1, from_ms: 0, to_ms: i64::MAX, limit: 10, offset: 0 })
+            .history(&HistoryQuery { user_id: 1, from_ms: 0, to_ms: i64::MAX, limit: 10, offset: 0, kind: None })
             .await
             .unwrap();
         assert_eq!(h.iter().map(|e| e.amount).collect::<Vec<_>>(), vec![-7_500, -2_500, 10_000]);

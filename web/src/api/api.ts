@@ -60,6 +60,8 @@ export interface HistoryQuery {
   end: string;
   limit: number;
   offset: number;
+  /** Only the entries on one balance (`cashback`: the cashback page's history). */
+  purse?: string;
 }
 
 export const api = createApi({
@@ -156,12 +158,13 @@ export const api = createApi({
       invalidatesTags: ['Balance', 'History'],
     }),
     history: build.query<HistoryEntry[], HistoryQuery>({
-      query: ({ begin, end, limit, offset }) => ({
+      query: ({ begin, end, limit, offset, purse }) => ({
         url: `/api/user/transactions?${new URLSearchParams({
           begin,
           end,
           limit: String(limit),
           offset: String(offset),
+          ...(purse ? { purse } : {}),
         }).toString()}`,
       }),
       providesTags: ['History'],

@@ -647,6 +647,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/promotions/coupon-draws": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest coupon draws, newest first (the coupon-machine page): hash, and once drawn the
+         *     seed and the winners; each draw's coupons are at `/api/promotions/coupon-draws/{id}`.
+         */
+        get: operations["coupon_draws"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/promotions/coupon-draws/{id}": {
         parameters: {
             query?: never;
@@ -659,6 +679,23 @@ export interface paths {
          *     the seed, the coupons that took part and the winners (`promotions::coupons::draw`).
          */
         get: operations["coupon_draw"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/promotions/weekly-cashback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The weekly cashback's tiers, cap and next payment (public: the promotion page). */
+        get: operations["weekly_cashback_rule"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1979,8 +2016,12 @@ export interface components {
             isBanned: boolean;
             jackpots: components["schemas"]["JackpotReply"][];
             pointBalance: components["schemas"]["MajorUnits"];
+            /**
+             * @description The weekly cashback accrued so far this ISO week (paid into `cashbackBalance` on Monday
+             *     00:00, Africa/Tunis).
+             */
             weeklyCashback: components["schemas"]["MajorUnits"];
-            wonJackpots: components["schemas"]["JackpotReply"][];
+            wonJackpots: components["schemas"]["WonJackpotReply"][];
         };
         /** @enum {string} */
         BetKindRequest: "single" | "express";
@@ -2501,8 +2542,12 @@ export interface components {
                 isBanned: boolean;
                 jackpots: components["schemas"]["JackpotReply"][];
                 pointBalance: components["schemas"]["MajorUnits"];
+                /**
+                 * @description The weekly cashback accrued so far this ISO week (paid into `cashbackBalance` on Monday
+                 *     00:00, Africa/Tunis).
+                 */
                 weeklyCashback: components["schemas"]["MajorUnits"];
-                wonJackpots: components["schemas"]["JackpotReply"][];
+                wonJackpots: components["schemas"]["WonJackpotReply"][];
             };
             /**
              * Format: int32
@@ -3735,6 +3780,33 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_CouponDraw: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /** Format: int64 */
+                announcedAt: number;
+                /** @description The coupon numbers that took part (issued before the announcement), once drawn. */
+                coupons?: string[] | null;
+                /** Format: int64 */
+                drawnAt?: number | null;
+                id: string;
+                /** @description The seed (hex), revealed at the draw. */
+                seed?: string | null;
+                /** @description SHA-256 of the seed (hex), published when the draw is announced. */
+                seedHash: string;
+                /** @description The winning numbers, best ticket first: `coupons::draw(seed, coupons, winnersCount)`. */
+                winners?: string[] | null;
+                /** Format: int64 */
+                winnersCount: number;
+            }[];
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Vec_DeskCashier: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -4146,6 +4218,37 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_WeeklyCashbackRule: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description The weekly cashback promotion's terms, as the payer applies them (`promotions::cashback::WeeklyRule`). */
+            result?: {
+                /**
+                 * Format: int64
+                 * @description The most a week pays (major units).
+                 */
+                cap: number;
+                /**
+                 * Format: int64
+                 * @description The least cashback balance moved to the real balance (spec §5).
+                 */
+                minTransfer: number;
+                /** Format: int64 */
+                paysAt: number;
+                /** @description Ascending: a week's net loss earns the last tier it reaches. */
+                tiers: components["schemas"]["WeeklyTierView"][];
+                /** @description The current week (`2026-W48`) and when it ends and is paid (Unix milliseconds). */
+                week: string;
+                /** @description The operator's zone the ISO weeks are counted in; paid Monday 00:00 there. */
+                zone: string;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_WithdrawalHistoryReply: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -4323,10 +4426,13 @@ export interface components {
             status: string;
         };
         FreeBetsReply: {
-            /** @description Free bets ready to use. */
-            active: Record<string, never>[];
-            /** @description Free bets waiting for a condition. */
-            inactive: Record<string, never>[];
+            /**
+             * @description Free bets activated into the free-bet balance, ready for a sports bet of total odds
+             *     ≥ `minOdds`.
+             */
+            active: components["schemas"]["FreeBetView"][];
+            /** @description Free bets granted and not activated yet (`POST /api/user/activate-free-bets`). */
+            inactive: components["schemas"]["FreeBetView"][];
         };
         /** @enum {string} */
         FundingRequest: "real" | "bonus" | "free_bet";
@@ -4485,15 +4591,24 @@ export interface components {
             /** @description The winner's id, masked. */
             userId: string;
         };
-        /** @description A jackpot as the balance reply lists it (spec §3). */
+        /** @description A jackpot pool as the balance reply lists it (spec §3: id, image, amount, name, timer). */
         JackpotReply: {
             amount: components["schemas"]["MajorUnits"];
-            /** Format: int64 */
+            currency: string;
+            /**
+             * Format: int64
+             * @description The pool's number: 1 Mega, 2 Medium, 3 Small.
+             */
             id: number;
             image: string;
             name: string;
-            /** Format: int64 */
-            timer?: number | null;
+            /** @description The pool's key: `mega`, `medium`, `small`. */
+            pool: string;
+            /**
+             * Format: int64
+             * @description Seconds since the pool's cycle began.
+             */
+            timer: number;
         };
         JackpotShownRequest: {
             /** @description The drop's id (`wonJackpots[].id`). */
@@ -5244,6 +5359,37 @@ export interface components {
             /** @description The ISO week to pay, e.g. `2026-W48` (operator's zone); it must have ended. */
             week: string;
         };
+        /** @description The weekly cashback promotion's terms, as the payer applies them (`promotions::cashback::WeeklyRule`). */
+        WeeklyCashbackRule: {
+            /**
+             * Format: int64
+             * @description The most a week pays (major units).
+             */
+            cap: number;
+            /**
+             * Format: int64
+             * @description The least cashback balance moved to the real balance (spec §5).
+             */
+            minTransfer: number;
+            /** Format: int64 */
+            paysAt: number;
+            /** @description Ascending: a week's net loss earns the last tier it reaches. */
+            tiers: components["schemas"]["WeeklyTierView"][];
+            /** @description The current week (`2026-W48`) and when it ends and is paid (Unix milliseconds). */
+            week: string;
+            /** @description The operator's zone the ISO weeks are counted in; paid Monday 00:00 there. */
+            zone: string;
+        };
+        /** @description One weekly cashback tier: from `from` (major units of net loss), `bps` of the week's net loss. */
+        WeeklyTierView: {
+            /**
+             * Format: int64
+             * @description Basis points: 500 = 5 %.
+             */
+            bps: number;
+            /** Format: int64 */
+            from: number;
+        };
         WithdrawalHistoryReply: {
             items: components["schemas"]["CashierWithdrawalReply"][];
             /** Format: int64 */
@@ -5270,6 +5416,24 @@ export interface components {
             /** @description The e-wallet (mobile money) number to pay out to. */
             phone_number: string;
             sessionToken: string;
+        };
+        /**
+         * @description A drop the player won and has not closed the modal of yet (`POST /api/user/jackpot_is_shown`
+         *     with its `id`).
+         */
+        WonJackpotReply: {
+            amount: components["schemas"]["MajorUnits"];
+            currency: string;
+            /** @description The drop's id (a string: it does not fit a JavaScript number). */
+            id: string;
+            image: string;
+            name: string;
+            pool: string;
+            /**
+             * Format: int64
+             * @description Seconds since the drop.
+             */
+            timer: number;
         };
         /** Format: int64 */
         i64: number;
@@ -6398,6 +6562,12 @@ export interface operations {
                 /** @description At most 500 (default 200). */
                 limit?: number;
                 offset?: number;
+                /**
+                 * @description `/api/user/transactions` only: the entries on one balance — real, bonus, free_bet,
+                 *     cashback, weekly_cashback or points (the cashback page's history: weekly payouts in,
+                 *     transfers out).
+                 */
+                purse?: string;
             };
             header?: never;
             path?: never;
@@ -6673,6 +6843,34 @@ export interface operations {
             };
         };
     };
+    coupon_draws: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_CouponDraw"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     coupon_draw: {
         parameters: {
             query?: never;
@@ -6704,6 +6902,34 @@ export interface operations {
             };
             /** @description 43 no such draw */
             default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    weekly_cashback_rule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WeeklyCashbackRule"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9075,6 +9301,12 @@ export interface operations {
                 /** @description At most 500 (default 200). */
                 limit?: number;
                 offset?: number;
+                /**
+                 * @description `/api/user/transactions` only: the entries on one balance — real, bonus, free_bet,
+                 *     cashback, weekly_cashback or points (the cashback page's history: weekly payouts in,
+                 *     transfers out).
+                 */
+                purse?: string;
             };
             header?: never;
             path?: never;

@@ -15,6 +15,8 @@ const page = (load: Loader): Pick<RouteObject, 'lazy'> => ({
 const HomeCasino = lazy(() => settled(import('../features/casino/components/HomeCasino')));
 // The payments parts of /home (top-up block, withdraw banner) and /profile (deposit/withdraw).
 const HomePayments = lazy(() => settled(import('../features/payments/components/HomePayments')));
+// The jackpot widget on /home (features/promotions), loaded after the first paint.
+const HomeJackpots = lazy(() => settled(import('../features/promotions/home/HomeJackpots')));
 const ProfilePayments = lazy(() => settled(import('../features/payments/components/ProfilePayments')));
 const PayHistory = lazy(() => settled(import('../features/payments/components/PayHistory')));
 // The withdrawal page's open-bonus notice (features/promotions) inside the cashier's page.
@@ -36,7 +38,7 @@ const tree: RouteObject[] = [
         path: 'home',
         lazy: async () => {
           const { default: HomePage } = await settled(import('../features/home/routes/HomePage'));
-          return { Component: () => <HomePage casinoSection={HomeCasino} paymentsSection={HomePayments} /> };
+          return { Component: () => <HomePage casinoSection={HomeCasino} paymentsSection={HomePayments} jackpotsSection={HomeJackpots} /> };
         },
       },
       { path: 'auth/:type', ...page(() => import('../features/auth/routes/AuthPage')) },
@@ -92,7 +94,8 @@ const tree: RouteObject[] = [
       { path: 'flatPages/:flatPageName', ...page(() => import('../features/content/routes/FlatPageRoute')) },
       { path: 'contacts', ...page(() => import('../features/content/routes/ContactsPage')) },
       { path: 'promotions', ...page(() => import('../features/promotions/routes/PromotionsPage')) },
-      { path: 'promotions/cashback-percent', ...page(() => import('../features/content/routes/CashbackPercentPage')) },
+      { path: 'promotions/cashback-percent', ...page(() => import('../features/promotions/routes/CashbackPercentPage')) },
+      { path: 'promotions/coupon-machine', ...page(() => import('../features/promotions/routes/CouponMachinePage')) },
       { path: 'partner', ...page(() => import('../features/content/routes/PartnerPage')) },
       // The casino's own routes (features/casino/routes/CasinoRoutes.tsx).
       { path: 'slots/*', ...casino },
@@ -110,7 +113,7 @@ const tree: RouteObject[] = [
       { path: 'betting/gr/*', ...partners },
       { path: 'digsport/*', ...partners },
       { path: 'payment-frame', ...page(() => import('../features/payments/routes/PaymentFramePage')) },
-      ...['virtual-games/*', 'promotions/coupon-machine'].map((path) => ({
+      ...['virtual-games/*'].map((path) => ({
         path,
         ...comingSoon,
       })),

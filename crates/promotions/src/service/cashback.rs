@@ -149,7 +149,10 @@ impl Promotions {
     /// Accrues `week` for every player (not frozen, not paid); the number of players with
     /// activity. The hourly job accrues the current week; the benchmark times it.
     pub async fn accrue_week(&self, week: &Week) -> Result<i64, AppError> {
-        self.compute_week(week, false).await
+        let players = self.compute_week(week, false).await?;
+        // The balance reply's cached `weeklyCashback` figures are out of date (summary.rs).
+        self.forget_players();
+        Ok(players)
     }
 
     /// Computes `week` for every player, chunk by chunk; `freeze` marks the amounts final.

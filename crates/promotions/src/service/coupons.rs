@@ -335,4 +335,29 @@ impl Promotions {
             drawn_at,
         }))
     }
+    /// The latest draws, newest first (at most `limit`, 1–50): what the coupon-machine page
+    /// lists; each draw's coupons are left out (`coupon_draw` has them).
+    pub async fn coupon_draws(&self, limit: i64) -> Result<Vec<CouponDraw>, AppError> {
+        let rows = sqlx::query("SELECT id, seed_hash, seed, winners_count, winners, announced_at, drawn_at FROM coupon_draws ORDER BY announced_at DESC, id DESC LIMIT $1")
+            .bind(limit.clamp(1, 50))
+            .fetch_all(self.db().reader())
+            .await
+            .map_err(db_err)?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                let drawn_at: Option<i64> = r.get(6);
+                CouponDraw {
+                    id: r.get(0),
+                    seed_hash: r.get(1),
+                    seed: drawn_at.map(|_| r.get(2)),
+                    winners_count: r.get(3),
+                    coupons: None,
+                    winners: r.get::<Option<String>, _>(4).and_then(|t| serde_json::from_str::<Vec<String>>(&t).ok()),
+                    announced_at: r.get(5),
+                    drawn_at,
+                }
+            })
+            .collect())
+    }
 }

@@ -71,6 +71,7 @@ impl Promotions {
             .map_err(db_err)?;
             granted += r.rows_affected() as i64;
         }
+        self.forget_player(user_id);
         // Rows of an earlier call under the same key count as granted (a retry).
         let _ = granted;
         Ok(count.max(0))

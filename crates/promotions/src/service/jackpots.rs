@@ -315,9 +315,11 @@ impl Promotions {
         });
         match self.ledger().post_with(posting, work).await {
             Ok(r) if !r.replayed => {
+                self.forget_pools_snapshot();
                 if p.seed_amount > 0 {
                     self.ledger().post(seed_posting(&p.id, next, p.currency, p.seed_amount)).await?;
                 }
+                self.forget_player(user_id);
                 tracing::info!(pool = %p.id, cycle = p.cycle, user_id, amount = at, "jackpot dropped");
                 Ok(Fold::Dropped)
             }
@@ -373,6 +375,7 @@ impl Promotions {
             Err(e) => return Err(e.into()),
         }
         self.fold_jackpots().await?;
+        self.forget_pools_snapshot();
         Ok(boost)
     }
 
@@ -469,6 +472,7 @@ impl Promotions {
             .execute(self.db().writer())
             .await
             .map_err(db_err)?;
+        self.forget_player(user_id);
         Ok(r.rows_affected() == 1)
     }
 }

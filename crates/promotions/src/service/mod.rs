@@ -9,6 +9,7 @@ mod coupons;
 mod deposit_bonus;
 mod freebets;
 mod jackpots;
+mod summary;
 mod watch;
 
 pub use bonuses::{BonusView, Grant};
@@ -18,6 +19,7 @@ pub use coupons::{CouponDraw, CouponMachine, CouponView, MainCoupon};
 pub use codes::{normalise, refusal_code, Activated, CodeSpec};
 pub use freebets::{FreeBetStats, FreeBetView};
 pub use jackpots::{verify_drop, JackpotView, JackpotWin};
+pub use summary::{PlayerPromotions, UnshownWin, POOLS_SNAPSHOT_MS};
 
 use crate::terms::OperatorLimits;
 use crate::wagering::{Category, ContributionTable};
@@ -41,6 +43,10 @@ pub(crate) struct Inner {
     pub table: ContributionTable,
     /// The jackpot pools' contribution settings ([`Promotions::load_pools`]).
     pub pools: std::sync::RwLock<Vec<jackpots::PoolConf>>,
+    /// The pools as the balance reply shows them (service/summary.rs).
+    pub snapshot: std::sync::RwLock<summary::PoolsSnapshot>,
+    /// The players' promotion rows as the balance reply last read them (service/summary.rs).
+    pub players: Mutex<HashMap<i64, summary::CachedPlayer>>,
     /// Game categories by (provider, game id), read once from the catalogue.
     pub categories: Mutex<HashMap<(String, String), Category>>,
     /// Bonuses whose wagering was met by a stake: converted right after its commit (the
@@ -76,6 +82,8 @@ impl Promotions {
             table: ContributionTable::default(),
             categories: Mutex::new(HashMap::new()),
             pools: Default::default(),
+            snapshot: Default::default(),
+            players: Default::default(),
             met,
             deposited,
             cashback_owner: tokio::sync::Mutex::new(()),

@@ -73,7 +73,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         promotions::free_bets, promotions::activate_free_bets, promotions::free_bet_stats,
         promotions::jackpot_data, promotions::jackpot_is_shown, promotions::jackpot_list, promotions::jackpots_public, promotions::force_drop,
         deposit_bonus::deposit_bonus, deposit_bonus::set_deposit_bonus,
-        promotions_extra::coupon_machine, promotions_extra::coupon_draw, promotions_extra::run_weekly_cashback, promotions_extra::announce_draw, promotions_extra::run_draw,
+        promotions_extra::coupon_machine, promotions_extra::coupon_draws, promotions_extra::coupon_draw, promotions_extra::weekly_cashback_rule, promotions_extra::run_weekly_cashback, promotions_extra::announce_draw, promotions_extra::run_draw,
         rg::rg_state, rg::rg_set_limits, rg::rg_self_exclusion, rg::rg_cool_off, rg::rg_reality_check, rg::rg_session, // responsible gambling
         payments::token, payments::deposit, payments::paykassma_deposit, payments::telegram_deposit,
         payments::withdrawal, payments::paykassma_withdrawal, payments::intent, payments::callback,

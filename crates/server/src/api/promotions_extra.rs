@@ -12,13 +12,15 @@ use axum::routing::{get, post};
 use axum::Router;
 use kernel::{AppError, ErrorCode};
 use promotions::service::{CashbackRun, CouponDraw, CouponMachine};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/user/coupon-machine", get(coupon_machine))
+        .route("/api/promotions/coupon-draws", get(coupon_draws))
         .route("/api/promotions/coupon-draws/{id}", get(coupon_draw))
+        .route("/api/promotions/weekly-cashback", get(weekly_cashback_rule))
         .route("/api/admin/promotions/weekly-cashback", post(run_weekly_cashback))
         .route("/api/admin/promotions/coupon-draws", post(announce_draw))
         .route("/api/admin/promotions/coupon-draws/{id}/draw", post(run_draw))
@@ -49,6 +51,55 @@ pub async fn coupon_machine(State(state): State<AppState>, session: Session) -> 
     responses((status = 200, body = Envelope<CouponDraw>), (status = "default", description = "43 no such draw", body = ErrorEnvelope)))]
 pub async fn coupon_draw(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<CouponDraw> {
     ok(state.promotions.coupon_draw(id.trim()).await?.ok_or(ErrorCode::NotFound)?)
+}
+
+/// The latest coupon draws, newest first (the coupon-machine page): hash, and once drawn the
+/// seed and the winners; each draw's coupons are at `/api/promotions/coupon-draws/{id}`.
+#[utoipa::path(get, path = "/api/promotions/coupon-draws", tag = "promotions",
+    responses((status = 200, body = Envelope<Vec<CouponDraw>>)))]
+pub async fn coupon_draws(State(state): State<AppState>) -> ApiResult<Vec<CouponDraw>> {
+    ok(state.promotions.coupon_draws(10).await?)
+}
+
+/// One weekly cashback tier: from `from` (major units of net loss), `bps` of the week's net loss.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WeeklyTierView {
+    pub from: i64,
+    /// Basis points: 500 = 5 %.
+    pub bps: i64,
+}
+
+/// The weekly cashback promotion's terms, as the payer applies them (`promotions::cashback::WeeklyRule`).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WeeklyCashbackRule {
+    /// Ascending: a week's net loss earns the last tier it reaches.
+    pub tiers: Vec<WeeklyTierView>,
+    /// The most a week pays (major units).
+    pub cap: i64,
+    /// The operator's zone the ISO weeks are counted in; paid Monday 00:00 there.
+    pub zone: String,
+    /// The current week (`2026-W48`) and when it ends and is paid (Unix milliseconds).
+    pub week: String,
+    pub pays_at: i64,
+    /// The least cashback balance moved to the real balance (spec §5).
+    pub min_transfer: i64,
+}
+
+/// The weekly cashback's tiers, cap and next payment (public: the promotion page).
+#[utoipa::path(get, path = "/api/promotions/weekly-cashback", tag = "promotions",
+    responses((status = 200, body = Envelope<WeeklyCashbackRule>)))]
+pub async fn weekly_cashback_rule(State(state): State<AppState>) -> ApiResult<WeeklyCashbackRule> {
+    let rule = state.promotions.weekly_rule();
+    let week = state.promotions.current_week()?;
+    ok(WeeklyCashbackRule {
+        tiers: rule.tiers.iter().map(|t| WeeklyTierView { from: t.from_major, bps: t.bps as i64 }).collect(),
+        cap: rule.cap_major,
+        zone: promotions::periods::DEFAULT_ZONE.to_string(),
+        week: week.key,
+        pays_at: week.end * 1000,
+        min_transfer: super::wallet::CASHBACK_MIN_TRANSFER,
+    })
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

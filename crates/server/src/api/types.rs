@@ -274,24 +274,43 @@ pub struct ProfileReply {
     pub yandex: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Default, Serialize, ToSchema)]
 pub struct FreeBetsReply {
-    /// Free bets ready to use.
-    #[schema(value_type = Vec<Object>)]
-    pub active: Vec<serde_json::Value>,
-    /// Free bets waiting for a condition.
-    #[schema(value_type = Vec<Object>)]
-    pub inactive: Vec<serde_json::Value>,
+    /// Free bets activated into the free-bet balance, ready for a sports bet of total odds
+    /// ≥ `minOdds`.
+    pub active: Vec<promotions::service::FreeBetView>,
+    /// Free bets granted and not activated yet (`POST /api/user/activate-free-bets`).
+    pub inactive: Vec<promotions::service::FreeBetView>,
 }
 
-/// A jackpot as the balance reply lists it (spec §3).
+/// A jackpot pool as the balance reply lists it (spec §3: id, image, amount, name, timer).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct JackpotReply {
+    /// The pool's number: 1 Mega, 2 Medium, 3 Small.
     pub id: i64,
+    /// The pool's key: `mega`, `medium`, `small`.
+    pub pool: String,
     pub image: String,
     pub amount: MajorUnits,
+    pub currency: String,
     pub name: String,
-    pub timer: Option<i64>,
+    /// Seconds since the pool's cycle began.
+    pub timer: i64,
+}
+
+/// A drop the player won and has not closed the modal of yet (`POST /api/user/jackpot_is_shown`
+/// with its `id`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WonJackpotReply {
+    /// The drop's id (a string: it does not fit a JavaScript number).
+    pub id: String,
+    pub pool: String,
+    pub image: String,
+    pub amount: MajorUnits,
+    pub currency: String,
+    pub name: String,
+    /// Seconds since the drop.
+    pub timer: i64,
 }
 
 /// Spec §3 Balance reply; amounts in major units of `currency`.
@@ -304,11 +323,13 @@ pub struct BalanceReply {
     pub cashback_balance: MajorUnits,
     pub free_bet_balance: MajorUnits,
     pub point_balance: MajorUnits,
+    /// The weekly cashback accrued so far this ISO week (paid into `cashbackBalance` on Monday
+    /// 00:00, Africa/Tunis).
     pub weekly_cashback: MajorUnits,
     pub is_banned: bool,
     pub free_bets: FreeBetsReply,
     pub jackpots: Vec<JackpotReply>,
-    pub won_jackpots: Vec<JackpotReply>,
+    pub won_jackpots: Vec<WonJackpotReply>,
 }
 
 #[derive(Debug, Deserialize, ToSchema, utoipa::IntoParams)]
@@ -325,6 +346,10 @@ pub struct HistoryQuery {
     #[param(minimum = 0)]
     #[schema(minimum = 0)]
     pub offset: Option<i64>,
+    /// `/api/user/transactions` only: the entries on one balance — real, bonus, free_bet,
+    /// cashback, weekly_cashback or points (the cashback page's history: weekly payouts in,
+    /// transfers out).
+    pub purse: Option<String>,
 }
 
 /// Spec §3 payment history entry (source field names).

@@ -29,28 +29,71 @@ pub fn routes() -> Router<AppState> {
 
 async fn balance_reply(state: &AppState, user: &User) -> Result<BalanceReply, ApiError> {
     let balances = state.ledger.balances(user.id).await?;
-    Ok(balance_reply_from(user, &balances))
+    balance_reply_from(state, user, &balances).await
 }
 
-fn balance_reply_from(user: &User, balances: &[wallet::Balance]) -> BalanceReply {
+/// The reply from the balances: the promotions' part from the pools' snapshot (no query within
+/// a second of the last) and the player's rows in one query (promotions::service::summary).
+async fn balance_reply_from(state: &AppState, user: &User, balances: &[wallet::Balance]) -> Result<BalanceReply, ApiError> {
     let c = user.currency;
-    let of = |kind: BalanceKind| {
-        let minor = balances.iter().find(|b| b.kind == kind && b.currency == c).map(|b| b.amount).unwrap_or(0);
-        MajorUnits::new(minor, c)
+    let minor = |kind: BalanceKind| balances.iter().find(|b| b.kind == kind && b.currency == c).map(|b| b.amount).unwrap_or(0);
+    let of = |kind: BalanceKind| MajorUnits::new(minor(kind), c);
+    // The player's promotion rows are reused while these balances stay as they were (a free
+    // bet activated or used, a bonus, a cashback payout move them); see promotions' summary.rs.
+    let fingerprint = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (minor(BalanceKind::FreeBet), minor(BalanceKind::Bonus), minor(BalanceKind::Cashback), c.code()).hash(&mut h);
+        h.finish()
     };
-    BalanceReply {
+    let (pools, mine) = tokio::try_join!(state.promotions.jackpots_snapshot(), state.promotions.player_promotions_cached(user.id, fingerprint))?;
+    let now = now_ms();
+    let mut free_bets = FreeBetsReply::default();
+    // A free bet that expired since the rows were read is not offered.
+    for fb in mine.free_bets.iter().filter(|f| f.expires_at > now).cloned() {
+        if fb.status == "active" { free_bets.active.push(fb) } else { free_bets.inactive.push(fb) }
+    }
+    let image_of = |pool: &str| pools.iter().find(|p| p.pool == pool).map(|p| (p.image.clone(), p.name.clone()));
+    Ok(BalanceReply {
         currency: c.code().to_string(),
         balance: of(BalanceKind::Real),
         bonus_balance: of(BalanceKind::Bonus),
         cashback_balance: of(BalanceKind::Cashback),
         free_bet_balance: of(BalanceKind::FreeBet),
         point_balance: of(BalanceKind::Points),
-        weekly_cashback: of(BalanceKind::WeeklyCashback),
+        weekly_cashback: MajorUnits::new(mine.weekly_accrued, c),
         is_banned: user.is_banned,
-        free_bets: FreeBetsReply { active: vec![], inactive: vec![] },
-        jackpots: vec![],
-        won_jackpots: vec![],
-    }
+        free_bets,
+        jackpots: pools
+            .iter()
+            .map(|p| JackpotReply {
+                id: p.id,
+                pool: p.pool.clone(),
+                image: p.image.clone(),
+                amount: p.amount,
+                currency: p.currency.code().to_string(),
+                name: p.name.clone(),
+                timer: p.timer,
+            })
+            .collect(),
+        won_jackpots: mine
+            .unshown_wins
+            .iter()
+            .cloned()
+            .map(|w| {
+                let (image, name) = image_of(&w.pool).unwrap_or_else(|| (String::new(), w.pool.clone()));
+                WonJackpotReply {
+                    id: w.id.to_string(),
+                    pool: w.pool,
+                    image,
+                    amount: MajorUnits::new(w.amount, w.currency),
+                    currency: w.currency.code().to_string(),
+                    name,
+                    timer: (now - w.created_at).max(0) / 1000,
+                }
+            })
+            .collect(),
+    })
 }
 
 /// The player's balances. A banned player gets `isBanned: true` once (the app logs out
@@ -63,7 +106,7 @@ pub async fn balance(State(state): State<AppState>, parts: Parts) -> ApiResult<B
     // one query.
     let join = SessionJoin { join: wallet::BALANCES_JOIN.0, columns: wallet::BALANCES_JOIN.1 };
     match state.accounts.authenticate_joined(&token, &join).await {
-        Ok((user, rows)) => ok(balance_reply_from(&user, &wallet::balances_from_rows(&rows, SessionJoin::FIRST_COLUMN))),
+        Ok((user, rows)) => ok(balance_reply_from(&state, &user, &wallet::balances_from_rows(&rows, SessionJoin::FIRST_COLUMN)).await?),
         Err(e) if e.code == ErrorCode::UserBanned => {
             // authenticate() has ended the sessions; answer the balance shape with isBanned.
             let user = state.accounts.session_user_even_if_revoked(&token).await?.ok_or(ErrorCode::NotAuthenticated)?;
@@ -195,9 +238,13 @@ async fn pay_history_extra(state: &AppState, user_id: i64, from_ms: i64, to_ms: 
               (status = "default", description = "23 not signed in, 40 bad query, 46 invalid range", body = ErrorEnvelope)))]
 pub async fn transactions(State(state): State<AppState>, session: Session, QueryParams(q): QueryParams<HistoryQuery>) -> ApiResult<Vec<HistoryEntryReply>> {
     let (from_ms, to_ms, limit, offset) = history_range(&q)?;
+    let kind = match q.purse.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
+        None => None,
+        Some(p) => Some(p.parse::<BalanceKind>().map_err(|_| super::envelope::bad_request("purse: real, bonus, free_bet, cashback, weekly_cashback or points"))?),
+    };
     let entries = state
         .ledger
-        .history(&LedgerHistoryQuery { user_id: session.user.id, from_ms, to_ms, limit, offset })
+        .history(&LedgerHistoryQuery { user_id: session.user.id, from_ms, to_ms, limit, offset, kind })
         .await?;
     // Game names: one look-up per distinct game of the page.
     let mut names: HashMap<(String, String), (String, String)> = HashMap::new();

@@ -284,3 +284,93 @@ fn keys(v: &serde_json::Value) -> Vec<String> {
     k.sort();
     k
 }
+
+/// The balance reply's promotions (spec §3): free bets by state, the pools, the player's unshown
+/// drops until `jackpot_is_shown`, and this week's accrued cashback — another player sees none
+/// of them, and an expired free bet is not offered.
+#[tokio::test]
+async fn the_balance_reply_carries_free_bets_pools_unshown_drops_and_accrued_cashback() {
+    each_backend(async |app| {
+        let (api, user, _) = app.player("balance-promos@example.com").await;
+        let (other, other_id, _) = app.player("balance-promos-other@example.com").await;
+        let b = ok(api.get("/api/user/balance").await);
+        assert_eq!((b["freeBets"].clone(), b["wonJackpots"].clone(), b["weeklyCashback"].as_f64()), (json!({"active": [], "inactive": []}), json!([]), Some(0.0)), "{b}");
+        let pools: Vec<(&str, &str)> = b["jackpots"].as_array().unwrap().iter().map(|p| (p["name"].as_str().unwrap(), p["pool"].as_str().unwrap())).collect();
+        assert_eq!(pools, [("Mega", "mega"), ("Medium", "medium"), ("Small", "small")]);
+        assert!(b["jackpots"][2]["amount"].as_f64().unwrap() >= 100.0 && b["jackpots"][2]["image"].as_str().unwrap().ends_with("small.svg"), "{b}");
+
+        // A free bet granted shows inactive; an expired one is not offered; activated it is active.
+        ok(api.post("/api/payment/promocode/activation", json!({ "code": "FREEBET" })).await);
+        app.state.promotions.grant_free_bets(user, kernel::Currency::Tnd, 50 * TND, 1, &format!("old:{user}")).await.unwrap();
+        app.sql(&format!("UPDATE free_bets SET expires_at = 1 WHERE source_key = 'old:{user}:0'")).await;
+        let b = ok(api.get("/api/user/balance").await);
+        let inactive = b["freeBets"]["inactive"].as_array().unwrap();
+        assert_eq!((inactive.len(), inactive[0]["amount"].as_f64(), inactive[0]["status"].as_str(), inactive[0]["minOdds"].as_f64()), (1, Some(10.0), Some("inactive"), Some(2.2)), "{b}");
+        assert_eq!(b["freeBets"]["active"], json!([]));
+        ok(api.post("/api/user/activate-free-bets", json!({})).await);
+        let b = ok(api.get("/api/user/balance").await);
+        assert_eq!((b["freeBets"]["inactive"].as_array().unwrap().len(), b["freeBets"]["active"].as_array().unwrap().len()), (0, 1), "{b}");
+        assert_eq!((b["freeBets"]["active"][0]["status"].as_str(), b["freeBetBalance"].as_f64()), (Some("active"), Some(10.0)));
+
+        // A forced drop of `small`, won by the player's next spin: in wonJackpots until shown.
+        app.credit(user, BalanceKind::Real, 300 * TND).await;
+        let admin = app.client();
+        ok(admin.login_email("admin@carthage.local", "Admin1234").await);
+        ok(admin.post("/api/admin/jackpots/small/force-drop", json!({})).await);
+        let launch = ok(api.post("/api/casino/session", json!({"provider": "studio", "gameId": "desert-gold", "lang": "en", "platform": "mobile"})).await);
+        let token = launch["sessionToken"].as_str().unwrap().to_string();
+        let c = app.bare_client();
+        ok(c.exec(c.req(reqwest::Method::POST, "/api/studio/slots/spin").header("x-game-session", token.as_str()).json(&json!({ "bet": 1_000 }))).await.pair());
+        let mut b = serde_json::Value::Null;
+        for _ in 0..50 {
+            b = ok(api.get("/api/user/balance").await);
+            if !b["wonJackpots"].as_array().unwrap().is_empty() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        let won = b["wonJackpots"].as_array().unwrap();
+        assert_eq!(won.len(), 1, "{b}");
+        assert_eq!((won[0]["pool"].as_str(), won[0]["name"].as_str(), won[0]["currency"].as_str()), (Some("small"), Some("Small"), Some("TND")), "{b}");
+        let data = ok(api.get("/api/user/jackpot_data").await);
+        assert_eq!((won[0]["id"].clone(), won[0]["amount"].as_f64()), (data["wonJackpots"][0]["id"].clone(), data["wonJackpots"][0]["amount"].as_f64()));
+        // The drop began a new cycle: the pool shows its new amount, not the old one.
+        let small = b["jackpots"][2]["amount"].as_f64().unwrap();
+        assert!(small < won[0]["amount"].as_f64().unwrap() || won[0]["amount"].as_f64().unwrap() < 100.01, "{b}");
+        let ob = ok(other.get("/api/user/balance").await);
+        assert_eq!((ob["wonJackpots"].clone(), ob["freeBets"].clone()), (json!([]), json!({"active": [], "inactive": []})), "another player's: {ob}");
+        // Another player cannot close it; the winner does, and it is gone from the reply.
+        fail(other.post("/api/user/jackpot_is_shown", json!({ "JackpotId": won[0]["id"] })).await, 404, 43);
+        assert_eq!(ok(api.get("/api/user/balance").await)["wonJackpots"].as_array().unwrap().len(), 1);
+        ok(api.post("/api/user/jackpot_is_shown", json!({ "JackpotId": won[0]["id"] })).await);
+        assert_eq!(ok(api.get("/api/user/balance").await)["wonJackpots"], json!([]));
+
+        // Weekly cashback: the accrued amount of the current week, nothing for the other player.
+        post(app, TxType::BetStake, user, BalanceKind::Real, 200 * TND).await;
+        app.state.promotions.accrue_current_week().await.unwrap();
+        let accrued = app.state.promotions.weekly_accrued(user).await.unwrap();
+        assert!(accrued >= 9 * TND, "200 lost at 5 % at least (the slot win aside): {accrued}");
+        let b = ok(api.get("/api/user/balance").await);
+        assert_eq!(((b["weeklyCashback"].as_f64().unwrap() * 1000.0).round() as i64, b["cashbackBalance"].as_f64()), (accrued, Some(0.0)), "{b}");
+        assert_eq!(ok(other.get("/api/user/balance").await)["weeklyCashback"].as_f64(), Some(0.0));
+        let _ = other_id;
+        // The promotion page's terms come from the payer's rule, for anyone.
+        let rule = ok(app.client().get("/api/promotions/weekly-cashback").await);
+        assert_eq!(rule["tiers"], json!([{"from": 10, "bps": 500}, {"from": 500, "bps": 600}, {"from": 2000, "bps": 700}, {"from": 5000, "bps": 800}]));
+        assert_eq!((rule["cap"].as_i64(), rule["zone"].as_str(), rule["minTransfer"].as_i64()), (Some(10_000), Some("Africa/Tunis"), Some(10)));
+        let week = app.state.promotions.current_week().unwrap();
+        assert_eq!((rule["week"].as_str(), rule["paysAt"].as_i64()), (Some(week.key.as_str()), Some(week.end * 1000)));
+        // The cashback page's history: the cashback purse only; a wrong purse is a bad request.
+        let paid = PostingRequest::transfer(TxType::WeeklyCashbackPayout, format!("wcb:test:{user}"), Some(user), kernel::Currency::Tnd,
+            AccountRef::House(HouseAccount::Cashback), AccountRef::Player { user_id: user, kind: BalanceKind::Cashback }, 12 * TND);
+        app.state.ledger.post(paid).await.expect("payout");
+        let rows = ok(api.get("/api/user/transactions?purse=cashback").await);
+        let modes: Vec<i64> = rows.as_array().unwrap().iter().map(|r| r["payment_mode"].as_i64().unwrap()).collect();
+        assert_eq!(modes, [TxType::WeeklyCashbackPayout.code()], "{rows}");
+        assert_eq!(rows[0]["purse"].as_str(), Some("cashback"));
+        assert!(ok(api.get("/api/user/transactions").await).as_array().unwrap().len() > 3);
+        fail(api.get("/api/user/transactions?purse=gold").await, 400, 40);
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}

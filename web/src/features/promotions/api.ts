@@ -11,11 +11,14 @@ export type JackpotData = ReplyOf<'/api/user/jackpot_data', 'get'>;
 export type JackpotWin = JackpotData['wonJackpots'][number];
 export type JackpotHistory = ReplyOf<'/api/user/jackpot_list', 'get'>;
 export type JackpotHistoryItem = JackpotHistory['items'][number];
+export type WeeklyCashbackRule = ReplyOf<'/api/promotions/weekly-cashback', 'get'>;
+export type CouponMachine = ReplyOf<'/api/user/coupon-machine', 'get'>;
+export type CouponDraw = ReplyOf<'/api/promotions/coupon-draws/{id}', 'get'>;
 /** The history's query: dd-MM-yyyy bounds (the end already plus one day, spec §5), page size 8 (§9). */
 export type JackpotListArgs = { date_from: string; date_to: string; limit: number; offset: number };
 
 /** The player's promotions (docs/PROMOTIONS.md): bonuses with wagering, promo codes, free bets. */
-export const promotionsApi = api.enhanceEndpoints({ addTagTypes: ['Bonuses', 'FreeBets', 'Jackpots'] }).injectEndpoints({
+export const promotionsApi = api.enhanceEndpoints({ addTagTypes: ['Bonuses', 'FreeBets', 'Jackpots', 'Coupons'] }).injectEndpoints({
   endpoints: (build) => ({
     bonuses: build.query<Bonus[], void>({ query: () => ({ url: '/api/user/bonuses' }), providesTags: ['Bonuses'] }),
     giveUpBonus: build.mutation<Bonus[], string>({
@@ -55,6 +58,12 @@ export const promotionsApi = api.enhanceEndpoints({ addTagTypes: ['Bonuses', 'Fr
       query: (args) => ({ url: `/api/user/jackpot_list?${new URLSearchParams(Object.entries(args).map(([k, v]) => [k, String(v)]))}` }),
       providesTags: ['Jackpots'],
     }),
+    // Weekly cashback: the tiers, cap and next payment as the payer applies them (public).
+    weeklyCashbackRule: build.query<WeeklyCashbackRule, void>({ query: () => ({ url: '/api/promotions/weekly-cashback' }) }),
+    // The coupon machine: the player's spins today and coupons; the draws anyone can check.
+    couponMachine: build.query<CouponMachine, void>({ query: () => ({ url: '/api/user/coupon-machine' }), providesTags: ['Coupons'] }),
+    couponDraws: build.query<CouponDraw[], void>({ query: () => ({ url: '/api/promotions/coupon-draws' }) }),
+    couponDraw: build.query<CouponDraw, string>({ query: (id) => ({ url: `/api/promotions/coupon-draws/${encodeURIComponent(id)}` }) }),
   }),
 });
 

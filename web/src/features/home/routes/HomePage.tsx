@@ -63,14 +63,17 @@ function useAfterFirstPaint() {
 /**
  * `casinoSection`: the casino strips and provider list, given by the app's router (features
  * do not import each other); mounted after the first paint. `paymentsSection`: the top-up block
- * and the withdraw banner (features/payments), also given by the router.
+ * and the withdraw banner (features/payments), also given by the router. `jackpotsSection`: the
+ * jackpot widget (features/promotions), mounted after the first paint too.
  */
 export default function HomePage({
   casinoSection: CasinoSection,
   paymentsSection: PaymentsSection,
+  jackpotsSection: JackpotsSection,
 }: {
   casinoSection?: React.ComponentType;
   paymentsSection?: React.ComponentType;
+  jackpotsSection?: React.ComponentType;
 }) {
   const { t } = useTranslation();
   const banned = api.useBlocklistQuery().data ?? [];
@@ -99,6 +102,15 @@ export default function HomePage({
           </span>
         </Link>
       </nav>
+      {/* The widget's place is kept from the first paint: nothing below it moves when it comes. */}
+      {JackpotsSection &&
+        (casino ? (
+          <Suspense fallback={<div className={css.jackpotsFallback} />}>
+            <JackpotsSection />
+          </Suspense>
+        ) : (
+          <div className={css.jackpotsFallback} />
+        ))}
       {PaymentsSection && (
         <Suspense fallback={<div className={css.topUpFallback} />}>
           <PaymentsSection />
