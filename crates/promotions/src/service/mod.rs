@@ -8,6 +8,8 @@ mod codes;
 mod coupons;
 mod freebets;
 mod jackpots;
+mod operator;
+mod referral;
 mod watch;
 
 pub use bonuses::{BonusView, Grant};
@@ -16,6 +18,8 @@ pub use coupons::{CouponDraw, CouponMachine, CouponView, MainCoupon};
 pub use codes::{normalise, refusal_code, Activated, CodeSpec};
 pub use freebets::{FreeBetStats, FreeBetView};
 pub use jackpots::{verify_drop, JackpotView, JackpotWin};
+pub use operator::{valid_key, CampaignPlayer, CampaignReport, CodeView, OperatorGrant, TemplateView};
+pub use referral::{PartnerCodeApplied, NEW_PLAYER_MS};
 
 use crate::terms::OperatorLimits;
 use crate::wagering::{Category, ContributionTable};
