@@ -568,6 +568,7 @@ fn print_demo_accounts() {
     for (code, what) in crate::seed::DEMO_PROMO_CODES {
         println!("  {code:<12} {what}");
     }
+    println!("Operator tools: carthage promo --help (docs/PROMOTIONS.md \"Operator tools\")");
     println!("Messages (SMS, e-mail) are readable at GET /api/dev/outbox?to=<phone or e-mail>");
 }
 
