@@ -1496,7 +1496,8 @@ export interface paths {
          *     deposit yet) who is not referred yet to the partner owning the code (or named by `ref_id`
          *     for a code without owner), and applies the code. Idempotent: a repeat answers `replayed`.
          *     Refusals: 2203 the player is referred by another partner (or `ref_id` names another partner
-         *     than the code's), 2204 the partner's own code, 2212 / 2214 linking needed but the player is
+         *     than the code's, or a partner uses another partner's code), 2204 the partner's own code, 24 a
+         *     partner with a code no partner owns, 2212 / 2214 linking needed but the player is
          *     not new (2214 for a referral code), and the code's other refusals of 2200–2215.
          */
         post: operations["set_promocode"];

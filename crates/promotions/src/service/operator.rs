@@ -163,7 +163,7 @@ impl Promotions {
                 let m = |v: Minor| MajorUnits::new(v, currency);
                 let (amount, percent_bps, cap) = match terms.amount {
                     Amount::Fixed { amount } => (Some(m(amount)), None, None),
-                    Amount::PercentOfDeposit { bps, cap } => (None, Some(bps as i64), Some(m(cap))),
+                    Amount::PercentOfDeposit { bps, cap } => (None, Some(bps), Some(m(cap))),
                 };
                 Ok(TemplateView {
                     id: r.get::<i64, _>(0).to_string(),

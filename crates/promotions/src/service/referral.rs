@@ -7,7 +7,7 @@
 //!   `ref_id` when it names a partner account (a `ref_id` naming anyone else is ignored). A
 //!   `ref_id` naming another partner than the code's owner: 2203.
 //! - The partner's own code: 2204. A player already referred by another partner, or a partner
-//!   account using another partner's code: 2203.
+//!   account using another partner's code: 2203; a partner account with a code no partner owns: 24.
 //! - A player is linked only while **new**: registered less than 24 hours ago and no deposit
 //!   yet ([`NEW_PLAYER_MS`]). Linking needed but the player is not new: 2214 for a referral
 //!   code (sign-up only), 2212 for any other code (new players only).
@@ -154,6 +154,10 @@ impl Promotions {
         let player = self.referral_player(user_id).await?;
         if partner.is_some() && (player.is_partner || player.referred_by.is_some_and(|r| Some(r) != partner)) {
             return Err(AppError::new(ErrorCode::PromoAnotherPartner));
+        }
+        // A partner's account is told about partners' codes only; it takes no player's promotion.
+        if player.is_partner {
+            return Err(AppError::new(ErrorCode::Forbidden));
         }
         let need_link = partner.is_some() && player.referred_by.is_none();
         let activated_before = sqlx::query("SELECT 1 FROM promo_activations WHERE code = $1 AND user_id = $2")

@@ -78,12 +78,20 @@ fn check_key(name: &str, value: &str) -> Result<(), AppError> {
 /// A decimal text in major units (`^[0-9]{1,15}(\.[0-9]{1,6})?$`): 400 when it is not one,
 /// 47 when it has more decimals than the currency.
 fn money(name: &str, text: &str, currency: Currency) -> Result<Minor, AppError> {
+    money_syntax(name, Some(text))?;
+    parse_major(text, currency).map_err(|_| field(format!("{name}: at most {} decimals in {currency}", currency.exponent())))
+}
+
+/// The document's pattern for a money text (checked before any business rule, so a body that
+/// breaks the document always answers 400).
+fn money_syntax(name: &str, text: Option<&str>) -> Result<(), AppError> {
+    let Some(text) = text else { return Ok(()) };
     let (int, frac) = text.split_once('.').unwrap_or((text, ""));
     let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     if int.is_empty() || int.len() > 15 || !digits(int) || frac.len() > 6 || !digits(frac) || (text.contains('.') && frac.is_empty()) {
         return Err(malformed(format!("{name}: a decimal in major units, e.g. 50 or 12.5")));
     }
-    parse_major(text, currency).map_err(|_| field(format!("{name}: at most {} decimals in {currency}", currency.exponent())))
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------- templates
@@ -144,13 +152,16 @@ pub async fn do_create_template(state: &AppState, req: CreateTemplateRequest, ac
     check_len("name", &req.name, 1, 80)?;
     check_range("wageringMultiple", req.wagering_multiple, 0, 1000)?;
     check_range("lifeDays", req.life_days, 1, 365)?;
+    for (name, v) in [("amount", &req.amount), ("percent", &req.percent), ("cap", &req.cap), ("maxBet", &req.max_bet), ("maxConversion", &req.max_conversion), ("minOdds", &req.min_odds)] {
+        money_syntax(name, v.as_deref())?;
+    }
     let c = req.currency;
     let amount = match (&req.amount, &req.percent, &req.cap) {
         (Some(a), None, None) => Amount::Fixed { amount: money("amount", a, c)? },
         (None, Some(p), Some(cap)) => {
             // Percent to hundredths of a percent, exactly: "12.5" → 1250.
             let bps = money("percent", p, Currency::Usd).map_err(|e| if e.code == ErrorCode::InvalidField { field("percent: at most 2 decimals") } else { e })?;
-            Amount::PercentOfDeposit { bps: bps.clamp(0, 1_000_000) as _, cap: money("cap", cap, c)? }
+            Amount::PercentOfDeposit { bps: bps.clamp(0, 1_000_000), cap: money("cap", cap, c)? }
         }
         _ => return Err(field("give amount, or percent with cap")),
     };
@@ -288,6 +299,7 @@ pub async fn do_create_code(state: &AppState, req: CreateCodeRequest, actor: &st
     }
     check_range("maxUses", req.max_uses.unwrap_or(0), 0, 1_000_000_000)?;
     check_range("minDeposits", req.min_deposits.unwrap_or(0), 0, 1000)?;
+    money_syntax("minTurnover", req.min_turnover.as_deref())?;
     let p = &state.promotions;
     let mut currency = req.currency;
     if currency.is_none() {
@@ -578,7 +590,8 @@ pub struct SetPromocodeRequest {
 /// deposit yet) who is not referred yet to the partner owning the code (or named by `ref_id`
 /// for a code without owner), and applies the code. Idempotent: a repeat answers `replayed`.
 /// Refusals: 2203 the player is referred by another partner (or `ref_id` names another partner
-/// than the code's), 2204 the partner's own code, 2212 / 2214 linking needed but the player is
+/// than the code's, or a partner uses another partner's code), 2204 the partner's own code, 24 a
+/// partner with a code no partner owns, 2212 / 2214 linking needed but the player is
 /// not new (2214 for a referral code), and the code's other refusals of 2200–2215.
 #[utoipa::path(post, path = "/api/user/partner/set-promocode", tag = "promotions", request_body = SetPromocodeRequest,
     responses((status = 200, body = Envelope<PartnerCodeApplied>),

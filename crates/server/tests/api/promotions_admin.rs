@@ -374,6 +374,11 @@ async fn partner_set_promocode_links_a_new_player_once_and_refuses_what_it_must(
         let p = app.client();
         ok(p.post("/api/user/login/email", json!({ "email": "partner@carthage.local", "password": "Partner123" })).await);
         fail(p.post(set, json!({ "betting": "PARTNERX" })).await, 200, 2204);
+        // Another partner's code: 2203; a code of no partner: not a partner's business (24).
+        let other_code = ok(admin_api.post("/api/admin/promotions/codes", json!({ "code": "OTHERP", "kind": "bonus", "template": "welcome-50", "partnerId": other_partner })).await);
+        fail(p.post(set, json!({ "betting": other_code["code"] })).await, 200, 2203);
+        fail(p.post(set, json!({ "betting": "WELCOME" })).await, 403, 24);
+        assert_eq!(app.count(&format!("bonuses WHERE user_id = {demo_partner}")).await, 0);
         // A player referred by another partner at sign-up: 2203, nothing changes.
         let (taken, taken_id) = referred_player(app, "taken@example.com", Some(other_partner)).await;
         fail(taken.post(set, json!({ "betting": "PARTNERX", "ref_id": demo_partner.to_string() })).await, 200, 2203);
