@@ -183,7 +183,17 @@ impl Promotions {
                     ErrorCode::PromoNewPlayersOnly
                 }));
             }
-            (self.activate_code(user_id, &code, new).await?, false)
+            match self.activate_code(user_id, &code, new).await {
+                Ok(a) => (a, false),
+                // The same call running at the same time booked it first: answer as its repeat,
+                // completing the grant (idempotent by its source key) if the other has not yet.
+                Err(e) if e.code == ErrorCode::PromoAlreadyActivated => match self.activate_code(user_id, &code, new).await {
+                    Ok(a) => (a, true),
+                    Err(e) if e.code == ErrorCode::PromoAlreadyActivated => (self.activation_of(user_id, &code, &kind_text).await?, true),
+                    Err(e) => return Err(e),
+                },
+                Err(e) => return Err(e),
+            }
         };
         let mut linked = false;
         // Only a new player is linked (a code activated earlier by an old player links nothing).

@@ -369,6 +369,15 @@ async fn partner_set_promocode_links_a_new_player_once_and_refuses_what_it_must(
         assert_eq!((again["replayed"].as_bool(), again["linked"].as_bool(), again["bonusId"].as_str()), (Some(true), Some(false), r["bonusId"].as_str()));
         assert_eq!(app.minor_balance(user, BalanceKind::Bonus).await, 50_000);
         assert_eq!(app.count(&format!("bonuses WHERE user_id = {user}")).await, 1);
+        // Two at once (a double tap): both succeed, one grant, one link.
+        let (twice, twice_id) = referred_player(app, "twice@example.com", None).await;
+        let body = json!({ "betting": "PARTNERX", "ref_id": demo_partner.to_string() });
+        let (a, b) = tokio::join!(twice.post(set, body.clone()), twice.post(set, body));
+        let (a, b) = (ok(a), ok(b));
+        assert_eq!(a["bonusId"], b["bonusId"]);
+        assert_eq!((a["replayed"].as_bool().unwrap() as u8) + (b["replayed"].as_bool().unwrap() as u8), 1, "{a} {b}");
+        assert_eq!(app.count(&format!("bonuses WHERE user_id = {twice_id}")).await, 1);
+        assert_eq!(app.minor_balance(twice_id, BalanceKind::Bonus).await, 50_000);
 
         // The partner with its own code: 2204.
         let p = app.client();
