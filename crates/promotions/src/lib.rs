@@ -9,6 +9,7 @@
 //! - [`cashback`]: net losses, the weekly cashback tiers, rakeback and super-agent shares.
 //! - [`periods`]: the ISO week in the operator's time zone (weekly cashback is paid Monday 00:00).
 //! - [`fair`]: the provably-fair must-drop point of a jackpot pool.
+//! - [`standing`]: the standing offers of the site settings (deposit bonus, registration bonus).
 //! - [`coupons`]: the coupon machine (one coupon per 500 spins, one a day) and its verifiable draw.
 //!
 //! [`service`] stores and moves money around these rules (through the ledger only), and
@@ -22,6 +23,7 @@ pub mod fair;
 pub mod freebets;
 pub mod periods;
 pub mod service;
+pub mod standing;
 pub mod terms;
 pub mod wagering;
 

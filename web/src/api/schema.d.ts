@@ -1331,6 +1331,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/deposit-bonus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The standing deposit bonus: the player's choice (off by default), the share of each
+         *     deposit, its maximum, the wagering terms and how many of the first deposits are left.
+         */
+        get: operations["deposit_bonus"];
+        put?: never;
+        /**
+         * Turns the deposit bonus on or off. On: every deposit credited from now on, among the
+         *     first `maxDeposits`, grants a casino bonus (withdrawals then wait for its wagering, 6252,
+         *     or its give-up); off: no deposit does. Answers the offer.
+         */
+        post: operations["set_deposit_bonus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/email/verify/{code}": {
         parameters: {
             query?: never;
@@ -2550,6 +2575,59 @@ export interface components {
         };
         /** @enum {string} */
         Currency: "TND" | "TMT" | "HTG" | "RUB" | "PYG" | "USDT" | "USD" | "EUR";
+        DepositBonusChoice: {
+            /**
+             * @description `true`: each of the first deposits earns the bonus (to wager before withdrawing);
+             *     `false`: none does.
+             */
+            enabled: boolean;
+        };
+        /** @description The standing deposit bonus as the player sees it (amounts in major units of their currency). */
+        DepositBonusOffer: {
+            currency: components["schemas"]["Currency"];
+            /**
+             * Format: int64
+             * @description How many deposits can still earn it.
+             */
+            depositsLeft: number;
+            /**
+             * Format: int64
+             * @description How many of those the player has made (at most `maxDeposits`).
+             */
+            depositsMade: number;
+            /** @description The player's choice (off until they turn it on). */
+            enabled: boolean;
+            /**
+             * Format: int32
+             * @description Days to wager it, from its opening.
+             */
+            lifeDays: number;
+            /**
+             * Format: double
+             * @description The largest stake while wagering.
+             */
+            maxBet: number;
+            /**
+             * Format: double
+             * @description The most one deposit's bonus can be.
+             */
+            maxBonus: number;
+            /**
+             * Format: int64
+             * @description How many of the first deposits earn it (`maxBetCount`).
+             */
+            maxDeposits: number;
+            /**
+             * Format: double
+             * @description The share of each deposit, in percent (25 for `maxBonusPercent` 0.25).
+             */
+            percent: number;
+            /**
+             * Format: int32
+             * @description The bonus is wagered this many times before it converts to real money.
+             */
+            wageringMultiple: number;
+        };
         /**
          * @description One deposit limit: the amount in force, and a raise or removal waiting until
          *     `pending_from` (`pending_amount` null with `pending_from` set: the limit is being removed).
@@ -3063,6 +3141,62 @@ export interface components {
                 /** @description false: the same pool existed (nothing changed). */
                 created: boolean;
                 pool: components["schemas"]["JackpotView"];
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_DepositBonusOffer: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description The standing deposit bonus as the player sees it (amounts in major units of their currency). */
+            result?: {
+                currency: components["schemas"]["Currency"];
+                /**
+                 * Format: int64
+                 * @description How many deposits can still earn it.
+                 */
+                depositsLeft: number;
+                /**
+                 * Format: int64
+                 * @description How many of those the player has made (at most `maxDeposits`).
+                 */
+                depositsMade: number;
+                /** @description The player's choice (off until they turn it on). */
+                enabled: boolean;
+                /**
+                 * Format: int32
+                 * @description Days to wager it, from its opening.
+                 */
+                lifeDays: number;
+                /**
+                 * Format: double
+                 * @description The largest stake while wagering.
+                 */
+                maxBet: number;
+                /**
+                 * Format: double
+                 * @description The most one deposit's bonus can be.
+                 */
+                maxBonus: number;
+                /**
+                 * Format: int64
+                 * @description How many of the first deposits earn it (`maxBetCount`).
+                 */
+                maxDeposits: number;
+                /**
+                 * Format: double
+                 * @description The share of each deposit, in percent (25 for `maxBonusPercent` 0.25).
+                 */
+                percent: number;
+                /**
+                 * Format: int32
+                 * @description The bonus is wagered this many times before it converts to real money.
+                 */
+                wageringMultiple: number;
             };
             /**
              * Format: int32
@@ -8903,6 +9037,84 @@ export interface operations {
                 };
             };
             /** @description 23, 24 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deposit_bonus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DepositBonusOffer"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    set_deposit_bonus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepositBonusChoice"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DepositBonusOffer"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24, 40 */
             default: {
                 headers: {
                     [name: string]: unknown;

@@ -588,6 +588,7 @@ impl Promotions {
             self.open_next(r.get(0)).await?;
         }
         self.sweep_deposit_bonuses().await?;
+        self.sweep_standing_deposit_bonuses().await?;
         Ok((converted, expired))
     }
 

@@ -6,6 +6,7 @@ mod bonuses;
 mod cashback;
 mod codes;
 mod coupons;
+mod deposit_bonus;
 mod freebets;
 mod jackpots;
 mod operator;
@@ -14,6 +15,7 @@ mod watch;
 
 pub use bonuses::{BonusView, Grant};
 pub use cashback::{parse_week, CashbackRun};
+pub use deposit_bonus::DepositBonusOffer;
 pub use coupons::{CouponDraw, CouponMachine, CouponView, MainCoupon};
 pub use codes::{normalise, refusal_code, Activated, CodeSpec};
 pub use freebets::{FreeBetStats, FreeBetView};
@@ -53,6 +55,8 @@ pub(crate) struct Inner {
     pub deposited: mpsc::UnboundedSender<i64>,
     /// The weekly cashback payer's in-process owner (service/cashback.rs).
     pub cashback_owner: tokio::sync::Mutex<()>,
+    /// The site settings (`limits.bonus`) for the standing offers (service/deposit_bonus.rs).
+    pub content: std::sync::OnceLock<content::Content>,
 }
 
 pub(crate) fn db_err(e: impl std::fmt::Display) -> AppError {
@@ -79,6 +83,7 @@ impl Promotions {
             met,
             deposited,
             cashback_owner: tokio::sync::Mutex::new(()),
+            content: std::sync::OnceLock::new(),
         });
         // Weak references: the ledger (and the task) must not keep the service alive.
         if !ledger.set_observer(Arc::new(watch::Watch(Arc::downgrade(&inner)))) {
@@ -99,8 +104,13 @@ impl Promotions {
         tokio::spawn(async move {
             while let Some(user_id) = deposited_rx.recv().await {
                 let Some(inner) = weak.upgrade() else { return };
-                if let Err(e) = (Promotions { inner }).grant_deposit_bonuses(user_id).await {
+                let p = Promotions { inner };
+                if let Err(e) = p.grant_deposit_bonuses(user_id).await {
                     tracing::warn!(user_id, error = %e, "deposit bonus deferred to the sweep");
+                }
+                // The standing deposit bonus the player opted into (service/deposit_bonus.rs).
+                if let Err(e) = p.grant_standing_deposit_bonuses(user_id).await {
+                    tracing::warn!(user_id, error = %e, "standing deposit bonus deferred to the sweep");
                 }
             }
         });

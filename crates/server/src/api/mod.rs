@@ -8,6 +8,7 @@ pub mod cashier;
 pub mod sportsbook;
 pub mod desk;
 pub mod crash; // crash
+pub mod deposit_bonus;
 pub mod dev;
 pub mod envelope;
 pub mod extract;
@@ -45,7 +46,8 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .merge(partners::routes())
         .merge(promotions::routes())
         .merge(promotions_extra::routes())
-        .merge(promotions_admin::routes());
+        .merge(promotions_admin::routes())
+        .merge(deposit_bonus::routes());
     if state.is_demo() {
         r = r.merge(dev::routes());
     }
@@ -72,6 +74,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         promotions::check_promocode, promotions::activate_promocode, promotions::bonuses, promotions::give_up,
         promotions::free_bets, promotions::activate_free_bets, promotions::free_bet_stats,
         promotions::jackpot_data, promotions::jackpot_is_shown, promotions::jackpot_list, promotions::jackpots_public, promotions::force_drop,
+        deposit_bonus::deposit_bonus, deposit_bonus::set_deposit_bonus,
         promotions_extra::coupon_machine, promotions_extra::coupon_draw, promotions_extra::run_weekly_cashback, promotions_extra::announce_draw, promotions_extra::run_draw,
         promotions_admin::list_templates, promotions_admin::create_template, promotions_admin::list_codes, promotions_admin::create_code,
         promotions_admin::block_code, promotions_admin::grant_free_bets, promotions_admin::grant_bonus, promotions_admin::list_pools,

@@ -57,9 +57,17 @@ fn visitor(ip: &str) -> i64 {
     -(i64::from_be_bytes([h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]]) & i64::MAX) - 1
 }
 
-/// Applies the promo code typed at sign-up to the new account; a code that does not apply
-/// leaves the registration as it is (the form checked it first).
+/// Applies the promo code typed at sign-up to the new account, then the registration bonus
+/// (`limits.bonus.registrationBonus` > 0); a code that does not apply leaves the registration
+/// as it is (the form checked it first).
 pub async fn apply_signup_code(state: &AppState, user_id: i64, code: Option<&str>) {
+    apply_code(state, user_id, code).await;
+    if let Err(e) = state.promotions.grant_registration_bonus(user_id).await {
+        tracing::warn!(user_id, error = %e.text(), "the registration bonus was not granted");
+    }
+}
+
+async fn apply_code(state: &AppState, user_id: i64, code: Option<&str>) {
     let Some(code) = code.map(str::trim).filter(|c| !c.is_empty()) else {
         return;
     };

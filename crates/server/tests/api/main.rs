@@ -8,6 +8,7 @@ mod casino;
 mod cashback_coupons;
 mod cashier;
 mod crash;
+mod deposit_bonus;
 mod history;
 mod money;
 mod payments;

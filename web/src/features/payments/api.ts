@@ -88,3 +88,37 @@ export const payHistoryApi = paymentsApi.injectEndpoints({
     }),
   }),
 });
+
+/** `GET`/`POST /api/user/deposit-bonus`: the standing deposit bonus, off until the player turns it on. */
+export type DepositBonusOffer = ReplyOf<'/api/user/deposit-bonus', 'get'>;
+/** A bonus of `GET /api/user/bonuses` (the standing deposit bonus's template is `deposit-standing-{CUR}`). */
+export type RecentBonus = ReplyOf<'/api/user/bonuses', 'get'>[number];
+
+/**
+ * The deposit bonus offer and the player's choice. A grant arrives after a deposit's commit, so a
+ * deposit that succeeded refreshes the offer (`DepositBonus`) and the bonuses list (`Bonuses`).
+ */
+export const depositBonusApi = api.enhanceEndpoints({ addTagTypes: ['DepositBonus', 'Bonuses'] }).injectEndpoints({
+  endpoints: (build) => ({
+    depositBonus: build.query<DepositBonusOffer, void>({
+      query: () => ({ url: '/api/user/deposit-bonus' }),
+      providesTags: ['DepositBonus'],
+    }),
+    /** The player's bonuses (`GET /api/user/bonuses`), for the deposit's result: the bonus it earned. */
+    bonusesAfterDeposit: build.query<RecentBonus[], void>({
+      query: () => ({ url: '/api/user/bonuses' }),
+      providesTags: ['Bonuses'],
+    }),
+    setDepositBonus: build.mutation<DepositBonusOffer, boolean>({
+      query: (enabled) => ({ url: '/api/user/deposit-bonus', method: 'POST', body: { enabled } }),
+      async onQueryStarted(_enabled, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(depositBonusApi.util.upsertQueryData('depositBonus', undefined, data));
+        } catch {
+          // The toggle shows the refusal; the cached state stays what the server said.
+        }
+      },
+    }),
+  }),
+});

@@ -5,6 +5,7 @@ import { depositAllowance, paymentDecimals, type LimitPeriod } from '../amount';
 import { paymentsApi } from '../api';
 import type { AmountCap } from '../useAmountForm';
 import { formatMinor } from './AmountPicker';
+import { DepositBonusToggle } from './DepositBonusToggle';
 import { PayHead } from './PayHead';
 import css from './Payments.module.css';
 
@@ -47,6 +48,7 @@ function OfflineDeposit({ playerId }: { playerId: number }) {
           {playerId}
         </strong>
       </div>
+      <DepositBonusToggle amountText="" decimals={0} />
       <h3 className={css.cardSubtitle}>{t('offline.cashiers')}</h3>
       {isLoading ? null : isError || !cashiers || cashiers.length === 0 ? (
         <p className={css.small}>{t('offline.noCashiers')}</p>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { MobileButton } from '../../../components/MobileButton';
 import { AmountPicker } from '../components/AmountPicker';
 import { AllowanceLine, useDepositAllowance, useDepositGate } from '../components/DepositGate';
+import { DepositBonusToggle } from '../components/DepositBonusToggle';
 import { InfoNote } from '../components/InfoNote';
 import { PayHead } from '../components/PayHead';
 import css from '../components/Payments.module.css';
@@ -47,6 +48,7 @@ function PaykassmaDepositForm() {
           onChange={form.setText}
           problem={form.problem}
         />
+        <DepositBonusToggle amountText={form.text} decimals={form.decimals} />
         <MobileButton type="submit" block disabled={!form.settingsLoaded || (allowance !== null && allowance.remaining < form.limit.min)} data-testid="paykassma-deposit-submit">
           {t('paykassma.submitDeposit')}
         </MobileButton>

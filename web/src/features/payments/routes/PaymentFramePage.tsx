@@ -12,6 +12,7 @@ import { Spinner, SpinnerOverlay } from '../../../components/Spinner';
 import { formatMoney } from '../../../components/money';
 import { isFinal, paymentsApi } from '../api';
 import { PayHead } from '../components/PayHead';
+import { DepositBonusGranted } from '../components/DepositBonusToggle';
 import { paymentRefusal, wagerLeft } from '../refusal';
 import { WagerLeft } from '../components/WagerLeft';
 import css from '../components/Payments.module.css';
@@ -220,6 +221,7 @@ export default function PaymentFramePage() {
             <Interpolated text={t('frame.succeededText', { amount: '\u0000' })} value={amountOf()} />
           </p>
           <NewBalance />
+          <DepositBonusGranted />
           <Actions>
             <MobileButton to="/slots/lobby">{t('frame.toGames')}</MobileButton>
             <MobileButton to="/profile/history" color="secondary">

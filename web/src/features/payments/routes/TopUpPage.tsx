@@ -6,6 +6,7 @@ import { MobileButton } from '../../../components/MobileButton';
 import { Money } from '../../../components/Money';
 import { AmountPicker } from '../components/AmountPicker';
 import { AllowanceLine, useDepositAllowance, useDepositGate } from '../components/DepositGate';
+import { DepositBonusToggle } from '../components/DepositBonusToggle';
 import { InfoNote } from '../components/InfoNote';
 import { PayHead } from '../components/PayHead';
 import css from '../components/Payments.module.css';
@@ -61,6 +62,7 @@ function TopUpForm() {
           onChange={form.setText}
           problem={form.problem}
         />
+        <DepositBonusToggle amountText={form.text} decimals={form.decimals} />
         <MobileButton type="submit" block disabled={!form.settingsLoaded || (allowance !== null && allowance.remaining < form.limit.min)} data-testid="top-up-submit">
           {t('topUp.submit')}
         </MobileButton>
