@@ -84,6 +84,142 @@ pub enum PromoCommand {
         #[arg(long)]
         id: String,
     },
+    // Operator tools (docs/PROMOTIONS.md "Operator tools"): each prints JSON and is audited
+    // with the actor `cli:$USER`; the same checks as the admin endpoints (api/promotions_admin.rs).
+    /// List the bonus templates.
+    Templates,
+    /// Create a bonus template (a multiple above the operator's maximum, 10, is refused: 132).
+    TemplateCreate {
+        #[arg(long)]
+        name: String,
+        /// casino or sport.
+        #[arg(long, default_value = "casino")]
+        product: String,
+        #[arg(long, default_value = "TND")]
+        currency: String,
+        /// A fixed bonus in major units, e.g. 50 (or --percent with --cap).
+        #[arg(long)]
+        amount: Option<String>,
+        /// A share of the deposit in percent, e.g. 25.
+        #[arg(long)]
+        percent: Option<String>,
+        /// With --percent: the most the bonus can be, major units.
+        #[arg(long)]
+        cap: Option<String>,
+        /// The wagering multiple.
+        #[arg(long)]
+        wagering: i64,
+        /// bonus or bonus_plus_deposit.
+        #[arg(long, default_value = "bonus")]
+        base: String,
+        #[arg(long)]
+        max_bet: Option<String>,
+        #[arg(long)]
+        max_conversion: Option<String>,
+        #[arg(long, default_value_t = 30)]
+        life_days: i64,
+        /// Sport bonus: the least odds of a leg, e.g. 1.80.
+        #[arg(long)]
+        min_odds: Option<String>,
+    },
+    /// List the promo codes with their usage.
+    Codes,
+    /// Create a promo code.
+    CodeCreate {
+        #[arg(long)]
+        code: String,
+        /// bonus, free_bets, deposit_bonus or partner_referral.
+        #[arg(long)]
+        kind: String,
+        /// The bonus template's name (bonus and deposit-bonus codes).
+        #[arg(long)]
+        template: Option<String>,
+        /// Free-bet codes: 10, 50, 100, 250 or 500 (major units).
+        #[arg(long)]
+        free_bet_value: Option<i64>,
+        #[arg(long)]
+        free_bet_count: Option<i64>,
+        /// The owning partner's user id.
+        #[arg(long)]
+        partner: Option<i64>,
+        /// Epoch milliseconds or RFC 3339 (default: now).
+        #[arg(long)]
+        valid_from: Option<String>,
+        /// Epoch milliseconds or RFC 3339 (default: no end).
+        #[arg(long)]
+        valid_until: Option<String>,
+        /// Activations in all (0: no limit); each player once.
+        #[arg(long)]
+        max_uses: Option<i64>,
+        #[arg(long)]
+        new_players_only: bool,
+        #[arg(long)]
+        currency: Option<String>,
+        #[arg(long)]
+        min_deposits: Option<i64>,
+        /// Stakes needed, major units of --currency.
+        #[arg(long)]
+        min_turnover: Option<String>,
+    },
+    /// Block a promo code (players get 2206), or unblock it with --unblock.
+    CodeBlock {
+        #[arg(long)]
+        code: String,
+        #[arg(long)]
+        unblock: bool,
+    },
+    /// A free-bet campaign: free bets to players, once per campaign id and player.
+    FreeBets {
+        #[arg(long)]
+        campaign: String,
+        /// Player ids: --user 1 --user 2, or --user 1,2,3.
+        #[arg(long = "user", required = true, value_delimiter = ',')]
+        users: Vec<i64>,
+        /// 10, 50, 100, 250 or 500 (major units of each player's currency).
+        #[arg(long)]
+        value: i64,
+        #[arg(long, default_value_t = 1)]
+        count: i64,
+    },
+    /// Grant a bonus from a template to a player (idempotent by --key).
+    GrantBonus {
+        #[arg(long)]
+        user: i64,
+        /// The template's name or id.
+        #[arg(long)]
+        template: String,
+        #[arg(long)]
+        key: String,
+    },
+    /// List the jackpot pools.
+    Pools,
+    /// Create a jackpot pool (its first drop point committed, seed hash published).
+    PoolCreate {
+        #[arg(long)]
+        id: String,
+        #[arg(long)]
+        num: i64,
+        #[arg(long)]
+        name: String,
+        #[arg(long, default_value = "TND")]
+        currency: String,
+        /// Major units.
+        #[arg(long)]
+        seed: String,
+        /// Major units.
+        #[arg(long)]
+        cap: String,
+        /// Share of eligible stakes in hundredths of a percent (50 = 0.5 %).
+        #[arg(long)]
+        share_bps: i64,
+        #[arg(long)]
+        image: Option<String>,
+    },
+    /// Demo mode: top a pool up to just below its drop point (the next eligible stake wins it).
+    ForceDrop {
+        #[arg(long)]
+        pool: String,
+    },
 }
 
 #[derive(Subcommand)]
@@ -386,6 +522,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
                     p.announce_coupon_draw(&id, winners, &actor).await.map(|d| serde_json::to_string_pretty(&d).unwrap_or_default())
                 }
                 PromoCommand::Draw { id } => p.run_coupon_draw(&id).await.map(|d| serde_json::to_string_pretty(&d).unwrap_or_default()),
+                other => promo_operator(&state, other).await,
             };
             match result {
                 Ok(text) => {
@@ -431,6 +568,7 @@ fn print_demo_accounts() {
     for (code, what) in crate::seed::DEMO_PROMO_CODES {
         println!("  {code:<12} {what}");
     }
+    println!("Operator tools: carthage promo --help (docs/PROMOTIONS.md \"Operator tools\")");
     println!("Messages (SMS, e-mail) are readable at GET /api/dev/outbox?to=<phone or e-mail>");
 }
 
@@ -441,4 +579,75 @@ async fn find_user(state: &AppState, who: &str) -> anyhow::Result<accounts::User
         Err(_) => state.accounts.find_by_login(who.trim()).await,
     };
     found.map_err(|e| anyhow::anyhow!(e.text()))?.ok_or_else(|| anyhow::anyhow!("no user {who}"))
+}
+
+fn pretty<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default()
+}
+
+/// A time as epoch milliseconds or RFC 3339.
+fn cli_time(text: &str) -> Result<i64, kernel::AppError> {
+    let text = text.trim();
+    if let Ok(ms) = text.parse::<i64>() {
+        return Ok(ms);
+    }
+    text.parse::<promotions::periods::Timestamp>()
+        .map(|t| t.as_millisecond())
+        .map_err(|_| kernel::AppError::with_detail(kernel::ErrorCode::BadRequest, format!("{text}: epoch milliseconds or RFC 3339")))
+}
+
+/// A request built from the arguments, read as the endpoint reads its body (400 when it breaks it).
+fn cli_request<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, kernel::AppError> {
+    serde_json::from_value(value).map_err(|e| kernel::AppError::with_detail(kernel::ErrorCode::BadRequest, e.to_string()))
+}
+
+/// The operator's `carthage promo …` subcommands (all but cashback and the coupon draws): the
+/// admin endpoints' own functions, with the actor `cli:$USER`; the answer as pretty JSON.
+pub async fn promo_operator(state: &AppState, command: PromoCommand) -> Result<String, kernel::AppError> {
+    use crate::api::promotions_admin as admin;
+    use serde_json::json;
+    let actor = format!("cli:{}", std::env::var("USER").unwrap_or_else(|_| "cli".into()));
+    let p = &state.promotions;
+    Ok(match command {
+        PromoCommand::Cashback { .. } | PromoCommand::DrawAnnounce { .. } | PromoCommand::Draw { .. } => {
+            return Err(kernel::AppError::with_detail(kernel::ErrorCode::BadRequest, "handled by `carthage promo`"))
+        }
+        PromoCommand::Templates => pretty(&p.templates().await?),
+        PromoCommand::TemplateCreate { name, product, currency, amount, percent, cap, wagering, base, max_bet, max_conversion, life_days, min_odds } => {
+            let req = cli_request(json!({
+                "name": name, "product": product, "currency": currency.to_ascii_uppercase(), "amount": amount, "percent": percent, "cap": cap,
+                "wageringMultiple": wagering, "wageringBase": base, "maxBet": max_bet, "maxConversion": max_conversion,
+                "lifeDays": life_days, "minOdds": min_odds,
+            }))?;
+            pretty(&admin::do_create_template(state, req, &actor).await?)
+        }
+        PromoCommand::Codes => pretty(&p.codes(None).await?),
+        PromoCommand::CodeCreate { code, kind, template, free_bet_value, free_bet_count, partner, valid_from, valid_until, max_uses, new_players_only, currency, min_deposits, min_turnover } => {
+            let req = cli_request(json!({
+                "code": code, "kind": kind, "template": template, "freeBetValue": free_bet_value, "freeBetCount": free_bet_count,
+                "partnerId": partner, "validFrom": valid_from.as_deref().map(cli_time).transpose()?,
+                "validUntil": valid_until.as_deref().map(cli_time).transpose()?, "maxUses": max_uses, "newPlayersOnly": new_players_only,
+                "currency": currency.map(|c| c.to_ascii_uppercase()), "minDeposits": min_deposits, "minTurnover": min_turnover,
+            }))?;
+            pretty(&admin::do_create_code(state, req, &actor).await?)
+        }
+        PromoCommand::CodeBlock { code, unblock } => pretty(&admin::do_block_code(state, &code, !unblock, &actor).await?),
+        PromoCommand::FreeBets { campaign, users, value: v, count } => {
+            let req = cli_request(json!({ "campaign": campaign, "userIds": users, "value": v, "count": count }))?;
+            pretty(&admin::do_grant_free_bets(state, req, &actor).await?)
+        }
+        PromoCommand::GrantBonus { user, template, key } => {
+            let req = cli_request(json!({ "userId": user, "template": template, "key": key }))?;
+            pretty(&admin::do_grant_bonus(state, req, &actor).await?)
+        }
+        PromoCommand::Pools => pretty(&p.jackpots().await?),
+        PromoCommand::PoolCreate { id, num, name, currency, seed, cap, share_bps, image } => {
+            let req = cli_request(json!({
+                "id": id, "num": num, "name": name, "currency": currency.to_ascii_uppercase(), "seedAmount": seed, "cap": cap,
+                "shareBps": share_bps, "image": image,
+            }))?;
+            pretty(&admin::do_create_pool(state, req, &actor).await?)
+        }
+        PromoCommand::ForceDrop { pool } => pretty(&json!({ "pool": pool, "added": admin::do_force_drop(state, &pool, &actor).await? })),
+    })
 }

@@ -4,6 +4,27 @@
  */
 
 export interface paths {
+    "/api/admin/jackpots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The jackpot pools (admin): amounts, caps, cycles and published seed hashes. */
+        get: operations["list_pools"];
+        put?: never;
+        /**
+         * Creates a jackpot pool (admin); the same pool again answers it with `created` false.
+         *     Same as `carthage promo pool-create`.
+         */
+        post: operations["create_pool"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/jackpots/{pool}/force-drop": {
         parameters: {
             query?: never;
@@ -18,6 +39,61 @@ export interface paths {
          *     eligible stake wins it (the drop stays verifiable).
          */
         post: operations["force_drop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/promotions/bonuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grants a bonus from a template to a player (admin): opened at once, or queued behind an
+         *     open bonus of its product. Same as `carthage promo grant-bonus`.
+         */
+        post: operations["grant_bonus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/promotions/codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Promo codes with their usage (`uses` against `maxUses`, `activations`), newest first (admin). */
+        get: operations["list_codes"];
+        put?: never;
+        /** Creates a promo code (admin). Same as `carthage promo code-create`. */
+        post: operations["create_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/promotions/codes/{code}/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Blocks or unblocks a promo code (admin). Same as `carthage promo code-block [--unblock]`. */
+        post: operations["block_code"];
         delete?: never;
         options?: never;
         head?: never;
@@ -55,6 +131,49 @@ export interface paths {
          *     winners are drawn and the seed revealed. Idempotent.
          */
         post: operations["run_draw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/promotions/free-bets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grants free bets to players (admin), idempotent per campaign id and player: a re-run grants
+         *     none twice; the same campaign with another value or count for a player who has them → 26.
+         *     Same as `carthage promo free-bets`.
+         */
+        post: operations["grant_free_bets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/promotions/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Bonus templates, newest first (admin). */
+        get: operations["list_templates"];
+        put?: never;
+        /**
+         * Creates a bonus template (admin). Checked against the operator's limits when created: a
+         *     wagering multiple above the maximum (default 10×) or a life above 90 days answers 132 with
+         *     the reason; a name in use, 132. Same as `carthage promo template-create`.
+         */
+        post: operations["create_template"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1445,6 +1564,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/partner/set-promocode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Partner set-promocode (spec §4, §7): links a new player (registered less than 24 h ago, no
+         *     deposit yet) who is not referred yet to the partner owning the code (or named by `ref_id`
+         *     for a code without owner), and applies the code. Idempotent: a repeat answers `replayed`.
+         *     Refusals: 2203 the player is referred by another partner (or `ref_id` names another partner
+         *     than the code's, or a partner uses another partner's code), 2204 the partner's own code, 24 a
+         *     partner with a code no partner owns, 2212 / 2214 linking needed but the player is
+         *     not new (2214 for a referral code), and the code's other refusals of 2200–2215.
+         */
+        post: operations["set_promocode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/password/change": {
         parameters: {
             query?: never;
@@ -2024,6 +2168,8 @@ export interface components {
             wonJackpots: components["schemas"]["WonJackpotReply"][];
         };
         /** @enum {string} */
+        BaseArg: "bonus" | "bonus_plus_deposit";
+        /** @enum {string} */
         BetKindRequest: "single" | "express";
         BetLegReply: {
             event_id: string;
@@ -2076,6 +2222,10 @@ export interface components {
             status: string;
             /** Format: double */
             total_odds: number;
+        };
+        BlockCodeRequest: {
+            /** @description true blocks (players get 2206), false unblocks. */
+            blocked: boolean;
         };
         /** @description A block taken: every session has ended (the cookie is cleared). */
         BlockReply: {
@@ -2137,6 +2287,39 @@ export interface components {
             /** Format: int64 */
             id: number;
             status: string;
+        };
+        /** @description One player's part of a free-bet campaign. */
+        CampaignPlayer: {
+            currency: components["schemas"]["Currency"];
+            /**
+             * Format: int64
+             * @description Free bets granted by this call (0 on a re-run).
+             */
+            granted: number;
+            /**
+             * Format: int64
+             * @description Free bets this campaign has given the player in all.
+             */
+            total: number;
+            /** Format: int64 */
+            userId: number;
+        };
+        /** @description What a free-bet campaign call did. */
+        CampaignReport: {
+            campaign: string;
+            /** Format: int64 */
+            count: number;
+            /**
+             * Format: int64
+             * @description Free bets granted by this call across every player.
+             */
+            granted: number;
+            players: components["schemas"]["CampaignPlayer"][];
+            /**
+             * Format: int64
+             * @description Each free bet's value in major units of each player's currency (10, 50, 100, 250, 500).
+             */
+            value: number;
         };
         CancelRequest: {
             /** Format: int64 */
@@ -2222,6 +2405,58 @@ export interface components {
             /** @description 1–64 printable characters, no `:`. */
             clientSeed: string;
         };
+        /** @enum {string} */
+        CodeKindArg: "bonus" | "free_bets" | "deposit_bonus" | "partner_referral";
+        /** @description A promo code as the operator lists it, with its usage. */
+        CodeView: {
+            /**
+             * Format: int64
+             * @description Players who activated it (rows of `promo_activations`).
+             */
+            activations: number;
+            blocked: boolean;
+            code: string;
+            /** Format: int64 */
+            createdAt: number;
+            createdBy: string;
+            currency?: string | null;
+            /**
+             * Format: double
+             * @description Free-bet codes: each free bet's value (major units of the code's currency, TND when the
+             *     code names none) and how many.
+             */
+            freeBetAmount: number;
+            /** Format: int64 */
+            freeBetCount: number;
+            /** @description `bonus`, `free_bets`, `deposit_bonus`, `partner_referral`. */
+            kind: string;
+            /**
+             * Format: int64
+             * @description 0: no limit.
+             */
+            maxUses: number;
+            /** Format: int64 */
+            minDeposits: number;
+            /** Format: double */
+            minTurnover: number;
+            newPlayersOnly: boolean;
+            /**
+             * Format: int64
+             * @description The partner who owns the code.
+             */
+            partnerId?: number | null;
+            /** @description The bonus template's name (bonus and deposit-bonus codes). */
+            template?: string | null;
+            /**
+             * Format: int64
+             * @description Activations counted against `maxUses`.
+             */
+            uses: number;
+            /** Format: int64 */
+            validFrom: number;
+            /** Format: int64 */
+            validUntil?: number | null;
+        };
         CoolOffRequest: {
             /** @description `24h`, `7d` or `30d`. */
             period: string;
@@ -2267,6 +2502,117 @@ export interface components {
             issuedAt: number;
             mainCouponId: string;
             number: string;
+        };
+        /**
+         * @description A promo code. Each player activates a code at most once; `maxUses` limits activations in
+         *     all (0: none). Times are epoch milliseconds.
+         */
+        CreateCodeRequest: {
+            /** @description Stored upper-case. */
+            code: string;
+            currency?: null | components["schemas"]["Currency"];
+            /**
+             * Format: int64
+             * @description Free-bet codes: how many (default 1).
+             */
+            freeBetCount?: number | null;
+            /**
+             * Format: int64
+             * @description Free-bet codes: each free bet's value in major units, one of 10, 50, 100, 250, 500.
+             */
+            freeBetValue?: number | null;
+            kind: components["schemas"]["CodeKindArg"];
+            /**
+             * Format: int64
+             * @description Activations in all (default 0: no limit).
+             */
+            maxUses?: number | null;
+            /**
+             * Format: int64
+             * @description Deposits the player must have made.
+             */
+            minDeposits?: number | null;
+            /** @description Stakes the player must have placed, major units of `currency`. */
+            minTurnover?: string | null;
+            /** @description Only players registered at or after `validFrom`. */
+            newPlayersOnly?: boolean | null;
+            /**
+             * Format: int64
+             * @description The partner who owns the code (a partner account): their own code answers them 2204,
+             *     a player referred by another partner 2203. Required for `partner_referral`.
+             */
+            partnerId?: number | null;
+            /** @description The bonus template's name (bonus and deposit-bonus codes). */
+            template?: string | null;
+            /**
+             * Format: int64
+             * @description Default: now.
+             */
+            validFrom?: number | null;
+            /**
+             * Format: int64
+             * @description Default: no end.
+             */
+            validUntil?: number | null;
+        };
+        CreatePoolReply: {
+            /** @description false: the same pool existed (nothing changed). */
+            created: boolean;
+            pool: components["schemas"]["JackpotView"];
+        };
+        /** @description A jackpot pool: its first cycle's drop point is drawn and its seed hash published at once. */
+        CreatePoolRequest: {
+            /** @description The pool drops at the latest here, major units (above the seed). */
+            cap: string;
+            currency: components["schemas"]["Currency"];
+            id: string;
+            image?: string | null;
+            name: string;
+            /**
+             * Format: int64
+             * @description Display order (unique).
+             */
+            num: number;
+            /** @description The operator's money that starts each cycle, major units. */
+            seedAmount: string;
+            /**
+             * Format: int64
+             * @description Share of each eligible stake, hundredths of a percent (50 = 0.5 %).
+             */
+            shareBps: number;
+        };
+        /**
+         * @description A bonus template. Exactly one of `amount` (a fixed bonus) or `percent` with `cap` (a share of
+         *     the qualifying deposit). Money is decimal text in major units of `currency`.
+         */
+        CreateTemplateRequest: {
+            /** @description A fixed bonus, e.g. "50". */
+            amount?: string | null;
+            /** @description With `percent`: the most the bonus can be. */
+            cap?: string | null;
+            currency: components["schemas"]["Currency"];
+            /**
+             * Format: int64
+             * @description Days until an unconverted bonus is forfeited; above the operator's maximum (90) → 132.
+             */
+            lifeDays: number;
+            /** @description The largest stake while wagering (default "0": none). */
+            maxBet?: string | null;
+            /** @description The most that converts to real money (default "0": no maximum). */
+            maxConversion?: string | null;
+            /** @description Sport bonus: the least odds of a leg, e.g. "1.80" (at least 1.001). */
+            minOdds?: string | null;
+            /** @description Unique; codes name their template by it. */
+            name: string;
+            /** @description A share of the deposit in percent, 0.01 to 100 (e.g. "25"). */
+            percent?: string | null;
+            product: components["schemas"]["ProductArg"];
+            wageringBase?: null | components["schemas"]["BaseArg"];
+            /**
+             * Format: int64
+             * @description Whole multiple of the base to wager; above the operator's maximum (default 10) → 132.
+             */
+            wageringMultiple: number;
         };
         /** @enum {string} */
         Currency: "TND" | "TMT" | "HTG" | "RUB" | "PYG" | "USDT" | "USD" | "EUR";
@@ -2625,6 +2971,33 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_CampaignReport: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description What a free-bet campaign call did. */
+            result?: {
+                campaign: string;
+                /** Format: int64 */
+                count: number;
+                /**
+                 * Format: int64
+                 * @description Free bets granted by this call across every player.
+                 */
+                granted: number;
+                players: components["schemas"]["CampaignPlayer"][];
+                /**
+                 * Format: int64
+                 * @description Each free bet's value in major units of each player's currency (10, 50, 100, 250, 500).
+                 */
+                value: number;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_CashbackRun: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -2695,6 +3068,66 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_CodeView: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description A promo code as the operator lists it, with its usage. */
+            result?: {
+                /**
+                 * Format: int64
+                 * @description Players who activated it (rows of `promo_activations`).
+                 */
+                activations: number;
+                blocked: boolean;
+                code: string;
+                /** Format: int64 */
+                createdAt: number;
+                createdBy: string;
+                currency?: string | null;
+                /**
+                 * Format: double
+                 * @description Free-bet codes: each free bet's value (major units of the code's currency, TND when the
+                 *     code names none) and how many.
+                 */
+                freeBetAmount: number;
+                /** Format: int64 */
+                freeBetCount: number;
+                /** @description `bonus`, `free_bets`, `deposit_bonus`, `partner_referral`. */
+                kind: string;
+                /**
+                 * Format: int64
+                 * @description 0: no limit.
+                 */
+                maxUses: number;
+                /** Format: int64 */
+                minDeposits: number;
+                /** Format: double */
+                minTurnover: number;
+                newPlayersOnly: boolean;
+                /**
+                 * Format: int64
+                 * @description The partner who owns the code.
+                 */
+                partnerId?: number | null;
+                /** @description The bonus template's name (bonus and deposit-bonus codes). */
+                template?: string | null;
+                /**
+                 * Format: int64
+                 * @description Activations counted against `maxUses`.
+                 */
+                uses: number;
+                /** Format: int64 */
+                validFrom: number;
+                /** Format: int64 */
+                validUntil?: number | null;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_CouponDraw: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -2738,6 +3171,21 @@ export interface components {
                 main: components["schemas"]["MainCoupon"];
                 /** Format: int64 */
                 total: number;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_CreatePoolReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /** @description false: the same pool existed (nothing changed). */
+                created: boolean;
+                pool: components["schemas"]["JackpotView"];
             };
             /**
              * Format: int32
@@ -3244,6 +3692,54 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_OperatorGrant: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description What an operator's bonus grant did. */
+            result?: {
+                bonus: components["schemas"]["BonusView"];
+                /** @description The source key's bonus already existed: nothing new was granted. */
+                replayed: boolean;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_PartnerCodeApplied: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description What set-promocode did. */
+            result?: {
+                /** @description The bonus granted (bonus codes). */
+                bonusId?: string | null;
+                code: string;
+                /**
+                 * Format: int64
+                 * @description Free bets granted (free-bet codes), waiting for the player's activation.
+                 */
+                freeBets: number;
+                /** @description `bonus`, `free_bets`, `deposit_bonus`, `partner_referral`. */
+                kind: string;
+                /** @description This call linked the player to `partnerId`. */
+                linked: boolean;
+                /**
+                 * Format: int64
+                 * @description The partner the player is referred by after the call (null: none).
+                 */
+                partnerId?: number | null;
+                /** @description The code had been applied already by an earlier call: nothing new was granted. */
+                replayed: boolean;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_PaymentTokenReply: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -3613,6 +4109,63 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_TemplateView: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description A bonus template as the operator lists it (amounts in major units of its currency). */
+            result?: {
+                active: boolean;
+                /**
+                 * Format: double
+                 * @description A fixed bonus (null for a share of the deposit).
+                 */
+                amount?: number | null;
+                /** Format: double */
+                cap?: number | null;
+                /** Format: int64 */
+                createdAt: number;
+                /** @description Who created it (`admin:{id}`, `cli:{user}`, `seed`). */
+                createdBy: string;
+                currency: components["schemas"]["Currency"];
+                id: string;
+                /** Format: int32 */
+                lifeDays: number;
+                /**
+                 * Format: double
+                 * @description 0: no maximum.
+                 */
+                maxBet: number;
+                /**
+                 * Format: double
+                 * @description 0: no maximum.
+                 */
+                maxConversion: number;
+                /**
+                 * Format: double
+                 * @description Sport bonus: the least odds of a leg (0 for casino).
+                 */
+                minOdds: number;
+                name: string;
+                /**
+                 * Format: int64
+                 * @description A share of the qualifying deposit in hundredths of a percent (2500 = 25 %), null for a
+                 *     fixed bonus; `cap` is its most.
+                 */
+                percentBps?: number | null;
+                /** @description `casino` or `sport`. */
+                product: string;
+                /** @description `bonus` or `bonus_plus_deposit`. */
+                wageringBase: string;
+                /** Format: int32 */
+                wageringMultiple: number;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_UserReply: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -3772,6 +4325,65 @@ export interface components {
                 /** @description First name, address and phone joined. */
                 name: string;
                 phone: string;
+            }[];
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_CodeView: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /**
+                 * Format: int64
+                 * @description Players who activated it (rows of `promo_activations`).
+                 */
+                activations: number;
+                blocked: boolean;
+                code: string;
+                /** Format: int64 */
+                createdAt: number;
+                createdBy: string;
+                currency?: string | null;
+                /**
+                 * Format: double
+                 * @description Free-bet codes: each free bet's value (major units of the code's currency, TND when the
+                 *     code names none) and how many.
+                 */
+                freeBetAmount: number;
+                /** Format: int64 */
+                freeBetCount: number;
+                /** @description `bonus`, `free_bets`, `deposit_bonus`, `partner_referral`. */
+                kind: string;
+                /**
+                 * Format: int64
+                 * @description 0: no limit.
+                 */
+                maxUses: number;
+                /** Format: int64 */
+                minDeposits: number;
+                /** Format: double */
+                minTurnover: number;
+                newPlayersOnly: boolean;
+                /**
+                 * Format: int64
+                 * @description The partner who owns the code.
+                 */
+                partnerId?: number | null;
+                /** @description The bonus template's name (bonus and deposit-bonus codes). */
+                template?: string | null;
+                /**
+                 * Format: int64
+                 * @description Activations counted against `maxUses`.
+                 */
+                uses: number;
+                /** Format: int64 */
+                validFrom: number;
+                /** Format: int64 */
+                validUntil?: number | null;
             }[];
             /**
              * Format: int32
@@ -4146,6 +4758,62 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_TemplateView: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                active: boolean;
+                /**
+                 * Format: double
+                 * @description A fixed bonus (null for a share of the deposit).
+                 */
+                amount?: number | null;
+                /** Format: double */
+                cap?: number | null;
+                /** Format: int64 */
+                createdAt: number;
+                /** @description Who created it (`admin:{id}`, `cli:{user}`, `seed`). */
+                createdBy: string;
+                currency: components["schemas"]["Currency"];
+                id: string;
+                /** Format: int32 */
+                lifeDays: number;
+                /**
+                 * Format: double
+                 * @description 0: no maximum.
+                 */
+                maxBet: number;
+                /**
+                 * Format: double
+                 * @description 0: no maximum.
+                 */
+                maxConversion: number;
+                /**
+                 * Format: double
+                 * @description Sport bonus: the least odds of a leg (0 for casino).
+                 */
+                minOdds: number;
+                name: string;
+                /**
+                 * Format: int64
+                 * @description A share of the qualifying deposit in hundredths of a percent (2500 = 25 %), null for a
+                 *     fixed bonus; `cap` is its most.
+                 */
+                percentBps?: number | null;
+                /** @description `casino` or `sport`. */
+                product: string;
+                /** @description `bonus` or `bonus_plus_deposit`. */
+                wageringBase: string;
+                /** Format: int32 */
+                wageringMultiple: number;
+            }[];
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Vec_TopWinReply: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -4474,6 +5142,34 @@ export interface components {
             /** @description `{iframe}/{lang}/?jwt={RS256 JWT}`. */
             game_link: string;
         };
+        /** @description A bonus from a template to a player, idempotent by `key`. */
+        GrantBonusRequest: {
+            /** @description Retry-safe: the same key answers the same bonus (`replayed`). */
+            key: string;
+            /** @description The template's name or id. */
+            template: string;
+            /** Format: int64 */
+            userId: number;
+        };
+        /**
+         * @description A free-bet campaign: `count` free bets of `value` to each player (inactive until they
+         *     activate them; life 25 days). Idempotent per campaign and player.
+         */
+        GrantFreeBetsRequest: {
+            campaign: string;
+            /**
+             * Format: int64
+             * @description Free bets per player (default 1).
+             */
+            count?: number | null;
+            /** @description Player ids (duplicates count once). */
+            userIds: number[];
+            /**
+             * Format: int64
+             * @description Major units of each player's currency: one of 10, 50, 100, 250, 500 (`limits.freebet`).
+             */
+            value: number;
+        };
         /** @description The sportsbook bet a history entry belongs to (what the player saw when betting). */
         HistoryBet: {
             /** @description The events of its legs, in leg order, each once ("Home – Away"). */
@@ -4733,6 +5429,12 @@ export interface components {
             lang?: string | null;
             promocode?: string | null;
         };
+        /** @description What an operator's bonus grant did. */
+        OperatorGrant: {
+            bonus: components["schemas"]["BonusView"];
+            /** @description The source key's bonus already existed: nothing new was granted. */
+            replayed: boolean;
+        };
         /** @description A message in the demo outbox. */
         OutboxMessageDoc: {
             /** @description `sms` or `email`. */
@@ -4753,6 +5455,28 @@ export interface components {
              * @description Decimal odds (3 decimals at most).
              */
             odds: number;
+        };
+        /** @description What set-promocode did. */
+        PartnerCodeApplied: {
+            /** @description The bonus granted (bonus codes). */
+            bonusId?: string | null;
+            code: string;
+            /**
+             * Format: int64
+             * @description Free bets granted (free-bet codes), waiting for the player's activation.
+             */
+            freeBets: number;
+            /** @description `bonus`, `free_bets`, `deposit_bonus`, `partner_referral`. */
+            kind: string;
+            /** @description This call linked the player to `partnerId`. */
+            linked: boolean;
+            /**
+             * Format: int64
+             * @description The partner the player is referred by after the call (null: none).
+             */
+            partnerId?: number | null;
+            /** @description The code had been applied already by an earlier call: nothing new was granted. */
+            replayed: boolean;
         };
         /**
          * @description Spec §3 payment history entry (source field names): a deposit (`type` `payment`) or a
@@ -4837,6 +5561,8 @@ export interface components {
              */
             stake: number;
         };
+        /** @enum {string} */
+        ProductArg: "casino" | "sport";
         /** @description Spec §3 Profile. */
         ProfileReply: {
             address?: string | null;
@@ -5117,6 +5843,13 @@ export interface components {
             /** @description `fr-fr`, `en-US`, `ar-ar`, `ru-ru`, `kk-KZ` (short forms `fr`, `en`, `ar` too). */
             languageId: string;
         };
+        /** @description What a partner's link carries: `?betting=CODE&ref_id=PARTNER`. */
+        SetPromocodeRequest: {
+            /** @description The promo code from the link. */
+            betting: string;
+            /** @description The partner's id from the link, if any. */
+            ref_id?: string | null;
+        };
         SignupRequest: {
             /** @description Defaults to TND; must be one of the settings' currencies (17 otherwise). */
             currency?: string | null;
@@ -5263,6 +5996,53 @@ export interface components {
             payment_currency: string;
             /** @description The player's Telegram user id (a string or an integer). */
             telegram_user_id: string | number;
+        };
+        /** @description A bonus template as the operator lists it (amounts in major units of its currency). */
+        TemplateView: {
+            active: boolean;
+            /**
+             * Format: double
+             * @description A fixed bonus (null for a share of the deposit).
+             */
+            amount?: number | null;
+            /** Format: double */
+            cap?: number | null;
+            /** Format: int64 */
+            createdAt: number;
+            /** @description Who created it (`admin:{id}`, `cli:{user}`, `seed`). */
+            createdBy: string;
+            currency: components["schemas"]["Currency"];
+            id: string;
+            /** Format: int32 */
+            lifeDays: number;
+            /**
+             * Format: double
+             * @description 0: no maximum.
+             */
+            maxBet: number;
+            /**
+             * Format: double
+             * @description 0: no maximum.
+             */
+            maxConversion: number;
+            /**
+             * Format: double
+             * @description Sport bonus: the least odds of a leg (0 for casino).
+             */
+            minOdds: number;
+            name: string;
+            /**
+             * Format: int64
+             * @description A share of the qualifying deposit in hundredths of a percent (2500 = 25 %), null for a
+             *     fixed bonus; `cap` is its most.
+             */
+            percentBps?: number | null;
+            /** @description `casino` or `sport`. */
+            product: string;
+            /** @description `bonus` or `bonus_plus_deposit`. */
+            wageringBase: string;
+            /** Format: int32 */
+            wageringMultiple: number;
         };
         /** @description One leg of a top win (spec §3). */
         TopWinEvent: {
@@ -5446,6 +6226,84 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    list_pools: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_JackpotView"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 24 not an admin */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_pool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePoolRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CreatePoolReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 24 not an admin, 40 malformed, 47 too many decimals, 132 refused (id or number taken by another pool, seed ≥ cap, above the ledger's maxima) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     force_drop: {
         parameters: {
             query?: never;
@@ -5475,6 +6333,169 @@ export interface operations {
                 };
             };
             /** @description 24 not an admin or not demo mode, 43 no such pool */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    grant_bonus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GrantBonusRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OperatorGrant"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 3 no such user, 23 not signed in, 24 not an admin, 26 key used for another grant, 40 malformed, 47 not a player, 132 no such template or another currency */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_codes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_CodeView"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 24 not an admin */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCodeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CodeView"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 24 not an admin, 40 malformed, 47 a field (currency, free-bet value, partner, validity), 132 refused (code exists, no such template, a referral code without partner) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    block_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The code (any case) */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BlockCodeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CodeView"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 24 not an admin, 40 malformed, 2200 no such code */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -5556,6 +6577,125 @@ export interface operations {
                 };
             };
             /** @description 23, 24, 43 no such draw */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    grant_free_bets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GrantFreeBetsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CampaignReport"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 3 no such user, 23 not signed in, 24 not an admin, 26 campaign re-run with other free bets, 40 malformed, 47 not a player or a value not offered */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_templates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_TemplateView"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 24 not an admin */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTemplateRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TemplateView"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 24 not an admin, 40 malformed, 47 a field (amount or percent, decimals), 132 terms refused (multiple above the operator's maximum, life, amounts, name taken) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -8596,6 +9736,47 @@ export interface operations {
             };
             /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
             "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    set_promocode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetPromocodeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PartnerCodeApplied"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 2200–2215 the code's refusal, 23 not signed in, 24 not a player or partner, 40 malformed */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };

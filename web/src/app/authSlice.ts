@@ -109,6 +109,11 @@ export const authSlice = createSlice({
       state.promocode = action.payload.promocode;
       state.refId = action.payload.refId;
     },
+    /** The partner link's code was sent (app/partnerPromo.ts): forgotten. */
+    clearPromocode(state) {
+      state.promocode = null;
+      state.refId = null;
+    },
     setRestoreTarget(state, action: PayloadAction<AuthState['restoreTarget']>) {
       state.restoreTarget = action.payload;
     },
@@ -170,6 +175,7 @@ export const {
   closeAuthModal,
   setLoginIsPhone,
   setPromocode,
+  clearPromocode,
   setRestoreTarget,
   setOneClick,
   signedIn,

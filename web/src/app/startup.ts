@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../api/api';
 import { setPromocode, staffRefused } from './authSlice';
 import { DEFAULT_LANGUAGE, languageOf } from './i18n';
+import { PROMO_STORAGE_KEY, usePartnerPromocode } from './partnerPromo';
 import { completeSignIn, decodeCharCodes, logout, normalizeLogin } from './session';
 import { useAppDispatch, useAppSelector } from './store';
 
@@ -63,13 +64,13 @@ export function useAppStart() {
     if (betting) {
       dispatch(setPromocode({ promocode: betting, refId: params.get('ref_id') }));
       try {
-        sessionStorage.setItem('carthage.promo', JSON.stringify({ betting, ref_id: params.get('ref_id') }));
+        sessionStorage.setItem(PROMO_STORAGE_KEY, JSON.stringify({ betting, ref_id: params.get('ref_id') }));
       } catch {
         /* ignore */
       }
     } else {
       try {
-        const saved = JSON.parse(sessionStorage.getItem('carthage.promo') ?? 'null') as {
+        const saved = JSON.parse(sessionStorage.getItem(PROMO_STORAGE_KEY) ?? 'null') as {
           betting?: string;
           ref_id?: string | null;
         } | null;
@@ -94,6 +95,9 @@ export function useAppStart() {
       })();
     }
   }, [dispatch, location.search, navigate]);
+
+  // A partner's link (`?betting=CODE&ref_id=…`): applied once the player is signed in.
+  usePartnerPromocode();
 
   // A signed-in partner is kept in the partner area (spec §4).
   useEffect(() => {

@@ -9,6 +9,8 @@ mod coupons;
 mod deposit_bonus;
 mod freebets;
 mod jackpots;
+mod operator;
+mod referral;
 mod summary;
 mod watch;
 
@@ -19,6 +21,8 @@ pub use coupons::{CouponDraw, CouponMachine, CouponView, MainCoupon};
 pub use codes::{normalise, refusal_code, Activated, CodeSpec};
 pub use freebets::{FreeBetStats, FreeBetView};
 pub use jackpots::{verify_drop, JackpotView, JackpotWin};
+pub use operator::{valid_key, CampaignPlayer, CampaignReport, CodeView, OperatorGrant, TemplateView};
+pub use referral::{PartnerCodeApplied, NEW_PLAYER_MS};
 pub use summary::{PlayerPromotions, UnshownWin, POOLS_SNAPSHOT_MS};
 
 use crate::terms::OperatorLimits;

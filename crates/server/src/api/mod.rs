@@ -16,6 +16,7 @@ pub mod partners;
 pub mod payments;
 pub mod promotions;
 pub mod promotions_extra;
+pub mod promotions_admin;
 pub mod provider_wallet;
 pub mod site;
 pub mod studio;
@@ -45,6 +46,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .merge(partners::routes())
         .merge(promotions::routes())
         .merge(promotions_extra::routes())
+        .merge(promotions_admin::routes())
         .merge(deposit_bonus::routes());
     if state.is_demo() {
         r = r.merge(dev::routes());
@@ -74,6 +76,9 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         promotions::jackpot_data, promotions::jackpot_is_shown, promotions::jackpot_list, promotions::jackpots_public, promotions::force_drop,
         deposit_bonus::deposit_bonus, deposit_bonus::set_deposit_bonus,
         promotions_extra::coupon_machine, promotions_extra::coupon_draws, promotions_extra::coupon_draw, promotions_extra::weekly_cashback_rule, promotions_extra::run_weekly_cashback, promotions_extra::announce_draw, promotions_extra::run_draw,
+        promotions_admin::list_templates, promotions_admin::create_template, promotions_admin::list_codes, promotions_admin::create_code,
+        promotions_admin::block_code, promotions_admin::grant_free_bets, promotions_admin::grant_bonus, promotions_admin::list_pools,
+        promotions_admin::create_pool, promotions_admin::set_promocode,
         rg::rg_state, rg::rg_set_limits, rg::rg_self_exclusion, rg::rg_cool_off, rg::rg_reality_check, rg::rg_session, // responsible gambling
         payments::token, payments::deposit, payments::paykassma_deposit, payments::telegram_deposit,
         payments::withdrawal, payments::paykassma_withdrawal, payments::intent, payments::callback,

@@ -343,10 +343,9 @@ pub async fn force_drop(State(state): State<AppState>, session: Session, Path(po
     if session.user.role != accounts::Role::Admin || !state.is_demo() {
         return Err(AppError::new(ErrorCode::Forbidden).into());
     }
-    let pools = state.promotions.jackpots().await?;
-    let p = pools.iter().find(|p| p.pool == pool).ok_or(ErrorCode::NotFound)?;
-    let added = state.promotions.force_drop(&pool).await?;
-    ok(ForceDropReply { added: kernel::money::MajorUnits::new(added, p.currency) })
+    // Audited, like every operator action (api/promotions_admin.rs).
+    let added = super::promotions_admin::do_force_drop(&state, &pool, &format!("admin:{}", session.user.id)).await?;
+    ok(ForceDropReply { added })
 }
 
 fn mask(id: i64) -> String {

@@ -13,6 +13,7 @@ mod history;
 mod money;
 mod payments;
 mod promotions;
+mod promotions_admin;
 mod provider_wallet;
 mod rg;
 mod slots_history;
