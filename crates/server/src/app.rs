@@ -162,6 +162,7 @@ impl AppState {
         let partners = crate::partners::Partners::new(config.partners.clone(), db.clone());
         let promotions = promotions::service::Promotions::new(db.clone(), ledger.clone());
         payments.set_wagering_guard(Arc::new(BonusWagering(promotions.clone())));
+        betting.set_settle_hook(promotions.settle_hook());
         Ok(AppState {
             promotions,
             partners,

@@ -8,14 +8,16 @@ mod codes;
 mod coupons;
 mod freebets;
 mod jackpots;
+mod settlement;
 mod watch;
 
 pub use bonuses::{BonusView, Grant};
 pub use cashback::{parse_week, CashbackRun};
-pub use coupons::{CouponDraw, CouponMachine, CouponView, MainCoupon};
+pub use coupons::{CouponDraw, CouponMachine, CouponView, DrawPrize, MainCoupon, PrizeView};
 pub use codes::{normalise, refusal_code, Activated, CodeSpec};
 pub use freebets::{FreeBetStats, FreeBetView};
 pub use jackpots::{verify_drop, JackpotView, JackpotWin};
+pub use settlement::rakeback_of;
 
 use crate::terms::OperatorLimits;
 use crate::wagering::{Category, ContributionTable};
@@ -101,6 +103,12 @@ impl Promotions {
             }
         });
         Promotions { inner }
+    }
+
+    /// What the sportsbook calls when bets settle (sport-bonus wagering, rakeback):
+    /// `betting.set_settle_hook(promotions.settle_hook())`. Holds the service weakly.
+    pub fn settle_hook(&self) -> Arc<dyn betting::SettleHook> {
+        Arc::new(settlement::Settle(Arc::downgrade(&self.inner)))
     }
 
     pub fn limits(&self) -> OperatorLimits {

@@ -12,6 +12,7 @@ mod history;
 mod money;
 mod payments;
 mod promotions;
+mod promotions_payouts;
 mod provider_wallet;
 mod rg;
 mod sessions_hardening;
