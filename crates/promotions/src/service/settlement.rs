@@ -158,22 +158,25 @@ impl SettleHook for Settle {
                     *moved.entry(r.get(0)).or_default() += r.get::<i64, _>(1);
                 }
             }
+            // Each bonus's progress in one statement for the chunk.
+            let moved: Vec<(i64, Minor)> = moved.into_iter().filter(|(_, d)| *d != 0).collect();
             let mut met = Vec::new();
-            for (bonus_id, delta) in moved {
-                if delta == 0 {
-                    continue;
+            if !moved.is_empty() {
+                let sql = format!(
+                    "UPDATE bonuses SET wagered = bonuses.wagered + v.column2, \
+                     status = CASE WHEN bonuses.wagered + v.column2 >= bonuses.required THEN 'met' ELSE bonuses.status END \
+                     FROM (VALUES {}) AS v WHERE bonuses.id = v.column1 AND bonuses.status = 'active' RETURNING bonuses.id, bonuses.status",
+                    store::values(moved.len(), 2, 1)
+                );
+                let sql = store::positional(conn, &sql).into_owned();
+                let mut q = sqlx::query(&sql);
+                for (bonus_id, delta) in &moved {
+                    q = q.bind(*bonus_id).bind(*delta);
                 }
-                let row = sqlx::query(
-                    "UPDATE bonuses SET wagered = wagered + $1, \
-                     status = CASE WHEN wagered + $1 >= required THEN 'met' ELSE status END \
-                     WHERE id = $2 AND status = 'active' RETURNING status",
-                )
-                .bind(delta)
-                .bind(bonus_id)
-                .fetch_optional(&mut *conn)
-                .await?;
-                if row.is_some_and(|r| r.get::<String, _>(0) == "met") {
-                    met.push(bonus_id);
+                for r in q.fetch_all(&mut *conn).await? {
+                    if r.get::<String, _>(1) == "met" {
+                        met.push(r.get::<i64, _>(0));
+                    }
                 }
             }
             if met.is_empty() {
