@@ -4,4 +4,5 @@
 //! (`casino::ProviderWallet`) under provider `studio`, the same path third parties use.
 
 pub mod crash;
+pub mod history;
 pub mod single;

@@ -620,6 +620,39 @@ async fn a_free_bet_code_grants_inactive_free_bets_the_player_activates() {
     .await;
 }
 
+/// A stake of one chosen free bet uses that one: a player holding 10 and 50 who stakes 50 keeps
+/// the 10 active (its value is still in the free-bet balance).
+#[tokio::test]
+async fn a_free_bet_stake_uses_the_free_bet_of_its_value() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db.clone());
+        let p = Promotions::new(db.clone(), ledger.clone());
+        user(&db, 802, "TND", kernel::clock::now_ms(), None).await;
+        p.grant_free_bets(802, TND, 10_000, 1, "fb-small").await.unwrap();
+        p.grant_free_bets(802, TND, 50_000, 1, "fb-large").await.unwrap();
+        p.activate_free_bets(802).await.unwrap();
+        assert_eq!(balance(&ledger, 802, BalanceKind::FreeBet).await, 60_000);
+        let stake = PostingRequest::transfer(
+            TxType::SportStake,
+            "fb-50",
+            Some(802),
+            TND,
+            AccountRef::Player { user_id: 802, kind: BalanceKind::FreeBet },
+            AccountRef::House(HouseAccount::Sportsbook),
+            50_000,
+        );
+        ledger.post(stake).await.unwrap();
+        let mut states: Vec<(String, String)> = p.free_bets(802).await.unwrap().into_iter().map(|f| (serde_json::to_string(&f.amount).unwrap(), f.status)).collect();
+        states.sort();
+        assert_eq!(states.iter().filter(|(_, s)| s == "used").count(), 1, "{states:?}");
+        assert_eq!(states.iter().filter(|(_, s)| s == "active").count(), 1, "{states:?}");
+        assert_eq!(balance(&ledger, 802, BalanceKind::FreeBet).await, 10_000);
+        let active = p.free_bets(802).await.unwrap().into_iter().find(|f| f.status == "active").unwrap();
+        assert_eq!(serde_json::to_value(&active.amount).unwrap(), serde_json::to_value(kernel::money::MajorUnits::new(10_000, TND)).unwrap());
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn concurrent_stakes_crossing_jackpot_drop_points_drop_each_cycle_once_verifiably() {
     with_each_backend(|db| async move {

@@ -68,6 +68,10 @@ pub async fn serve(
     if let Err(e) = promotions.load_pools().await {
         tracing::error!(error = %e.text(), "promotions: reading the jackpot pools failed");
     }
+    // Games' wagering categories, for the stake check (in memory).
+    if let Err(e) = promotions.load_categories().await {
+        tracing::error!(error = %e.text(), "promotions: reading the game categories failed");
+    }
     let folder = {
         let promotions = promotions.clone();
         tokio::spawn(async move {

@@ -15,13 +15,15 @@
 mod ledger;
 mod model;
 mod observer;
+mod terms;
 mod posting;
 mod verify;
 
 pub use ledger::{HistoryEntry, HistoryQuery, Ledger, LedgerStats};
 pub use posting::{attached, Attached};
 pub use model::*;
-pub use observer::{Applied, PostingObserver, Reversed};
+pub use observer::{Applied, Checked, PostingObserver, Reversed};
+pub use terms::{clear_wager_terms, set_wager_terms, take_back_progress, wager_progress};
 pub use verify::VerifyReport;
 
 /// The player's balances as a read model joined on a user row aliased `u` (used by the

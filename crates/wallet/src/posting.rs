@@ -267,7 +267,7 @@ pub(crate) async fn apply_rollback(
     let hash = crate::ledger::request_hash(&reversal);
     match claim(conn, &reversal, &hash, Some(original.id)).await? {
         Some(tx_id) => {
-            let receipt = apply_claimed(conn, &reversal, tx_id, &house, cx).await?;
+            let (receipt, _) = apply_claimed(conn, &reversal, tx_id, &house, cx, None).await?;
             let original_type = TxType::from_code(original.tx_type).ok_or(LedgerError::NotReversible)?;
             if let Some(observer) = cx.observer(original_type) {
                 let reversed = Reversed { original_tx_id: original.id, original_type, reversal_tx_id: tx_id, user_id: req.user_id };
@@ -351,6 +351,19 @@ fn bounds(amount: Minor, currency: Currency, limits: &LedgerLimits) -> (Minor, M
     (amount.saturating_neg(), upper)
 }
 
+/// A stake's wagering terms as the observer's check gave them ([`crate::Checked`]): applied
+/// to the posting's one player debit by [`update_player`], at no statement of their own.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Terms {
+    pub capped: bool,
+    pub progress: Minor,
+}
+
+/// A player account after its conditional update: id, balance, and whether the update took
+/// the account's wagering progress to its target.
+type Updated = (i64, i64, bool);
+
+#[allow(clippy::too_many_arguments)]
 async fn update_player(
     conn: &mut AnyConnection,
     user_id: i64,
@@ -359,12 +372,19 @@ async fn update_player(
     amount: i64,
     now: i64,
     limits: &LedgerLimits,
-) -> Result<Option<(i64, i64)>, sqlx::Error> {
+    terms: Terms,
+) -> Result<Option<Updated>, sqlx::Error> {
     let (lower, upper) = bounds(amount, currency, limits);
+    // The stake cap and the wagering progress (crate::terms) ride on the same statement: a
+    // capped stake must be at most the account's cap (caps are positive: 0 always passes), and
+    // the progress moves only while the account has a target.
+    let cap_stake = if terms.capped { amount.saturating_neg().max(0) } else { 0 };
     let row = sqlx::query(
-        "UPDATE ledger_accounts SET balance = balance + $1, updated_at = $2 \
+        "UPDATE ledger_accounts SET balance = balance + $1, updated_at = $2, \
+         wager_progress = wager_progress + CASE WHEN wager_target IS NULL THEN 0 ELSE CAST($8 AS BIGINT) END \
          WHERE owner_id = $3 AND kind = $4 AND currency = $5 AND is_house = 0 AND balance >= $6 AND balance <= $7 \
-         RETURNING id, balance",
+         AND (stake_cap IS NULL OR stake_cap >= $9) \
+         RETURNING id, balance, wager_progress, wager_target",
     )
     .bind(amount)
     .bind(now)
@@ -373,9 +393,30 @@ async fn update_player(
     .bind(currency.code())
     .bind(lower)
     .bind(upper)
+    .bind(terms.progress.max(0))
+    .bind(cap_stake)
     .fetch_optional(&mut *conn)
     .await?;
-    row.map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).transpose()
+    row.map(|r| {
+        let (progress, target): (i64, Option<i64>) = (r.try_get(2)?, r.try_get(3)?);
+        Ok((r.try_get(0)?, r.try_get(1)?, target.is_some_and(|t| progress >= t)))
+    })
+    .transpose()
+}
+
+/// The cap a stake of `stake` is above on its account, if that is why its update missed.
+async fn cap_exceeded(conn: &mut AnyConnection, user_id: i64, kind: BalanceKind, currency: Currency, stake: Minor) -> Result<Option<Minor>, sqlx::Error> {
+    let row = sqlx::query("SELECT stake_cap FROM ledger_accounts WHERE owner_id = $1 AND kind = $2 AND currency = $3 AND is_house = 0")
+        .bind(user_id)
+        .bind(kind.as_str())
+        .bind(currency.code())
+        .fetch_optional(&mut *conn)
+        .await?;
+    let cap: Option<i64> = match row {
+        Some(r) => r.try_get(0)?,
+        None => None,
+    };
+    Ok(cap.filter(|&c| stake > c))
 }
 
 /// Claims `req`'s key: inserts its transaction row, `Some(id)` when the key was free. For
@@ -420,19 +461,20 @@ pub(crate) async fn apply(
 ) -> Result<Receipt, LedgerError> {
     match claim(conn, req, hash, None).await? {
         Some(tx_id) => match cx.observer(req.tx_type) {
-            None => apply_claimed(conn, req, tx_id, house, cx).await,
+            None => Ok(apply_claimed(conn, req, tx_id, house, cx, None).await?.0),
             Some(observer) => {
-                let extra = observer.check(conn, req).await?;
-                if extra.is_empty() {
-                    let receipt = apply_claimed(conn, req, tx_id, house, cx).await?;
-                    observer.applied(conn, &[Applied { tx_id, req }]).await?;
+                let checked = observer.check(req)?;
+                let terms = Terms { capped: checked.capped, progress: checked.progress };
+                if checked.extra.is_empty() {
+                    let (receipt, met) = apply_claimed(conn, req, tx_id, house, cx, Some((observer, terms))).await?;
+                    observer.applied(conn, &[Applied { tx_id, req, met }]).await?;
                     return Ok(receipt);
                 }
-                let merged = with_extra_legs(req, &extra, cx)?;
+                let merged = with_extra_legs(req, &checked.extra, cx)?;
                 let mut house = house.clone();
                 resolve_house_on(conn, &merged, &mut house, cx).await?;
-                let receipt = apply_claimed(conn, &merged, tx_id, &house, cx).await?;
-                observer.applied(conn, &[Applied { tx_id, req: &merged }]).await?;
+                let (receipt, met) = apply_claimed(conn, &merged, tx_id, &house, cx, Some((observer, terms))).await?;
+                observer.applied(conn, &[Applied { tx_id, req: &merged, met }]).await?;
                 Ok(receipt)
             }
         },
@@ -441,37 +483,53 @@ pub(crate) async fn apply(
 }
 
 /// Moves the balances and writes the entries of a posting whose key `tx_id` claimed.
+/// `terms`: a watched posting's stake terms and its observer (the refusal of a stake above
+/// its cap); they apply to the posting's first player debit. Also answers whether that stake
+/// met its account's wagering target.
 async fn apply_claimed(
     conn: &mut AnyConnection,
     req: &PostingRequest,
     tx_id: i64,
     house: &HouseIds,
     cx: &Cx,
-) -> Result<Receipt, LedgerError> {
+    terms: Option<(&dyn PostingObserver, Terms)>,
+) -> Result<(Receipt, bool), LedgerError> {
     let now = now_ms();
+    let stake_leg = req.legs.iter().position(|l| matches!(l.account, AccountRef::Player { .. }) && l.amount < 0);
+    let mut met = false;
     // Player legs in a fixed order (deadlock-free on PostgreSQL).
-    let mut legs: Vec<&Leg> = req.legs.iter().collect();
-    legs.sort_by_key(|l| (l.account, l.currency));
+    let mut legs: Vec<(usize, &Leg)> = req.legs.iter().enumerate().collect();
+    legs.sort_by_key(|(_, l)| (l.account, l.currency));
     let mut rows: Vec<(i64, i64, Option<i64>)> = Vec::with_capacity(legs.len());
     let mut balances = Vec::new();
-    for leg in legs {
+    for (i, leg) in legs {
         match leg.account {
             AccountRef::House(acc) => {
                 let id = *house.get(&(acc, leg.currency)).ok_or_else(|| LedgerError::Invalid("house account not resolved".into()))?;
                 rows.push((id, leg.amount, None));
             }
             AccountRef::Player { user_id, kind } => {
-                let mut updated = update_player(conn, user_id, kind, leg.currency, leg.amount, now, &cx.limits).await?;
+                let leg_terms = match terms {
+                    Some((_, t)) if stake_leg == Some(i) => t,
+                    _ => Terms::default(),
+                };
+                let mut updated = update_player(conn, user_id, kind, leg.currency, leg.amount, now, &cx.limits, leg_terms).await?;
                 if updated.is_none() && leg.amount >= 0 {
                     // A credit misses when the account does not exist yet: open the
                     // player's accounts in that currency (same transaction) and retry.
                     open_accounts_on(conn, user_id, leg.currency).await?;
-                    updated = update_player(conn, user_id, kind, leg.currency, leg.amount, now, &cx.limits).await?;
+                    updated = update_player(conn, user_id, kind, leg.currency, leg.amount, now, &cx.limits, leg_terms).await?;
                 }
-                let Some((account_id, balance)) = updated else {
+                let Some((account_id, balance, reached)) = updated else {
+                    if let (Some((observer, _)), true) = (terms, leg_terms.capped) {
+                        if let Some(cap) = cap_exceeded(conn, user_id, kind, leg.currency, -leg.amount).await? {
+                            return Err(observer.capped(req, cap));
+                        }
+                    }
                     // A credit that still misses would take the balance above its maximum.
                     return Err(if leg.amount > 0 { LedgerError::BalanceLimit } else { LedgerError::Insufficient(kind) });
                 };
+                met |= reached && stake_leg == Some(i);
                 rows.push((account_id, leg.amount, Some(balance)));
                 balances.push(LegBalance { user_id, kind, currency: leg.currency, amount: leg.amount, balance_after: balance });
             }
@@ -492,7 +550,7 @@ async fn apply_claimed(
             .execute(&mut *conn)
             .await?;
     }
-    Ok(Receipt { tx_id, created_at: now, replayed: false, balances })
+    Ok((Receipt { tx_id, created_at: now, replayed: false, balances }, met))
 }
 
 /// An entry to write: `(transaction id, account id, amount, balance after)` (no balance
@@ -649,6 +707,8 @@ async fn apply_set(
     let mut refused = Vec::new();
     // Postings the observer extended with extra house legs, as applied.
     let mut merged: HashMap<usize, PostingRequest> = HashMap::new();
+    // Their stake terms (cap, wagering progress).
+    let mut terms: HashMap<usize, Terms> = HashMap::new();
     let mut house = house.clone();
     if cx.observer.get().is_some() {
         let mut kept = Vec::with_capacity(moving.len());
@@ -658,10 +718,11 @@ async fn apply_set(
                 kept.push(k);
                 continue;
             };
-            match observer.check(conn, &items[i].0).await {
-                Ok(extra) => {
-                    if !extra.is_empty() {
-                        let m = with_extra_legs(&items[i].0, &extra, cx).map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
+            match observer.check(&items[i].0) {
+                Ok(checked) => {
+                    terms.insert(k, Terms { capped: checked.capped, progress: checked.progress });
+                    if !checked.extra.is_empty() {
+                        let m = with_extra_legs(&items[i].0, &checked.extra, cx).map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
                         resolve_house_on(conn, &m, &mut house, cx).await.map_err(|e| match e {
                             LedgerError::Store(e) => e,
                             other => sqlx::Error::Protocol(other.to_string()),
@@ -685,14 +746,19 @@ async fn apply_set(
     }
     // 2. Move every player balance, each on its own condition (never below zero, never
     //    above the maximum: the bounds of [`bounds`], columns 5 and 6).
+    //    A watched stake's terms ride along as in [`update_player`]: column 7 its wagering
+    //    progress, column 8 what its account's stake cap must allow.
     let sql = format!(
-        "UPDATE ledger_accounts SET balance = ledger_accounts.balance + v.column4, updated_at = $1 \
+        "UPDATE ledger_accounts SET balance = ledger_accounts.balance + v.column4, updated_at = $1, \
+         wager_progress = ledger_accounts.wager_progress + CASE WHEN ledger_accounts.wager_target IS NULL THEN 0 ELSE v.column7 END \
          FROM (VALUES {}) AS v \
          WHERE ledger_accounts.owner_id = v.column1 AND ledger_accounts.kind = v.column2 \
          AND ledger_accounts.currency = v.column3 AND ledger_accounts.is_house = 0 \
          AND ledger_accounts.balance >= v.column5 AND ledger_accounts.balance <= v.column6 \
-         RETURNING ledger_accounts.owner_id, ledger_accounts.kind, ledger_accounts.currency, ledger_accounts.id, ledger_accounts.balance",
-        store::values(moving.len(), 6, 2)
+         AND (ledger_accounts.stake_cap IS NULL OR ledger_accounts.stake_cap >= v.column8) \
+         RETURNING ledger_accounts.owner_id, ledger_accounts.kind, ledger_accounts.currency, ledger_accounts.id, ledger_accounts.balance, \
+         ledger_accounts.wager_progress, ledger_accounts.wager_target",
+        store::values(moving.len(), 8, 2)
     );
     let sql = store::positional(conn, &sql);
     let mut q = sqlx::query(&sql).bind(now);
@@ -700,12 +766,16 @@ async fn apply_set(
     for &k in &moving {
         let (user_id, kind, currency, amount) = leg(k);
         let (lower, upper) = bounds(amount, currency, &cx.limits);
-        q = q.bind(user_id).bind(kind.as_str()).bind(currency.code()).bind(amount).bind(lower).bind(upper);
+        let t = terms.get(&k).copied().unwrap_or_default();
+        let (progress, cap_stake) = if amount < 0 { (t.progress.max(0), if t.capped { -amount } else { 0 }) } else { (0, 0) };
+        q = q.bind(user_id).bind(kind.as_str()).bind(currency.code()).bind(amount).bind(lower).bind(upper).bind(progress).bind(cap_stake);
     }
-    // Keyed as the database spells them: `(owner, kind, currency)` → `(account id, balance)`.
-    let mut moved: HashMap<(i64, String, String), (i64, i64)> = HashMap::new();
+    // Keyed as the database spells them: `(owner, kind, currency)` → `(account id, balance,
+    // wagering target met)`.
+    let mut moved: HashMap<(i64, String, String), (i64, i64, bool)> = HashMap::new();
     for r in q.fetch_all(&mut *conn).await? {
-        moved.insert((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?), (r.try_get(3)?, r.try_get(4)?));
+        let (progress, target): (i64, Option<i64>) = (r.try_get(5)?, r.try_get(6)?);
+        moved.insert((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?), (r.try_get(3)?, r.try_get(4)?, target.is_some_and(|t| progress >= t)));
     }
     // 3. Release the claims of postings whose balance did not move; 4. write the entries.
     let mut released = refused;
@@ -715,9 +785,12 @@ async fn apply_set(
         let i = step[k];
         let req = merged.get(&k).unwrap_or(&items[i].0);
         let (user_id, kind, currency, amount) = leg(k);
-        let Some(&(account_id, balance)) = moved.get(&(user_id, kind.as_str().to_string(), currency.code().to_string())) else {
+        let Some(&(account_id, balance, met)) = moved.get(&(user_id, kind.as_str().to_string(), currency.code().to_string())) else {
             released.push(ids[k]);
-            if amount < 0 {
+            if amount < 0 && terms.get(&k).is_some_and(|t| t.capped) {
+                // Short of funds or above the stake cap: the one-by-one path tells which.
+                one_by_one.push(i);
+            } else if amount < 0 {
                 results[i] = Some(Err(LedgerError::Insufficient(kind)));
             } else {
                 // A credit misses when the account does not exist yet (or would pass the
@@ -736,7 +809,7 @@ async fn apply_set(
             }
         }
         if cx.observer(req.tx_type).is_some() {
-            watched.push(Applied { tx_id: ids[k], req });
+            watched.push(Applied { tx_id: ids[k], req, met: met && amount < 0 });
         }
         results[i] = Some(Ok(Receipt {
             tx_id: ids[k],

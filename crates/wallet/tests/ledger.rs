@@ -672,23 +672,22 @@ async fn the_observer_checks_and_records_every_watched_posting_in_its_transactio
         fn watches(&self, t: TxType) -> bool {
             t == TxType::BetStake
         }
-        fn check<'c>(
-            &'c self,
-            _conn: &'c mut AnyConnection,
-            req: &'c PostingRequest,
-        ) -> BoxFuture<'c, Result<Vec<Leg>, LedgerError>> {
+        fn check(&self, req: &PostingRequest) -> Result<Checked, LedgerError> {
             let stake = req.legs.iter().map(|l| l.amount).max().unwrap_or(0);
-            async move {
-                if stake > 500 {
-                    Err(LedgerError::Refused(kernel::AppError::new(
-                        kernel::ErrorCode::TransactionFailed,
-                    )))
-                } else {
-                    // Every stake gives 1 of the house's part to another house account.
-                    Ok(vec![Leg::house(HouseAccount::Games, TND, -1), Leg::house(HouseAccount::Jackpots, TND, 1)])
-                }
+            if stake > 500 {
+                Err(LedgerError::Refused(kernel::AppError::new(kernel::ErrorCode::TransactionFailed)))
+            } else {
+                // Every stake gives 1 of the house's part to another house account, is held
+                // to its account's cap and counts its amount toward the account's target.
+                Ok(Checked {
+                    extra: vec![Leg::house(HouseAccount::Games, TND, -1), Leg::house(HouseAccount::Jackpots, TND, 1)],
+                    capped: true,
+                    progress: stake,
+                })
             }
-            .boxed()
+        }
+        fn capped(&self, _req: &PostingRequest, cap: kernel::Minor) -> LedgerError {
+            LedgerError::Refused(kernel::AppError::new(kernel::ErrorCode::BonusMaxBet).data(serde_json::json!({ "cap": cap })))
         }
         fn applied<'c>(
             &'c self,
@@ -697,9 +696,10 @@ async fn the_observer_checks_and_records_every_watched_posting_in_its_transactio
         ) -> BoxFuture<'c, Result<(), LedgerError>> {
             async move {
                 for p in postings {
-                    store::sqlx::query("INSERT INTO audit_log (id, actor, action, subject, details, created_at) VALUES ($1, 'obs', 'applied', $2, '{}', 0)")
+                    store::sqlx::query("INSERT INTO audit_log (id, actor, action, subject, details, created_at) VALUES ($1, 'obs', $3, $2, '{}', 0)")
                         .bind(p.tx_id)
                         .bind(&p.req.idempotency_key)
+                        .bind(if p.met { "met" } else { "applied" })
                         .execute(&mut *conn)
                         .await?;
                 }
@@ -824,6 +824,44 @@ async fn the_observer_checks_and_records_every_watched_posting_in_its_transactio
         assert_eq!(stake_entries, 3, "player, games, jackpots in the stake's own posting");
         // A retry of a stake replays it (its request hash is the caller's).
         assert!(ledger.post(debit(11, 100, "m1")).await.unwrap().replayed);
+
+        // Wagering terms on the account (a bonus's maximum bet and requirement): a stake
+        // above the cap is refused by its own balance update (nothing moves, the key stays
+        // free), one by one and set-wise; the progress moves with each stake and the stake
+        // that reaches the target is told so, once.
+        {
+            let mut conn = db.writer().acquire().await.unwrap();
+            wallet::set_wager_terms(&mut conn, 11, BalanceKind::Real, TND, Some(300), Some(450), 0).await.unwrap();
+        }
+        let before = ledger.balance(11, BalanceKind::Real, TND).await.unwrap();
+        match ledger.post(debit(11, 301, "cap1")).await {
+            Err(LedgerError::Refused(e)) => assert_eq!(e.code, kernel::ErrorCode::BonusMaxBet),
+            other => panic!("above the cap: {other:?}"),
+        }
+        let many = ledger.post_many(vec![debit(11, 350, "cap2"), debit(13, 350, "cap3")]).await;
+        assert!(matches!(&many[0], Err(LedgerError::Refused(e)) if e.code == kernel::ErrorCode::BonusMaxBet), "{:?}", many[0]);
+        assert!(many[1].is_ok(), "another account has no cap");
+        assert!(ledger.lookup("cap1").await.unwrap().is_none() && ledger.lookup("cap2").await.unwrap().is_none());
+        assert_eq!(ledger.balance(11, BalanceKind::Real, TND).await.unwrap(), before);
+        let progress = |db: store::Db| async move {
+            let mut conn = db.writer().acquire().await.unwrap();
+            wallet::wager_progress(&mut conn, 11, BalanceKind::Real, TND).await.unwrap()
+        };
+        ledger.post(debit(11, 300, "w1a")).await.unwrap();
+        assert_eq!(progress(db.clone()).await, (300, Some(450)));
+        assert_eq!(seen("met").await, 0);
+        let many = ledger.post_many(vec![debit(11, 200, "w1b")]).await;
+        assert!(many[0].is_ok());
+        assert_eq!(progress(db.clone()).await, (500, Some(450)));
+        assert_eq!(seen("met").await, 1, "the stake that reached the target");
+        // Lifted: no cap, no counting.
+        let lifted = {
+            let mut conn = db.writer().acquire().await.unwrap();
+            wallet::clear_wager_terms(&mut conn, 11, BalanceKind::Real, TND).await.unwrap()
+        };
+        assert_eq!(lifted, 500);
+        ledger.post(debit(11, 400, "w1c")).await.unwrap();
+        assert_eq!(progress(db.clone()).await, (0, None));
         assert_consistent(&ledger).await;
     })
     .await;

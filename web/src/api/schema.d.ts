@@ -1246,6 +1246,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/getSlotsBetHistory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The signed-in player's casino rounds, newest first: 40 bad paging, 46 bad dates, 47
+         *     unknown status; an unknown provider gives an empty list.
+         */
+        post: operations["slots_bet_history"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/jackpot_data": {
         parameters: {
             query?: never;
@@ -3337,6 +3357,26 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_SlotsHistoryReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                items: components["schemas"]["SlotsRoundReply"][];
+                /** Format: int64 */
+                pages: number;
+                /**
+                 * Format: int64
+                 * @description Rounds matching the filters, over every page.
+                 */
+                total: number;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_StudioSession: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -4846,6 +4886,68 @@ export interface components {
             language: string;
             url: string;
             url_image: string;
+        };
+        SlotsHistoryReply: {
+            items: components["schemas"]["SlotsRoundReply"][];
+            /** Format: int64 */
+            pages: number;
+            /**
+             * Format: int64
+             * @description Rounds matching the filters, over every page.
+             */
+            total: number;
+        };
+        SlotsHistoryRequest: {
+            /**
+             * Format: int64
+             * @description Page size, 1 to 100 (default 20).
+             */
+            count?: number | null;
+            /** @description Start: `YYYY-MM-DD`, `DD-MM-YYYY`, RFC 3339 or epoch seconds/ms. Default: 30 days ago. */
+            from?: string | null;
+            /**
+             * Format: int64
+             * @description Page number from 0 (default 0), as the cashier history counts.
+             */
+            page?: number | null;
+            /**
+             * @description Provider codes, any case (`pragmatic`, `studio`…); empty or `all`: every provider.
+             *     An unknown provider matches nothing; `PRAGMATIC-NEW` (spec §5) matches `pragmaticf`.
+             */
+            providers?: string[] | null;
+            /** @description `won`, `lost`, `refunded`, `open` (any case); empty or `all`: every status. */
+            statuses?: string[] | null;
+            /** @description End (a date includes that whole day). Default: now. */
+            to?: string | null;
+        };
+        /** @description One round. Money in major units of `currency`. */
+        SlotsRoundReply: {
+            /** @description The round's first stake, RFC 3339. */
+            createdAt: string;
+            currency: string;
+            gameId: string;
+            gameName: string;
+            /** @description What the round did to the balance: win + refunded − stake. */
+            net: components["schemas"]["MajorUnits"];
+            provider: string;
+            providerName: string;
+            /** @description Stakes given back by rollbacks. */
+            refunded: components["schemas"]["MajorUnits"];
+            /** @description The provider's round id. */
+            roundId: string;
+            /** @description Every stake of the round. */
+            stake: components["schemas"]["MajorUnits"];
+            /** @description `won`, `lost`, `refunded` or `open`. */
+            status: string;
+            /**
+             * Format: int64
+             * @description The ledger transaction of the round's first stake (or first win).
+             */
+            transactionId: number;
+            /** @description The round has a fairness record (`GET /api/studio/round`): the studio's games. */
+            verifiable: boolean;
+            /** @description Wins paid (less wins rolled back). */
+            win: components["schemas"]["MajorUnits"];
         };
         SpinRequest: {
             /**
@@ -7737,6 +7839,47 @@ export interface operations {
                 };
             };
             /** @description 23, 24 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    slots_bet_history: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SlotsHistoryRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SlotsHistoryReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 40 bad paging, 46 invalid dates, 47 unknown status */
             default: {
                 headers: {
                     [name: string]: unknown;

@@ -63,6 +63,8 @@ const tree: RouteObject[] = [
             },
           },
           { path: 'history/round', ...page(() => import('../features/profile/routes/RoundPage')) },
+          // Spec §2: the slots bet history (every casino round: studio and providers).
+          { path: 'slots-history', ...page(() => import('../features/profile/routes/SlotsHistoryPage')) },
           { path: 'bets', ...page(() => import('../features/betting/routes/MyBetsPage')) },
           { path: 'cashback', ...page(() => import('../features/profile/routes/CashbackPage')) },
           { path: 'responsible-gambling', ...page(() => import('../features/rg/routes/ResponsibleGamblingPage')) },

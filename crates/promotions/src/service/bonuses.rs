@@ -13,7 +13,7 @@ use kernel::money::MajorUnits;
 use kernel::{AppError, Currency, ErrorCode, Minor};
 use serde::Serialize;
 use std::str::FromStr;
-use store::sqlx::{self, Row};
+use store::sqlx::{self, AnyConnection, Row};
 use wallet::{
     attached, AccountRef, BalanceKind, HouseAccount, LedgerError, Leg, PostingRequest, TxType,
 };
@@ -85,9 +85,12 @@ pub(crate) struct BonusRow {
     pub status: String,
     pub amount: Minor,
     pub max_conversion: Minor,
+    pub max_bet: Minor,
+    pub required: Minor,
+    pub wagered: Minor,
 }
 
-const ROW: &str = "SELECT id, user_id, product, currency, status, amount, max_conversion FROM bonuses";
+const ROW: &str = "SELECT id, user_id, product, currency, status, amount, max_conversion, max_bet, required, wagered FROM bonuses";
 
 fn bonus_row(r: &store::sqlx::any::AnyRow) -> Result<BonusRow, AppError> {
     let product: String = r.get(2);
@@ -102,6 +105,9 @@ fn bonus_row(r: &store::sqlx::any::AnyRow) -> Result<BonusRow, AppError> {
         status: r.get(4),
         amount: r.get(5),
         max_conversion: r.get(6),
+        max_bet: r.get(7),
+        required: r.get(8),
+        wagered: r.get(9),
     })
 }
 
@@ -279,6 +285,8 @@ impl Promotions {
             return Ok(b.status == "active" || b.status == "met");
         }
         let now = now_ms();
+        let (product, user_id, currency) = (b.product, b.user_id, b.currency);
+        let (max_bet, required, wagered) = (b.max_bet, b.required, b.wagered);
         let posting = PostingRequest::transfer(
             TxType::BonusGrant,
             format!("bonus:{id}:grant"),
@@ -305,7 +313,18 @@ impl Promotions {
                 .bind(id)
                 .execute(&mut *conn)
                 .await?;
-                Ok(moved.rows_affected() == 1)
+                if moved.rows_affected() != 1 {
+                    return Ok(false);
+                }
+                // Its terms on the account every stake of its product moves (wallet terms):
+                // the maximum bet as the stake cap, and for a casino bonus the requirement as
+                // the wagering target of the real account.
+                let cap = (max_bet > 0).then_some(max_bet);
+                match product {
+                    Product::Casino => wallet::set_wager_terms(conn, user_id, BalanceKind::Real, currency, cap, Some(required - wagered), 0).await?,
+                    Product::Sport => wallet::set_wager_terms(conn, user_id, BalanceKind::Bonus, currency, cap, None, 0).await?,
+                }
+                Ok(true)
             })
         });
         match self.ledger().post_with(posting, work).await {
@@ -427,13 +446,26 @@ impl Promotions {
             .map(|s| format!("'{s}'"))
             .collect::<Vec<_>>()
             .join(", ");
-        let sql = format!("UPDATE bonuses SET status = $1, closed_at = $2, converted = $3 WHERE id = $4 AND status IN ({states})");
+        // An active casino bonus keeps the progress its account counted (wallet terms) as its
+        // final `wagered`; the old status decides (SET reads the row as it was).
+        let sql = format!(
+            "UPDATE bonuses SET status = $1, closed_at = $2, converted = $3, \
+             wagered = CASE WHEN status = 'active' AND product = 'casino' THEN (CASE WHEN $4 < required THEN $4 ELSE required END) ELSE wagered END \
+             WHERE id = $5 AND status IN ({states})"
+        );
+        let product = b.product;
         let work = attached(move |conn| {
             Box::pin(async move {
+                // The account's terms go with the bonus.
+                let progress = match product {
+                    Product::Casino => wallet::clear_wager_terms(conn, user_id, BalanceKind::Real, currency).await?,
+                    Product::Sport => wallet::clear_wager_terms(conn, user_id, BalanceKind::Bonus, currency).await?,
+                };
                 let moved = sqlx::query(&sql)
                     .bind(to)
                     .bind(now)
                     .bind(converted)
+                    .bind(progress.max(0))
                     .bind(id)
                     .execute(&mut *conn)
                     .await?;
@@ -514,21 +546,19 @@ impl Promotions {
 
     /// What the player still has to wager on open bonuses (minor units), if any is open.
     pub async fn open_wagering(&self, user_id: i64) -> Result<Option<(Minor, Currency)>, AppError> {
-        let row = sqlx::query(
-            "SELECT CAST(SUM(required - wagered) AS BIGINT), MIN(currency) FROM bonuses WHERE user_id = $1 AND status = 'active'",
-        )
-        .bind(user_id)
-        .fetch_one(self.db().reader())
-        .await
-        .map_err(db_err)?;
-        let left: Option<i64> = row.try_get(0).map_err(db_err)?;
-        let currency: Option<String> = row.get(1);
-        Ok(
-            match (left, currency.and_then(|c| Currency::from_str(&c).ok())) {
-                (Some(left), Some(c)) => Some((left.max(0), c)),
-                _ => None,
-            },
-        )
+        let rows = sqlx::query(&format!("SELECT b.required, {WAGERED}, b.currency FROM bonuses b {PROGRESS_JOIN} WHERE b.user_id = $1 AND b.status = 'active'"))
+            .bind(user_id)
+            .fetch_all(self.db().reader())
+            .await
+            .map_err(db_err)?;
+        let mut open = None;
+        for r in rows {
+            let (required, wagered, currency): (i64, i64, String) = (r.get(0), r.get(1), r.get(2));
+            let Ok(c) = Currency::from_str(&currency) else { continue };
+            let (left, _) = open.get_or_insert((0, c));
+            *left += wagering::remaining(required, wagered);
+        }
+        Ok(open)
     }
 
     /// Converts every `met` bonus, expires every bonus past its life and opens queued ones.
@@ -577,9 +607,9 @@ impl Promotions {
     /// The player's bonuses: open and queued first, then the last closed ones.
     pub async fn bonuses(&self, user_id: i64) -> Result<Vec<BonusView>, AppError> {
         let rows = sqlx::query(
-            "SELECT b.id, t.name, b.product, b.status, b.currency, b.amount, b.required, b.wagered, b.max_bet, b.max_conversion, \
-             b.converted, b.min_odds, b.granted_at, b.expires_at, b.closed_at FROM bonuses b JOIN bonus_templates t ON t.id = b.template_id \
-             WHERE b.user_id = $1 ORDER BY CASE WHEN b.status IN ('active', 'met', 'queued') THEN 0 ELSE 1 END, b.granted_at DESC, b.id DESC LIMIT 50",
+            &format!("SELECT b.id, t.name, b.product, b.status, b.currency, b.amount, b.required, {WAGERED}, b.max_bet, b.max_conversion, \
+             b.converted, b.min_odds, b.granted_at, b.expires_at, b.closed_at FROM bonuses b JOIN bonus_templates t ON t.id = b.template_id {PROGRESS_JOIN} \
+             WHERE b.user_id = $1 ORDER BY CASE WHEN b.status IN ('active', 'met', 'queued') THEN 0 ELSE 1 END, b.granted_at DESC, b.id DESC LIMIT 50"),
         )
         .bind(user_id)
         .fetch_all(self.db().reader())
@@ -591,7 +621,7 @@ impl Promotions {
                 let currency =
                     Currency::from_str(&currency).map_err(|_| db_err("bonus currency"))?;
                 let m = |i: usize| MajorUnits::new(r.get::<i64, _>(i), currency);
-                let (required, wagered): (i64, i64) = (r.get(6), r.get(7));
+                let (required, wagered): (i64, i64) = (r.get(6), r.get::<i64, _>(7).clamp(0, r.get::<i64, _>(6)));
                 Ok(BonusView {
                     id: r.get::<i64, _>(0).to_string(),
                     template: r.get(1),
@@ -600,7 +630,7 @@ impl Promotions {
                     currency,
                     amount: m(5),
                     required: m(6),
-                    wagered: m(7),
+                    wagered: MajorUnits::new(wagered, currency),
                     remaining: MajorUnits::new(wagering::remaining(required, wagered), currency),
                     max_bet: m(8),
                     max_conversion: m(9),
@@ -613,6 +643,26 @@ impl Promotions {
             })
             .collect()
     }
+}
+
+/// An active casino bonus's progress is its real account's (wallet terms); any other bonus's
+/// is its row's. With [`PROGRESS_JOIN`].
+const WAGERED: &str = "CASE WHEN b.status = 'active' AND b.product = 'casino' THEN COALESCE(a.wager_progress, 0) ELSE b.wagered END";
+const PROGRESS_JOIN: &str = "LEFT JOIN ledger_accounts a ON a.owner_id = b.user_id AND a.kind = 'real' AND a.currency = b.currency AND a.is_house = 0";
+
+/// The stake that met the real account's wagering target (wallet terms): the open casino
+/// bonus becomes `met` and the account's terms are lifted, in the stake's transaction. The
+/// bonus's id, when one was open.
+pub(crate) async fn mark_met(conn: &mut AnyConnection, user_id: i64, currency: Currency) -> Result<Option<i64>, sqlx::Error> {
+    let row = sqlx::query(
+        "UPDATE bonuses SET status = 'met', wagered = required WHERE user_id = $1 AND product = 'casino' AND currency = $2 AND status = 'active' RETURNING id",
+    )
+    .bind(user_id)
+    .bind(currency.code())
+    .fetch_optional(&mut *conn)
+    .await?;
+    wallet::clear_wager_terms(conn, user_id, BalanceKind::Real, currency).await?;
+    Ok(row.map(|r| r.get(0)))
 }
 
 /// Whether a statement failed on a unique index (both databases).

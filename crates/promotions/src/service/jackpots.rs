@@ -174,6 +174,19 @@ impl Promotions {
         Ok(())
     }
 
+    /// Caches every catalogue game's wagering category, so a stake's check (in memory) counts
+    /// it by its catalogue category from the first stake on (a game added later is cached by
+    /// the first stake's `applied`, counted by its id until then).
+    pub async fn load_categories(&self) -> Result<usize, AppError> {
+        let rows = sqlx::query("SELECT provider, game_id, kind, casino_type, name FROM casino_games").fetch_all(self.db().reader()).await.map_err(db_err)?;
+        let mut cache = self.inner.categories.lock().unwrap_or_else(|p| p.into_inner());
+        for r in &rows {
+            let category = super::watch::category_of(&r.get::<String, _>(2), &r.get::<String, _>(3), &r.get::<String, _>(4));
+            cache.insert((r.get(0), r.get(1)), category);
+        }
+        Ok(rows.len())
+    }
+
     /// Folds every pool's new contributions (one owner runs this every few hundred ms).
     /// Returns the drops it paid.
     pub async fn fold_jackpots(&self) -> Result<usize, AppError> {

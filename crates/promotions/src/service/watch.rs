@@ -1,14 +1,16 @@
 //! The wallet observer: every casino stake (type 203: studio games, crash, the provider
 //! wallet) and every sportsbook stake (211) passes here inside its own database transaction.
 //!
-//! - check: a stake above the open bonus's maximum bet is refused before the debit (130);
-//! - applied: a casino stake adds its contribution to the open casino bonus's wagering (a row
-//!   per stake in `bonus_wagering`), and a bonus whose requirement is met becomes `met` (the
-//!   service converts it right after the commit);
-//! - reversed: a rolled-back stake takes its contribution back.
+//! - check (in memory): the stake is held to its account's cap — an open bonus's maximum bet,
+//!   refused before the debit by the stake's own balance update (130) — and a casino stake
+//!   counts its contribution toward the real account's wagering progress (wallet terms.rs,
+//!   same statement); the jackpot shares become extra legs of the stake's posting;
+//! - applied: the contribution rows of the jackpot shares; the stake that met the wagering
+//!   target marks the open casino bonus `met` (converted right after the commit);
+//! - reversed: a rolled-back stake takes its contribution back (recomputed from its posting).
 
 use super::Inner;
-use crate::wagering::{above_max_bet, Category};
+use crate::wagering::Category;
 use futures::future::BoxFuture;
 use futures::FutureExt;
 use kernel::clock::now_ms;
@@ -16,8 +18,9 @@ use kernel::money::MajorUnits;
 use kernel::{AppError, ErrorCode, Minor};
 use std::sync::Weak;
 use store::sqlx::{self, AnyConnection, Row};
+use std::str::FromStr;
 use wallet::{
-    AccountRef, Applied, BalanceKind, HouseAccount, Leg, LedgerError, PostingObserver, PostingRequest, Reversed,
+    AccountRef, Applied, BalanceKind, Checked, HouseAccount, Leg, LedgerError, PostingObserver, PostingRequest, Reversed,
     TxType,
 };
 
@@ -31,6 +34,18 @@ fn stake_of(req: &PostingRequest) -> Option<(i64, BalanceKind, Minor)> {
     })
 }
 
+/// A catalogue game's wagering category from its kind, casino type and name.
+pub(crate) fn category_of(kind: &str, casino_type: &str, name: &str) -> Category {
+    if casino_type.to_ascii_lowercase().contains("live") {
+        Category::Live
+    } else {
+        match Category::of_game(kind) {
+            Category::Slots => Category::of_game(name),
+            c => c,
+        }
+    }
+}
+
 impl Inner {
     /// Each pool's share of a casino stake in `currency` (pools of other currencies take none).
     pub(crate) fn shares(&self, stake: Minor, currency: kernel::Currency) -> Vec<(String, i64)> {
@@ -42,6 +57,12 @@ impl Inner {
             .map(|pool| (pool.id.clone(), crate::bps_of(stake, pool.share_bps)))
             .filter(|(_, share)| *share > 0)
             .collect()
+    }
+
+    /// A casino game's category if cached.
+    fn cached_category(&self, req: &PostingRequest) -> Option<Category> {
+        let key = (meta(req, "provider"), meta(req, "gameId"));
+        self.categories.lock().unwrap_or_else(|p| p.into_inner()).get(&key).copied()
     }
 
     /// A casino game's category from the catalogue (cached); unknown games count as slots.
@@ -79,18 +100,7 @@ impl Inner {
         .fetch_optional(&mut *conn)
         .await?;
         let category = match row {
-            Some(r) => {
-                let (kind, casino_type, name): (String, String, String) =
-                    (r.get(0), r.get(1), r.get(2));
-                if casino_type.to_ascii_lowercase().contains("live") {
-                    Category::Live
-                } else {
-                    match Category::of_game(&kind) {
-                        Category::Slots => Category::of_game(&name),
-                        c => c,
-                    }
-                }
-            }
+            Some(r) => category_of(&r.get::<String, _>(0), &r.get::<String, _>(1), &r.get::<String, _>(2)),
             None => Category::of_game(&key.1),
         };
         let mut cache = self.categories.lock().unwrap_or_else(|p| p.into_inner());
@@ -102,56 +112,59 @@ impl Inner {
     }
 }
 
+impl Watch {
+    /// What a casino stake counts toward wagering, from the cached catalogue category (a
+    /// game not cached yet counts by its id's category; the cache is filled off the stake path
+    /// by [`Inner::category`] when `applied` sees it).
+    fn counted(inner: &Inner, req: &PostingRequest, stake: Minor) -> Minor {
+        let category = inner.cached_category(req).unwrap_or_else(|| Category::of_game(&meta(req, "gameId")));
+        inner.table.casino(stake, category)
+    }
+}
+
+fn meta(req: &PostingRequest, key: &str) -> String {
+    req.metadata.get(key).and_then(|v| v.as_str()).unwrap_or_default().to_owned()
+}
+
 impl PostingObserver for Watch {
     fn watches(&self, tx_type: TxType) -> bool {
         matches!(tx_type, TxType::BetStake | TxType::SportStake | TxType::Deposit | TxType::PaymentService | TxType::CashierPayment)
     }
 
-    fn check<'c>(
-        &'c self,
-        conn: &'c mut AnyConnection,
-        req: &'c PostingRequest,
-    ) -> BoxFuture<'c, Result<Vec<Leg>, LedgerError>> {
-        async move {
-            let Some((user_id, kind, stake)) = stake_of(req) else { return Ok(Vec::new()) };
-            // Casino stakes come from real money; a sport bonus is staked from the bonus balance.
-            let product = match (req.tx_type, kind) {
-                (TxType::BetStake, BalanceKind::Real) => "casino",
-                (TxType::SportStake, BalanceKind::Bonus) => "sport",
-                _ => return Ok(Vec::new()),
-            };
-            let row = sqlx::query("SELECT max_bet, currency FROM bonuses WHERE user_id = $1 AND product = $2 AND status = 'active'")
-                .bind(user_id)
-                .bind(product)
-                .fetch_optional(&mut *conn)
-                .await?;
-            if let Some(r) = row {
-                let max_bet: i64 = r.get(0);
-                if above_max_bet(stake, max_bet) {
-                    let currency = req.legs.first().map(|l| l.currency).unwrap_or(kernel::Currency::Tnd);
-                    let max = serde_json::to_value(MajorUnits::new(max_bet, currency)).unwrap_or_default();
-                    return Err(LedgerError::Refused(AppError::new(ErrorCode::BonusMaxBet).data(serde_json::json!({
-                        "maxBet": max, "currency": currency.code()
-                    }))));
-                }
-            }
-            // Jackpots: a casino stake's house account gives each pool its share, in the
-            // stake's own posting (the rows are written once it applied).
-            let Some(inner) = self.0.upgrade() else { return Ok(Vec::new()) };
-            let (total, currency) = match (product, req.legs.first().map(|l| l.currency)) {
-                ("casino", Some(c)) => (inner.shares(stake, c).iter().map(|(_, s)| s).sum::<i64>(), c),
-                _ => return Ok(Vec::new()),
-            };
-            let house = req.legs.iter().find_map(|l| match l.account {
-                AccountRef::House(h) if l.amount > 0 => Some(h),
-                _ => None,
-            });
-            Ok(match house {
-                Some(h) if total > 0 => vec![Leg::house(h, currency, -total), Leg::house(HouseAccount::Jackpots, currency, total)],
-                _ => Vec::new(),
-            })
+    /// In memory: a casino stake from real money is held to the real account's cap (an open
+    /// casino bonus's maximum bet) and counts toward its wagering; a sport stake from the bonus
+    /// balance is held to the bonus account's cap (an open sport bonus's maximum bet; it counts
+    /// at settlement). A casino stake's house account gives each jackpot pool its share.
+    fn check(&self, req: &PostingRequest) -> Result<Checked, LedgerError> {
+        let Some((_, kind, stake)) = stake_of(req) else { return Ok(Checked::default()) };
+        let Some(inner) = self.0.upgrade() else { return Ok(Checked::default()) };
+        match (req.tx_type, kind) {
+            (TxType::BetStake, BalanceKind::Real) => {}
+            (TxType::SportStake, BalanceKind::Bonus) => return Ok(Checked { capped: true, ..Checked::default() }),
+            _ => return Ok(Checked::default()),
         }
-        .boxed()
+        let progress = Watch::counted(&inner, req, stake);
+        let Some(currency) = req.legs.first().map(|l| l.currency) else {
+            return Ok(Checked { capped: true, progress, extra: Vec::new() });
+        };
+        let total: i64 = inner.shares(stake, currency).iter().map(|(_, s)| s).sum();
+        let house = req.legs.iter().find_map(|l| match l.account {
+            AccountRef::House(h) if l.amount > 0 => Some(h),
+            _ => None,
+        });
+        let extra = match house {
+            Some(h) if total > 0 => vec![Leg::house(h, currency, -total), Leg::house(HouseAccount::Jackpots, currency, total)],
+            _ => Vec::new(),
+        };
+        Ok(Checked { extra, capped: true, progress })
+    }
+
+    fn capped(&self, req: &PostingRequest, cap: Minor) -> LedgerError {
+        let currency = req.legs.first().map(|l| l.currency).unwrap_or(kernel::Currency::Tnd);
+        let max = serde_json::to_value(MajorUnits::new(cap, currency)).unwrap_or_default();
+        LedgerError::Refused(AppError::new(ErrorCode::BonusMaxBet).data(serde_json::json!({
+            "maxBet": max, "currency": currency.code()
+        })))
     }
 
     fn applied<'c>(
@@ -202,37 +215,20 @@ impl PostingObserver for Watch {
                         q.execute(&mut *conn).await?;
                     }
                 }
-                // Wagering: the open casino bonus's progress moves in one statement (none open:
-                // nothing matches), then the stake's row for a rollback to take it back.
-                let category = inner.category(conn, p.req).await?;
-                let counted = inner.table.casino(stake, category);
-                if counted <= 0 {
-                    continue;
+                // Wagering moved with the stake's balance (wallet terms); the stake that met
+                // the target marks the open casino bonus `met` and lifts the account's terms.
+                if p.met {
+                    if let Some(currency) = currency {
+                        if let Some(bonus_id) = super::bonuses::mark_met(conn, user_id, currency).await? {
+                            // Converted after this commit; if the transaction rolls back the
+                            // bonus is still `active` and the conversion finds nothing to do.
+                            let _ = inner.met.send(bonus_id);
+                        }
+                    }
                 }
-                let moved = sqlx::query(
-                    "UPDATE bonuses SET wagered = wagered + $1, \
-                     status = CASE WHEN wagered + $1 >= required THEN 'met' ELSE status END \
-                     WHERE user_id = $2 AND product = 'casino' AND status = 'active' RETURNING id, status",
-                )
-                .bind(counted)
-                .bind(user_id)
-                .fetch_optional(&mut *conn)
-                .await?;
-                let Some(moved) = moved else { continue };
-                let (bonus_id, status): (i64, Option<String>) = (moved.get(0), moved.get(1));
-                sqlx::query("INSERT INTO bonus_wagering (bonus_id, tx_id, stake, counted, category, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
-                    .bind(bonus_id)
-                    .bind(p.tx_id)
-                    .bind(stake)
-                    .bind(counted)
-                    .bind(category.as_str())
-                    .bind(now)
-                    .execute(&mut *conn)
-                    .await?;
-                if status.as_deref() == Some("met") {
-                    // Converted after this commit; if the transaction rolls back the bonus is
-                    // still `active` and the conversion finds nothing to do.
-                    let _ = inner.met.send(bonus_id);
+                // Games not cached yet: cached now for the next stake's check.
+                if inner.cached_category(p.req).is_none() {
+                    inner.category(conn, p.req).await?;
                 }
             }
             Ok(())
@@ -246,24 +242,14 @@ impl PostingObserver for Watch {
         r: &'c Reversed,
     ) -> BoxFuture<'c, Result<(), LedgerError>> {
         async move {
-            let rows = sqlx::query("SELECT bonus_id, counted FROM bonus_wagering WHERE tx_id = $1")
-                .bind(r.original_tx_id)
-                .fetch_all(&mut *conn)
-                .await?;
-            for row in rows {
-                let (bonus_id, counted): (i64, i64) = (row.get(0), row.get(1));
-                sqlx::query(
-                    "UPDATE bonuses SET wagered = wagered - $1 WHERE id = $2 AND status = 'active'",
-                )
-                .bind(counted)
-                .bind(bonus_id)
-                .execute(&mut *conn)
-                .await?;
+            // A rolled-back casino stake takes its contribution back from the open casino
+            // bonus it counted toward: recomputed from the stake's own posting, and only when
+            // the stake came after the bonus opened (an earlier stake never counted).
+            if r.original_type == TxType::BetStake {
+                if let Some(inner) = self.0.upgrade() {
+                    take_back(conn, &inner, r.original_tx_id).await?;
+                }
             }
-            sqlx::query("DELETE FROM bonus_wagering WHERE tx_id = $1")
-                .bind(r.original_tx_id)
-                .execute(&mut *conn)
-                .await?;
             // The rollback took the stake's jackpot shares back out of `house:jackpots`: shares
             // not folded yet are dropped; folded ones leave their pool as a negative share
             // (which never crosses a drop point).
@@ -290,7 +276,45 @@ impl PostingObserver for Watch {
     }
 }
 
-/// Marks active free bets used, soonest to expire first, until `stake` is covered.
+/// Takes a rolled-back casino stake's contribution back from the real account's wagering
+/// progress, when an open casino bonus was active at the stake's time.
+async fn take_back(conn: &mut AnyConnection, inner: &Inner, tx_id: i64) -> Result<(), sqlx::Error> {
+    let tx = sqlx::query("SELECT metadata, created_at FROM ledger_transactions WHERE id = $1").bind(tx_id).fetch_optional(&mut *conn).await?;
+    let Some(tx) = tx else { return Ok(()) };
+    let (metadata, at): (String, i64) = (tx.get(0), tx.get(1));
+    let debit = sqlx::query(
+        "SELECT a.owner_id, a.currency, e.amount FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id \
+         WHERE e.tx_id = $1 AND a.is_house = 0 AND a.kind = 'real' AND e.amount < 0",
+    )
+    .bind(tx_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(debit) = debit else { return Ok(()) };
+    let (user_id, currency, amount): (i64, String, i64) = (debit.get(0), debit.get(1), debit.get(2));
+    let Ok(currency) = kernel::Currency::from_str(&currency) else { return Ok(()) };
+    let open = sqlx::query("SELECT activated_at FROM bonuses WHERE user_id = $1 AND product = 'casino' AND status = 'active' AND currency = $2")
+        .bind(user_id)
+        .bind(currency.code())
+        .fetch_optional(&mut *conn)
+        .await?;
+    let Some(open) = open else { return Ok(()) };
+    let activated: Option<i64> = open.get(0);
+    if activated.is_none_or(|a| at < a) {
+        return Ok(());
+    }
+    let mut req = PostingRequest::transfer(TxType::BetStake, String::new(), Some(user_id), currency, AccountRef::Player { user_id, kind: BalanceKind::Real }, AccountRef::House(HouseAccount::Games), -amount);
+    req.metadata = serde_json::from_str(&metadata).unwrap_or_default();
+    let counted = match inner.cached_category(&req) {
+        Some(c) => inner.table.casino(-amount, c),
+        None => inner.table.casino(-amount, inner.category(conn, &req).await?),
+    };
+    wallet::take_back_progress(conn, user_id, BalanceKind::Real, currency, counted).await
+}
+
+/// Marks the free bets a free-bet stake used: the soonest-to-expire one of exactly the stake's
+/// value when there is one (the slip stakes one chosen free bet), else soonest to expire first,
+/// each only while it fits in what is left (never a free bet the stake did not spend: its value
+/// stays in the free-bet balance with its row active).
 async fn use_free_bets(
     conn: &mut AnyConnection,
     user_id: i64,
@@ -300,17 +324,26 @@ async fn use_free_bets(
         .bind(user_id)
         .fetch_all(&mut *conn)
         .await?;
-    let mut left = stake;
-    for r in rows {
-        if left <= 0 {
-            break;
+    let active: Vec<(i64, i64)> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+    let used: Vec<i64> = match active.iter().find(|(_, amount)| *amount == stake) {
+        Some((id, _)) => vec![*id],
+        None => {
+            let mut left = stake;
+            let mut ids = Vec::new();
+            for (id, amount) in &active {
+                if *amount <= left {
+                    left -= amount;
+                    ids.push(*id);
+                }
+            }
+            ids
         }
-        let (id, amount): (i64, i64) = (r.get(0), r.get(1));
+    };
+    for id in used {
         sqlx::query("UPDATE free_bets SET status = 'used' WHERE id = $1")
             .bind(id)
             .execute(&mut *conn)
             .await?;
-        left -= amount;
     }
     Ok(())
 }

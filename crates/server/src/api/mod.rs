@@ -3,6 +3,7 @@
 
 pub mod admin;
 pub mod casino;
+pub mod casino_history;
 pub mod cashier;
 pub mod sportsbook;
 pub mod desk;
@@ -31,6 +32,7 @@ use utoipa::OpenApi;
 pub fn routes(state: &AppState) -> Router<AppState> {
     let mut r = Router::new().merge(user::routes()).merge(wallet::routes()).merge(site::routes()).merge(admin::routes())
         .merge(casino::routes())
+        .merge(casino_history::routes())
         .merge(provider_wallet::routes())
         .merge(studio::routes())
         .merge(crash::routes()) // crash
@@ -60,6 +62,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         admin::adjust,
         casino::providers, casino::game_list, casino::search, casino::session, casino::blocklist,
         casino::favourite_add, casino::favourite_remove, casino::favourite_list,
+        casino_history::slots_bet_history,
         provider_wallet::balance, provider_wallet::bet, provider_wallet::win, provider_wallet::rollback,
         studio::session, studio::slot_info, studio::slot_spin, studio::roulette_spin, studio::dice_roll,
         studio::seeds, studio::set_client_seed, studio::rotate, studio::rounds, studio::round_record,

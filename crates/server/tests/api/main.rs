@@ -15,6 +15,7 @@ mod promotions;
 mod promotions_payouts;
 mod provider_wallet;
 mod rg;
+mod slots_history;
 mod sessions_hardening;
 mod static_files;
 mod partners;

@@ -230,6 +230,73 @@ async fn sportsbook_refusals_change_nothing() {
     .await;
 }
 
+/// A free bet end to end (spec §5, docs/PROMOTIONS.md): FREEBET activated into the free-bet
+/// balance; total odds below 2.20 refused with 1489 and nothing moves; at 3.40 accepted from
+/// the free-bet balance (real money untouched); none left is 506; won, it pays the winnings
+/// only — the stake is not returned — and lost, nothing.
+#[tokio::test]
+async fn sportsbook_free_bet_needs_2_20_and_pays_winnings_only() {
+    each_backend(async |app| {
+        add_match(app, "fb:1", "live", 3_600_000).await;
+        add_match(app, "fb:2", "live", 3_600_000).await;
+        let mut ids = Vec::new();
+        for email in ["free-winner@example.tn", "free-loser@example.tn"] {
+            let (api, id, start) = funded(app, email, 20 * TND).await;
+            ok(api.post("/api/payment/promocode/activation", json!({"code": "FREEBET"})).await);
+            ok(api.post("/api/user/activate-free-bets", json!({})).await);
+            assert_eq!(app.minor_balance(id, BalanceKind::FreeBet).await, 10 * TND);
+            ids.push((api, id, start));
+        }
+        let (api, id, start) = &ids[0];
+        let txs = app.scalar(&format!("SELECT COUNT(*) FROM ledger_transactions WHERE user_id = {id}")).await;
+
+        // 2.10 < 2.20: 1489, with the minimum and the slip's total; nothing moves.
+        let mut low = single("fb:1", "1", "2.1", "10");
+        low["funding"] = json!("free_bet");
+        let refusal = fail(place(api, "fb-low", low).await, 200, 1489);
+        assert!(refusal.to_string().contains("2100") && refusal.to_string().contains("2200"), "{refusal}");
+        assert_eq!(app.minor_balance(*id, BalanceKind::FreeBet).await, 10 * TND);
+        assert_eq!(app.scalar(&format!("SELECT COUNT(*) FROM ledger_transactions WHERE user_id = {id}")).await, txs);
+
+        // 3.40: accepted from the free-bet balance, the real balance untouched.
+        let mut draw = single("fb:1", "2", "3.4", "10");
+        draw["funding"] = json!("free_bet");
+        let bet = ok(place(api, "fb-ok", draw).await);
+        assert_eq!((bet["funding"].as_str(), bet["stake"].as_f64()), (Some("free_bet"), Some(10.0)));
+        // The potential payout is the winnings: 10 × 3.40 − 10.
+        assert_eq!(bet["potential_payout"].as_f64(), Some(24.0));
+        assert_eq!(app.minor_balance(*id, BalanceKind::FreeBet).await, 0);
+        assert_eq!(real(app, *id).await, *start);
+        let fb = ok(api.get("/api/user/free-bets").await);
+        assert_eq!(fb[0]["status"], "used", "{fb}");
+        // None left: 506, and nothing moves.
+        let mut again = single("fb:2", "2", "3.4", "10");
+        again["funding"] = json!("free_bet");
+        fail(place(api, "fb-again", again).await, 200, 506);
+        assert_eq!(real(app, *id).await, *start);
+
+        // The other player's free bet on the away side at 3.50.
+        let (api2, id2, start2) = &ids[1];
+        let mut away = single("fb:1", "3", "3.5", "10");
+        away["funding"] = json!("free_bet");
+        ok(place(api2, "fb-away", away).await);
+
+        // The draw: 24 paid to the real balance, not 34; the loser gets nothing back.
+        settle(app, "fb:1", &[("1", "1", "lose"), ("1", "2", "win"), ("1", "3", "lose")]).await;
+        assert_eq!(real(app, *id).await, *start + 24 * TND, "winnings only");
+        assert_eq!(app.minor_balance(*id, BalanceKind::FreeBet).await, 0);
+        let settled = ok(api.get(&format!("{BETS}?status=settled")).await);
+        assert_eq!((settled[0]["status"].as_str(), settled[0]["payout"].as_f64()), (Some("won"), Some(24.0)));
+        assert_eq!(real(app, *id2).await, *start2);
+        assert_eq!(app.minor_balance(*id2, BalanceKind::FreeBet).await, 0);
+        // Settled again with the same results: nothing more.
+        settle(app, "fb:1", &[("1", "1", "lose"), ("1", "2", "win"), ("1", "3", "lose")]).await;
+        assert_eq!(real(app, *id).await, *start + 24 * TND);
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn sportsbook_100_placements_with_one_key_post_once() {
     each_backend(async |app| {

@@ -12,6 +12,8 @@ export type Bet = ReplyOf<'/api/sportsbook/bets', 'post'>;
 export type BetLeg = Bet['legs'][number];
 export type PlaceBody = RequestBody<'/api/sportsbook/bets', 'post'>;
 export type BetsStatus = 'open' | 'settled';
+export type SlipFreeBet = ReplyOf<'/api/user/free-bets', 'get'>[number];
+export type SlipBonus = ReplyOf<'/api/user/bonuses', 'get'>[number];
 export interface LineArgs {
   live?: boolean;
   sport?: string;
@@ -20,7 +22,7 @@ export interface LineArgs {
 const SB = '/api/sportsbook';
 
 /** Our sportsbook (docs/SPORTSBOOK.md "The service and the HTTP API"). */
-export const bettingApi = api.enhanceEndpoints({ addTagTypes: ['SbLine', 'SbBets'] }).injectEndpoints({
+export const bettingApi = api.enhanceEndpoints({ addTagTypes: ['SbLine', 'SbBets', 'FreeBets', 'Bonuses'] }).injectEndpoints({
   endpoints: (build) => ({
     line: build.query<Line, LineArgs>({
       query: ({ live, sport }) => {
@@ -40,8 +42,12 @@ export const bettingApi = api.enhanceEndpoints({ addTagTypes: ['SbLine', 'SbBets
     placeBet: build.mutation<Bet, { body: PlaceBody; key: string }>({
       query: ({ body, key }) => ({ url: `${SB}/bets`, method: 'POST', body, headers: { 'Idempotency-Key': key } }),
       // The stake left the balance: the header's balance and my bets refresh.
-      invalidatesTags: (result) => (result ? ['Balance', 'SbBets'] : []),
+      invalidatesTags: (result) => (result ? ['Balance', 'SbBets', 'FreeBets', 'Bonuses'] : []),
     }),
+    // What the slip's funding choice needs (the promotions screens read the same calls under
+    // their own names; the tags keep both fresh after an activation or a bet).
+    slipFreeBets: build.query<SlipFreeBet[], void>({ query: () => ({ url: '/api/user/free-bets' }), providesTags: ['FreeBets'] }),
+    slipBonuses: build.query<SlipBonus[], void>({ query: () => ({ url: '/api/user/bonuses' }), providesTags: ['Bonuses'] }),
     myBets: build.query<Bet[], BetsStatus>({
       query: (status) => ({ url: `${SB}/bets?status=${status}&limit=50` }),
       providesTags: ['SbBets'],

@@ -2,6 +2,7 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { useLayoutEffect } from 'react';
 import { useStore } from 'react-redux';
 import { injectReducer, type AppStore, type RootState } from '../../app/store';
+import type { Funding } from './funding';
 import { oddsFromWire } from './odds';
 
 export interface Selection {
@@ -51,6 +52,8 @@ export interface SlipState {
   key: string | null;
   /** Odds moved (604): shown until the player accepts them. */
   changes: OddsChange[];
+  /** What pays: real money (default), the sport bonus balance or a free bet (funding.ts). */
+  funding: Funding;
 }
 
 function storedPolicy(): OddsPolicy {
@@ -69,6 +72,7 @@ export const initialSlip = (): SlipState => ({
   policy: storedPolicy(),
   key: null,
   changes: [],
+  funding: 'real',
 });
 
 /** Single with one selection, express from two (an express needs ≥ 2 legs on different events). */
@@ -110,6 +114,16 @@ export const slipSlice = createSlice({
     },
     setStake(s, { payload }: PayloadAction<string>) {
       s.stake = payload;
+      changed(s);
+    },
+    /**
+     * What pays for the bet. A free bet's stake is the free bet chosen (never typed), so moving
+     * to or from a free bet empties the stake.
+     */
+    setFunding(s, { payload }: PayloadAction<Funding>) {
+      if (payload === s.funding) return;
+      if (payload === 'free_bet' || s.funding === 'free_bet') s.stake = '';
+      s.funding = payload;
       changed(s);
     },
     setPolicy(s, { payload }: PayloadAction<OddsPolicy>) {
@@ -162,6 +176,7 @@ export const slipSlice = createSlice({
     clear(s) {
       s.selections = [];
       s.stake = '';
+      s.funding = 'real';
       fitKind(s);
       changed(s);
     },

@@ -14,3 +14,27 @@ export const profileApi = api.injectEndpoints({
     }),
   }),
 });
+
+export type SlotsHistory = ReplyOf<'/api/user/getSlotsBetHistory', 'post'>;
+export type SlotsRound = SlotsHistory['items'][number];
+/** The history's request (spec §7): pages from 0, filters as lists (slotsFilters.ts). */
+export interface SlotsHistoryArgs {
+  from: string;
+  to: string;
+  page: number;
+  count: number;
+  statuses: string[];
+  providers: string[];
+}
+export type CasinoProvider = ReplyOf<'/api/casino/providers', 'get'>[number];
+
+/** The slots bet history and the providers its filter offers. */
+export const slotsHistoryApi = api.enhanceEndpoints({ addTagTypes: ['SlotsHistory'] }).injectEndpoints({
+  endpoints: (build) => ({
+    slotsHistory: build.query<SlotsHistory, SlotsHistoryArgs>({
+      query: (body) => ({ url: '/api/user/getSlotsBetHistory', method: 'POST', body }),
+      providesTags: ['SlotsHistory'],
+    }),
+    historyProviders: build.query<CasinoProvider[], void>({ query: () => ({ url: '/api/casino/providers' }) }),
+  }),
+});

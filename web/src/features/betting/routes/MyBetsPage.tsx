@@ -40,6 +40,11 @@ function BetCard({ bet }: { bet: Bet }) {
     <li className={css.bet} data-testid="my-bet" data-kind={bet.kind}>
       <div className={css.betHead}>
         <strong>{t(`bets.kind_${bet.kind}`)}</strong>
+        {bet.funding !== 'real' && (
+          <span className={css.liveTag} data-testid="bet-funding">
+            {t(`bets.funding_${bet.funding}`, { defaultValue: bet.funding })}
+          </span>
+        )}
         <span className={`${css.status} ${STATUS_CLASS[bet.status] ?? ''}`}>{t(`bets.status_${bet.status}`, { defaultValue: bet.status })}</span>
         <small className={css.muted}>
           № <bdi>{bet.id}</bdi> · <bdi>{new Date(bet.created_at).toLocaleString(`${i18n.language}-u-nu-latn`, { dateStyle: 'short', timeStyle: 'short' })}</bdi>

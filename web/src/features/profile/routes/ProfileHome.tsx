@@ -18,6 +18,7 @@ const ITEMS: { to: string; icon: IconName; key: string }[] = [
   { to: 'cashback', icon: 'percent', key: 'profile.cashback' },
   { to: 'bets', icon: 'sport', key: 'betting:bets.title' },
   { to: 'history', icon: 'history', key: 'profile.history' },
+  { to: 'slots-history', icon: 'slots', key: 'profile.slotsHistory' },
   { to: 'password', icon: 'lock', key: 'profile.changePassword' },
   { to: 'responsible-gambling', icon: 'history', key: 'rg:menu' },
 ];
