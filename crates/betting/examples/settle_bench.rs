@@ -7,6 +7,11 @@
 //!
 //! PostgreSQL: `BENCH_PG_URL` (default postgres://postgres@127.0.0.1:5432/postgres), a
 //! database created and dropped for the run.
+//!
+//! `SETTLE_PROMOTIONS=1`: the promotions' settlement hook is on (rakeback, sport-bonus
+//! wagering), as in `serve`. `SETTLE_PROMOTIONS=bonus`: besides, every player holds an open
+//! sport bonus and every bet is staked from it, so each settlement chunk writes its
+//! `sport_wagering` rows and bonus progress (the hook's worst case).
 
 use betting::{Betting, Bettor, LegInput, PlaceInput};
 use kernel::clock::now_ms;
@@ -44,6 +49,12 @@ async fn main() -> anyhow::Result<()> {
     let mut settings = SlipSettings::default();
     settings.max_open_bets_per_event = u32::MAX;
     let b = Betting::new(db.clone(), ledger.clone(), settings);
+    let mode = std::env::var("SETTLE_PROMOTIONS").unwrap_or_default();
+    let promotions = (!mode.is_empty()).then(|| promotions::service::Promotions::new(db.clone(), ledger.clone()));
+    if let Some(p) = &promotions {
+        b.set_settle_hook(p.settle_hook());
+    }
+    let bonus = mode == "bonus";
     let now = now_ms();
     for m in [
         serde_json::json!({"type": "fixture_change", "timestamp": now, "event_id": "bench:1",
@@ -83,9 +94,26 @@ async fn main() -> anyhow::Result<()> {
             r?;
         }
     }
+    if let (Some(p), true) = (&promotions, bonus) {
+        let terms = promotions::terms::Template {
+            product: promotions::terms::Product::Sport,
+            amount: promotions::terms::Amount::Fixed { amount: per_player * 1000 },
+            wagering_multiple: 10,
+            wagering_base: promotions::terms::WageringBase::Bonus,
+            max_bet: 0,
+            max_conversion: 0,
+            life_days: 30,
+            min_odds: 1_800,
+        };
+        let t = p.create_template("bench sport", Currency::Tnd, &terms, "bench").await.map_err(|e| anyhow::anyhow!(e.text()))?;
+        for u in 1..=players as i64 {
+            p.grant(u, Currency::Tnd, t, 0, "bench", &format!("bench:{u}")).await.map_err(|e| anyhow::anyhow!(e.text()))?;
+        }
+    }
     println!(
-        "# {} bets of 1 TND at 2.10 by {players} players, {tasks} tasks, {backend:?}",
-        bets
+        "# {} bets of 1 TND at 2.10 by {players} players, {tasks} tasks, {backend:?}, promotions hook: {}",
+        bets,
+        if mode.is_empty() { "off" } else { mode.as_str() }
     );
     let input = PlaceInput {
         legs: vec![LegInput {
@@ -96,7 +124,7 @@ async fn main() -> anyhow::Result<()> {
         }],
         stake: 1000,
         kind: BetKind::Single,
-        funding: Funding::Real,
+        funding: if bonus { Funding::Bonus } else { Funding::Real },
         policy: OddsPolicy::None,
     };
     let started = Instant::now();
@@ -151,6 +179,10 @@ async fn main() -> anyhow::Result<()> {
         "settled {bets} open bets on one result in {secs:.2} s ({:.0} bets/s); still open: {open}",
         bets as f64 / secs
     );
+    if bonus {
+        let counted: i64 = store::sqlx::query_scalar("SELECT COUNT(*) FROM sport_wagering").fetch_one(db.reader()).await?;
+        println!("sport_wagering rows: {counted}");
+    }
     let report = ledger.verify().await?;
     println!(
         "ledger verify: {}",

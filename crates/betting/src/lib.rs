@@ -9,11 +9,13 @@
 //! (`placing`, unique per player and client key), then the stake is posted, then the row
 //! says `open`; a crash in between is finished by [`Betting::recover`] from the ledger.
 
+mod hook;
 mod limits;
 mod place;
 mod settle;
 mod view;
 
+pub use hook::{AfterCommit, SettleHook, SettledBet};
 pub use limits::slip_settings_for;
 pub use place::{Bettor, LegInput, PlaceInput};
 pub use view::{BetLegView, BetView, BetsQuery, TopWin};
@@ -38,6 +40,8 @@ pub struct Betting {
     /// Updates applied since the last [`Betting::flush`].
     pending: Arc<Mutex<Vec<Update>>>,
     updates: broadcast::Sender<Arc<UpdateBatch>>,
+    /// What promotions do when bets settle (sport-bonus wagering, rakeback): set once.
+    hook: Arc<std::sync::OnceLock<Arc<dyn SettleHook>>>,
 }
 
 /// The slip's settings: the base (TND millimes), the site settings they follow, and the
@@ -130,7 +134,18 @@ impl Betting {
             })),
             pending: Arc::new(Mutex::new(Vec::new())),
             updates,
+            hook: Default::default(),
         }
+    }
+
+    /// Sets the one settlement hook ([`SettleHook`]); clones share it. `false` when one was
+    /// already set (it stays).
+    pub fn set_settle_hook(&self, hook: Arc<dyn SettleHook>) -> bool {
+        self.hook.set(hook).is_ok()
+    }
+
+    pub(crate) fn settle_hook(&self) -> Option<Arc<dyn SettleHook>> {
+        self.hook.get().cloned()
     }
 
     /// Reads the current line.

@@ -4,7 +4,7 @@
 //! (`sb:{bet}:resettle:{version}`).
 
 use crate::place::parse_funding;
-use crate::{internal, Betting};
+use crate::{internal, Betting, SettledBet};
 use futures::FutureExt;
 use kernel::{AppError, Currency, ErrorCode};
 use sportsbook::feed::{BetCancel, BetSettlement};
@@ -23,6 +23,44 @@ fn outcome_str(o: BetOutcome) -> &'static str {
         BetOutcome::HalfLost => "half_lost",
         BetOutcome::DeadHeat => "dead_heat",
         BetOutcome::PartWon => "part_won",
+    }
+}
+
+fn outcome_of(s: &str) -> Option<BetOutcome> {
+    Some(match s {
+        "won" => BetOutcome::Won,
+        "lost" => BetOutcome::Lost,
+        "void" => BetOutcome::Void,
+        "half_won" => BetOutcome::HalfWon,
+        "half_lost" => BetOutcome::HalfLost,
+        "dead_heat" => BetOutcome::DeadHeat,
+        "part_won" => BetOutcome::PartWon,
+        _ => return None,
+    })
+}
+
+/// The bet as the settlement hook sees it.
+fn settled_bet(
+    bet: &BetRow,
+    s: &Settlement,
+    previous: Option<BetOutcome>,
+    legs: &[(Odds, Option<OutcomeResult>)],
+    events: Vec<String>,
+) -> SettledBet {
+    SettledBet {
+        id: bet.id,
+        user_id: bet.user_id,
+        currency: bet.currency,
+        funding: bet.funding,
+        stake: bet.stake,
+        outcome: s.outcome,
+        payout: returned(bet.funding, s, bet.stake),
+        previous,
+        legs: events
+            .into_iter()
+            .zip(legs)
+            .map(|(e, (odds, result))| (e, *odds, *result))
+            .collect(),
     }
 }
 
@@ -199,7 +237,7 @@ impl Betting {
     pub async fn settle_event(&self, event_id: &str, now: i64) -> Result<(), AppError> {
         let started = std::time::Instant::now();
         let rows = sqlx::query(
-            "SELECT b.id, b.user_id, b.stake, b.funding, b.currency, b.status, b.payout, b.settle_version, l.odds, l.result \
+            "SELECT b.id, b.user_id, b.stake, b.funding, b.currency, b.status, b.payout, b.settle_version, l.odds, l.result, l.event_id \
              FROM sb_bets b JOIN sb_bet_legs l ON l.bet_id = b.id \
              WHERE b.id IN (SELECT bet_id FROM sb_bet_legs WHERE event_id = $1) AND b.status NOT IN ('placing', 'rejected') \
              ORDER BY b.id, l.idx",
@@ -209,6 +247,8 @@ impl Betting {
         .await
         .map_err(internal)?;
         let mut bets: Vec<(BetRow, Vec<(Odds, Option<OutcomeResult>)>)> = Vec::new();
+        // The legs' events, beside the legs (the settlement hook's rakeback counts events).
+        let mut events: Vec<Vec<String>> = Vec::new();
         for r in &rows {
             let id: i64 = r.get(0);
             if bets.last().is_none_or(|(b, _)| b.id != id) {
@@ -229,6 +269,7 @@ impl Betting {
                     },
                     Vec::new(),
                 ));
+                events.push(Vec::new());
             }
             let odds = Odds::new(r.get::<i64, _>(8) as u32)
                 .map_err(|_| internal("invalid odds on a leg"))?;
@@ -240,15 +281,19 @@ impl Betting {
             if let Some((_, legs)) = bets.last_mut() {
                 legs.push((odds, result));
             }
+            if let Some(e) = events.last_mut() {
+                e.push(r.get(10));
+            }
         }
         tracing::debug!(event = event_id, bets = bets.len(), ms = started.elapsed().as_millis() as u64, "sportsbook: bets read");
         let mut first = Vec::new();
-        for (bet, legs) in bets {
+        for ((bet, legs), events) in bets.into_iter().zip(events) {
             if bet.status == "open" {
                 if let Some(s) = settle::settle_when_decided(bet.stake, &legs) {
-                    first.push((bet, s));
+                    let settled = settled_bet(&bet, &s, None, &legs, events);
+                    first.push((bet, s, settled));
                 }
-            } else if let Err(e) = self.settle_bet(&bet, &legs, now).await {
+            } else if let Err(e) = self.settle_bet(&bet, &legs, events, now).await {
                 // One bet's problem must not stop the others (the next result retries it).
                 tracing::error!(bet = bet.id, error = %e, "sportsbook: resettlement failed");
             }
@@ -256,7 +301,7 @@ impl Betting {
         // Lanes by player, run at once: PostgreSQL commits them on separate connections (two
         // lanes never touch the same player's balance, so they never wait on each other's
         // locks nor deadlock); SQLite's writer takes what the lanes have queued in one commit.
-        let mut lanes: Vec<Vec<(BetRow, Settlement)>> = (0..SETTLE_LANES).map(|_| Vec::new()).collect();
+        let mut lanes: Vec<Vec<(BetRow, Settlement, SettledBet)>> = (0..SETTLE_LANES).map(|_| Vec::new()).collect();
         let settled = first.len();
         for item in first {
             lanes[item.0.user_id.rem_euclid(SETTLE_LANES as i64) as usize].push(item);
@@ -273,12 +318,18 @@ impl Betting {
         Ok(())
     }
 
-    /// First settlements of open bets: the payouts in one ledger call, the states in one write.
-    async fn settle_first(&self, bets: &[(BetRow, Settlement)], now: i64) -> Result<(), AppError> {
+    /// First settlements of open bets: the payouts (and the hook's postings, a rakeback) in
+    /// one ledger call, the states (and the hook's rows, the bonus wagering) in one write.
+    async fn settle_first(&self, bets: &[(BetRow, Settlement, SettledBet)], now: i64) -> Result<(), AppError> {
         let house = AccountRef::House(HouseAccount::Sportsbook);
+        let hook = self.settle_hook();
         let mut postings = Vec::new();
         let mut paying = Vec::new();
-        for (i, (bet, s)) in bets.iter().enumerate() {
+        for (i, (bet, s, settled)) in bets.iter().enumerate() {
+            if let Some(p) = hook.as_ref().and_then(|h| h.first_posting(settled)) {
+                postings.push(p);
+                paying.push(i);
+            }
             let due = returned(bet.funding, s, bet.stake);
             if due > 0 {
                 let to = AccountRef::Player {
@@ -311,15 +362,17 @@ impl Betting {
         // One UPDATE per (status, payout): a result settles most bets alike.
         let mut groups: std::collections::BTreeMap<(&'static str, i64), Vec<i64>> =
             std::collections::BTreeMap::new();
-        for ((bet, s), ok) in bets.iter().zip(paid) {
+        let mut done = Vec::new();
+        for ((bet, s, settled), ok) in bets.iter().zip(paid) {
             if ok {
                 groups
                     .entry((outcome_str(s.outcome), returned(bet.funding, s, bet.stake)))
                     .or_default()
                     .push(bet.id);
+                done.push(settled.clone());
             }
         }
-        self.write(move |conn| {
+        let after = self.write(move |conn| {
                 async move {
                     for ((status, payout), ids) in groups {
                         // Ids are our own integers: inlined, no injection possible.
@@ -333,11 +386,20 @@ impl Betting {
                         .execute(&mut *conn)
                         .await?;
                     }
-                    Ok::<_, sqlx::Error>(())
+                    // The hook's rows go with the states: a bet another run settled first
+                    // keeps that run's rows (the hook's rows are unique per bet).
+                    match hook {
+                        Some(h) if !done.is_empty() => h.settled(&mut *conn, &done, true).await,
+                        _ => Ok(None),
+                    }
                 }
                 .boxed()
             })
-            .await
+            .await?;
+        if let Some(after) = after {
+            after();
+        }
+        Ok(())
     }
 
     /// A bet already settled: settles it again on the results now known (a correction).
@@ -345,6 +407,7 @@ impl Betting {
         &self,
         bet: &BetRow,
         legs: &[(Odds, Option<OutcomeResult>)],
+        events: Vec<String>,
         now: i64,
     ) -> Result<(), AppError> {
         let Some(s) = settle::settle_when_decided(bet.stake, legs) else {
@@ -381,6 +444,21 @@ impl Betting {
                 return Err(e);
             }
         }
+        // The hook's postings for the new outcome (a rakeback due now, or one paid before
+        // taken back): keyed, so a correction replayed moves nothing; one that fails is
+        // logged and the settlement goes on (the operator sees it; money is never invented).
+        let settled = settled_bet(bet, &s, outcome_of(&bet.status), legs, events);
+        let hook = self.settle_hook();
+        if let Some(h) = &hook {
+            let extra = h.resettle_postings(&settled).await;
+            if !extra.is_empty() {
+                for r in self.ledger.post_many(extra).await {
+                    if let Err(e) = r {
+                        tracing::warn!(bet = bet.id, error = %e, "sportsbook: a resettlement's promotion posting failed");
+                    }
+                }
+            }
+        }
         self.finish(
             bet.id,
             &bet.status,
@@ -388,6 +466,7 @@ impl Betting {
             outcome_str(s.outcome),
             due,
             now,
+            hook.map(|h| (h, settled)),
         )
         .await?;
         Ok(())
@@ -402,9 +481,10 @@ impl Betting {
         status: &'static str,
         payout: i64,
         now: i64,
+        hook: Option<(std::sync::Arc<dyn crate::SettleHook>, SettledBet)>,
     ) -> Result<bool, AppError> {
         let from_status = from_status.to_string();
-        self.write(move |conn| {
+        let (moved, after) = self.write(move |conn| {
                 async move {
                     let n = sqlx::query(
                         "UPDATE sb_bets SET status = $1, payout = $2, settle_version = settle_version + 1, settled_at = $3, needs_review = 0 \
@@ -419,11 +499,19 @@ impl Betting {
                     .execute(&mut *conn)
                     .await?
                     .rows_affected();
-                    Ok::<_, sqlx::Error>(n == 1)
+                    let after = match hook {
+                        Some((h, bet)) if n == 1 => h.settled(&mut *conn, std::slice::from_ref(&bet), false).await?,
+                        _ => None,
+                    };
+                    Ok::<_, sqlx::Error>((n == 1, after))
                 }
                 .boxed()
             })
-            .await
+            .await?;
+        if let Some(after) = after {
+            after();
+        }
+        Ok(moved)
     }
 
     async fn flag_review(&self, id: i64) -> Result<(), AppError> {

@@ -163,6 +163,7 @@ impl AppState {
         let promotions = promotions::service::Promotions::new(db.clone(), ledger.clone());
         payments.set_wagering_guard(Arc::new(BonusWagering(promotions.clone())));
         promotions.use_content(content.clone());
+        betting.set_settle_hook(promotions.settle_hook());
         Ok(AppState {
             promotions,
             partners,

@@ -72,12 +72,18 @@ pub enum PromoCommand {
         #[arg(long)]
         week: Option<String>,
     },
-    /// Announce a coupon draw: publishes SHA-256 of a fresh seed.
+    /// Announce a coupon draw: publishes SHA-256 of a fresh seed (and the prize per winner).
     DrawAnnounce {
         #[arg(long)]
         id: String,
         #[arg(long)]
         winners: i64,
+        /// The prize each winning coupon is paid in real money, major units (e.g. 100).
+        #[arg(long)]
+        prize: Option<String>,
+        /// The prize's currency (default TND).
+        #[arg(long, default_value = "TND")]
+        prize_currency: String,
     },
     /// Run an announced coupon draw: draws the winners and reveals the seed.
     Draw {
@@ -517,10 +523,21 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
                     Ok::<String, kernel::AppError>(serde_json::to_string_pretty(&run).unwrap_or_default())
                 }
                 .await,
-                PromoCommand::DrawAnnounce { id, winners } => {
+                PromoCommand::DrawAnnounce { id, winners, prize, prize_currency } => async {
                     let actor = format!("cli:{}", std::env::var("USER").unwrap_or_else(|_| "cli".into()));
-                    p.announce_coupon_draw(&id, winners, &actor).await.map(|d| serde_json::to_string_pretty(&d).unwrap_or_default())
+                    let prize = match prize {
+                        Some(amount) => {
+                            let amount = serde_json::from_str::<serde_json::Number>(amount.trim())
+                                .map_err(|_| kernel::AppError::with_detail(kernel::ErrorCode::InvalidField, "--prize: a number such as 100 or 12.5"))?;
+                            let req = crate::api::promotions_extra::DrawPrizeRequest { amount, currency: prize_currency, kind: None };
+                            Some(crate::api::promotions_extra::draw_prize(&req)?)
+                        }
+                        None => None,
+                    };
+                    let d = p.announce_coupon_draw(&id, winners, prize, &actor).await?;
+                    Ok(serde_json::to_string_pretty(&d).unwrap_or_default())
                 }
+                .await,
                 PromoCommand::Draw { id } => p.run_coupon_draw(&id).await.map(|d| serde_json::to_string_pretty(&d).unwrap_or_default()),
                 other => promo_operator(&state, other).await,
             };

@@ -31,6 +31,7 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 18, name: "promotions", sql: include_str!("../migrations/0018_promotions.sql") },
     Migration { version: 19, name: "cashback_coupons", sql: include_str!("../migrations/0019_cashback_coupons.sql") },
     Migration { version: 20, name: "jackpots", sql: include_str!("../migrations/0020_jackpots.sql") },
+    Migration { version: 23, name: "sport_wagering_rakeback", sql: include_str!("../migrations/0023_sport_wagering_rakeback.sql") },
     Migration { version: 25, name: "wager_terms", sql: include_str!("../migrations/0025_wager_terms.sql") },
     Migration { version: 27, name: "deposit_bonus_choice", sql: include_str!("../migrations/0027_deposit_bonus_choice.sql") },
 ];

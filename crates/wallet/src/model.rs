@@ -195,10 +195,22 @@ pub enum TxType {
     JackpotContribution,
     /// A jackpot won (`house:jackpots` → player real balance), keyed `jackpot:{pool}:{cycle}`.
     JackpotWin,
+    /// Rakeback on a lost qualifying real-money express (`house:cashback` → player cashback
+    /// balance), keyed `rakeback:{bet}`: once per bet.
+    Rakeback,
+    /// A rakeback taken back because a corrected result made its bet a winner (player
+    /// cashback → `house:cashback`), keyed `rakeback:{bet}:reverse`: once per bet.
+    RakebackReversal,
+    /// A coupon-draw prize (`house:bonuses` → the winner's real or bonus balance), keyed
+    /// `coupon:{draw}:{coupon}`: once per winning coupon.
+    CouponPrize,
+    /// A super agent's weekly cashback on its network's net loss (`house:cashback` → the
+    /// agent's cashback balance), keyed `sacb:{week}:{agent}`: once per agent and week.
+    SuperAgentCashback,
 }
 
 impl TxType {
-    pub const ALL: [TxType; 30] = [
+    pub const ALL: [TxType; 34] = [
         TxType::RefillBalance,
         TxType::BetWin,
         TxType::Withdrawal,
@@ -229,6 +241,10 @@ impl TxType {
         TxType::WeeklyCashbackPayout,
         TxType::JackpotContribution,
         TxType::JackpotWin,
+        TxType::Rakeback,
+        TxType::RakebackReversal,
+        TxType::CouponPrize,
+        TxType::SuperAgentCashback,
     ];
 
     pub const fn code(self) -> i64 {
@@ -263,6 +279,10 @@ impl TxType {
             TxType::WeeklyCashbackPayout => 221,
             TxType::JackpotContribution => 222,
             TxType::JackpotWin => 223,
+            TxType::Rakeback => 224,
+            TxType::RakebackReversal => 225,
+            TxType::CouponPrize => 226,
+            TxType::SuperAgentCashback => 227,
         }
     }
 
@@ -298,6 +318,10 @@ impl TxType {
             TxType::WeeklyCashbackPayout => "weekly_cashback_payout",
             TxType::JackpotContribution => "jackpot_contribution",
             TxType::JackpotWin => "jackpot_win",
+            TxType::Rakeback => "rakeback",
+            TxType::RakebackReversal => "rakeback_reversal",
+            TxType::CouponPrize => "coupon_prize",
+            TxType::SuperAgentCashback => "super_agent_cashback",
         }
     }
 

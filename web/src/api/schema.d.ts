@@ -109,7 +109,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Announces a coupon draw (admin): publishes SHA-256 of a fresh seed. Idempotent per id. */
+        /**
+         * Announces a coupon draw (admin): publishes SHA-256 of a fresh seed, with the prize each
+         *     winning coupon is paid when the draw runs (type 226, `coupon:{draw}:{number}`, once).
+         *     Idempotent per id (another winner count or prize for the same id: 47).
+         */
         post: operations["announce_draw"];
         delete?: never;
         options?: never;
@@ -128,7 +132,8 @@ export interface paths {
         put?: never;
         /**
          * Runs an announced draw (admin): the coupons issued before the announcement take part; the
-         *     winners are drawn and the seed revealed. Idempotent.
+         *     winners are drawn, the seed revealed and each winner paid the draw's prize. Idempotent:
+         *     run again it pays nothing twice.
          */
         post: operations["run_draw"];
         delete?: never;
@@ -2139,6 +2144,7 @@ export interface components {
         AnnounceDrawRequest: {
             /** @description 1 to 64 letters, digits, `-` or `_`. */
             id: string;
+            prize?: null | components["schemas"]["DrawPrizeRequest"];
             /**
              * Format: int64
              * @description How many coupons win (1 to 1000).
@@ -2327,6 +2333,13 @@ export interface components {
         };
         /** @description What a run of the weekly payer did. */
         CashbackRun: {
+            /** @description Minor units paid to super agents by this run. */
+            agentsAmount: components["schemas"]["i64"];
+            /**
+             * Format: int64
+             * @description Super agents paid their network's cashback by this run.
+             */
+            agentsPaid: number;
             /** @description Minor units paid by this run (per currency summed; the week is in one currency in practice). */
             amount: components["schemas"]["i64"];
             /** @description Another run owned the job: this one did nothing. */
@@ -2473,6 +2486,12 @@ export interface components {
             /** Format: int64 */
             drawnAt?: number | null;
             id: string;
+            prize?: null | components["schemas"]["PrizeView"];
+            /**
+             * Format: int64
+             * @description Winners paid their prize so far.
+             */
+            prizesPaid: number;
             /** @description The seed (hex), revealed at the draw. */
             seed?: string | null;
             /** @description SHA-256 of the seed (hex), published when the draw is announced. */
@@ -2798,6 +2817,17 @@ export interface components {
         DoneReply: {
             done: boolean;
         };
+        DrawPrizeRequest: {
+            /**
+             * Format: double
+             * @description Major units of `currency` (at most its decimals), positive.
+             */
+            amount: number;
+            /** @description ISO 4217 code, e.g. `TND`. */
+            currency: string;
+            /** @description The balance it is paid into: `real` (the only one; the default). */
+            kind?: string | null;
+        };
         EmailSignupReply: {
             email: string;
             /** Format: int64 */
@@ -3003,6 +3033,13 @@ export interface components {
             error_message?: string | null;
             /** @description What a run of the weekly payer did. */
             result?: {
+                /** @description Minor units paid to super agents by this run. */
+                agentsAmount: components["schemas"]["i64"];
+                /**
+                 * Format: int64
+                 * @description Super agents paid their network's cashback by this run.
+                 */
+                agentsPaid: number;
                 /** @description Minor units paid by this run (per currency summed; the week is in one currency in practice). */
                 amount: components["schemas"]["i64"];
                 /** @description Another run owned the job: this one did nothing. */
@@ -3143,6 +3180,12 @@ export interface components {
                 /** Format: int64 */
                 drawnAt?: number | null;
                 id: string;
+                prize?: null | components["schemas"]["PrizeView"];
+                /**
+                 * Format: int64
+                 * @description Winners paid their prize so far.
+                 */
+                prizesPaid: number;
                 /** @description The seed (hex), revealed at the draw. */
                 seed?: string | null;
                 /** @description SHA-256 of the seed (hex), published when the draw is announced. */
@@ -4403,6 +4446,12 @@ export interface components {
                 /** Format: int64 */
                 drawnAt?: number | null;
                 id: string;
+                prize?: null | components["schemas"]["PrizeView"];
+                /**
+                 * Format: int64
+                 * @description Winners paid their prize so far.
+                 */
+                prizesPaid: number;
                 /** @description The seed (hex), revealed at the draw. */
                 seed?: string | null;
                 /** @description SHA-256 of the seed (hex), published when the draw is announced. */
@@ -5560,6 +5609,14 @@ export interface components {
              * @description Major units of the player's currency.
              */
             stake: number;
+        };
+        /** @description A draw's prize per winning coupon. */
+        PrizeView: {
+            /** Format: double */
+            amount: number;
+            currency: components["schemas"]["Currency"];
+            /** @description The balance it is paid into: `real`. */
+            kind: string;
         };
         /** @enum {string} */
         ProductArg: "casino" | "sport";

@@ -387,6 +387,19 @@ impl Promotions {
     ) -> Result<bool, AppError> {
         let (id, user_id, currency) = (b.id, b.user_id, b.currency);
         let max_conversion = b.max_conversion;
+        if to == "converted" && b.product == Product::Sport {
+            // A sport bonus met while bonus bets are still open converts once they settled
+            // (their returns go to the bonus balance): the sweep converts it then.
+            let open = sqlx::query("SELECT 1 FROM sb_bets WHERE user_id = $1 AND funding = 'bonus' AND currency = $2 AND status IN ('placing', 'open') LIMIT 1")
+                .bind(user_id)
+                .bind(currency.code())
+                .fetch_optional(self.db().writer())
+                .await
+                .map_err(db_err)?;
+            if open.is_some() {
+                return Ok(false);
+            }
+        }
         let holding = self.holding(b).await?;
         let (converted, forfeited) = if to == "converted" {
             wagering::conversion(holding, max_conversion)

@@ -15,7 +15,7 @@
 //!   (advisory lock [`LOCK_KEY`]); SQLite serves one instance (an in-process lock).
 
 use super::{db_err, Promotions};
-use crate::cashback::{net_loss, WeeklyRule};
+use crate::cashback::{net_loss, WeeklyRule, SUPER_AGENT_BPS};
 use crate::periods::{self, Week};
 use crate::Minor;
 use kernel::clock::now_ms;
@@ -56,6 +56,10 @@ pub struct CashbackRun {
     pub amount: Minor,
     /// Every player of the week with cashback is paid.
     pub finished: bool,
+    /// Super agents paid their network's cashback by this run.
+    pub agents_paid: i64,
+    /// Minor units paid to super agents by this run.
+    pub agents_amount: Minor,
 }
 
 /// Parses `2026-W48` into the week it names in `tz`.
@@ -377,6 +381,9 @@ impl Promotions {
             }
         }
         if run.failed == 0 {
+            self.pay_super_agents(week, run).await?;
+        }
+        if run.failed == 0 {
             let totals = sqlx::query("SELECT COUNT(*), CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM weekly_cashback WHERE period = $1 AND paid_at IS NOT NULL")
                 .bind(&week.key)
                 .fetch_one(self.db().reader())
@@ -399,6 +406,110 @@ impl Promotions {
                 .await
                 .map_err(db_err)?;
             run.finished = true;
+        }
+        Ok(())
+    }
+
+    /// Super-agent cashback (spec §9) for a week whose players' amounts are frozen: 10 % of
+    /// each super agent's **network** net loss, paid into the agent's cashback balance under
+    /// `sacb:{week}:{agent}` (once). The network: players (role 0) whose
+    /// `parent_super_agent_id` is the agent, and players whose `parent_cashier_id` is a
+    /// cashier (role 2) of the agent (the cashier's `parent_super_agent_id`, set by
+    /// `Cashier::assign_cashier`). Its net loss: the week's real-money stakes less returns of
+    /// those players in the agent's currency (their frozen `weekly_cashback` rows), summed
+    /// over the network (a winner offsets a loser), never negative. Each agent's row is
+    /// computed once per week (kept as it is by later runs), then paid like the players'.
+    async fn pay_super_agents(&self, week: &Week, run: &mut CashbackRun) -> Result<(), AppError> {
+        let rows = sqlx::query(
+            "SELECT a.id, a.currency, COUNT(*), CAST(SUM(w.staked) AS BIGINT), CAST(SUM(w.returned) AS BIGINT) \
+             FROM weekly_cashback w JOIN users p ON p.id = w.user_id AND p.role = 0 \
+             LEFT JOIN users c ON c.id = p.parent_cashier_id AND c.role = 2 \
+             JOIN users a ON a.id = COALESCE(p.parent_super_agent_id, c.parent_super_agent_id) AND a.role = 3 \
+             WHERE w.period = $1 AND w.currency = a.currency \
+             GROUP BY a.id, a.currency ORDER BY a.id",
+        )
+        .bind(&week.key)
+        .fetch_all(self.db().reader())
+        .await
+        .map_err(db_err)?;
+        let now = now_ms();
+        let mut agents = Vec::with_capacity(rows.len());
+        for r in &rows {
+            let (agent, code, players, staked, returned): (i64, String, i64, i64, i64) = (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4));
+            let amount = crate::bps_of(net_loss(staked, returned), SUPER_AGENT_BPS);
+            agents.push((agent, code, players, staked, returned, amount));
+        }
+        for chunk in agents.chunks(CHUNK) {
+            // Computed once: a row already there (another run) stays as it is.
+            let sql = format!(
+                "INSERT INTO super_agent_cashback (period, agent_id, currency, players, staked, returned, amount, created_at) VALUES {} \
+                 ON CONFLICT (period, agent_id) DO NOTHING",
+                store::values(chunk.len(), 8, 1)
+            );
+            let mut conn = self.db().writer().acquire().await.map_err(db_err)?;
+            let sql = store::positional(&conn, &sql).into_owned();
+            let mut q = sqlx::query(&sql);
+            for (agent, code, players, staked, returned, amount) in chunk {
+                q = q.bind(&week.key).bind(*agent).bind(code.as_str()).bind(*players).bind(*staked).bind(*returned).bind(*amount).bind(now);
+            }
+            q.execute(&mut *conn).await.map_err(db_err)?;
+        }
+        let unpaid = sqlx::query("SELECT agent_id, currency, amount, players FROM super_agent_cashback WHERE period = $1 AND paid_at IS NULL AND amount > 0 ORDER BY agent_id")
+            .bind(&week.key)
+            .fetch_all(self.db().reader())
+            .await
+            .map_err(db_err)?;
+        for chunk in unpaid.chunks(CHUNK) {
+            let mut reqs = Vec::with_capacity(chunk.len());
+            let mut who = Vec::with_capacity(chunk.len());
+            for r in chunk {
+                let (agent, code, amount, players): (i64, String, i64, i64) = (r.get(0), r.get(1), r.get(2), r.get(3));
+                let Ok(currency) = Currency::from_str(&code) else {
+                    run.failed += 1;
+                    continue;
+                };
+                who.push((agent, amount));
+                reqs.push(
+                    PostingRequest::transfer(
+                        TxType::SuperAgentCashback,
+                        format!("sacb:{}:{agent}", week.key),
+                        Some(agent),
+                        currency,
+                        AccountRef::House(HouseAccount::Cashback),
+                        AccountRef::Player { user_id: agent, kind: BalanceKind::Cashback },
+                        amount,
+                    )
+                    .comment(format!("Super-agent cashback {}", week.key))
+                    .metadata(serde_json::json!({ "week": week.key, "players": players })),
+                );
+            }
+            let mut done = Vec::new();
+            for ((agent, amount), r) in who.into_iter().zip(self.ledger().post_many(reqs).await) {
+                match r {
+                    Ok(receipt) => {
+                        if !receipt.replayed {
+                            run.agents_paid += 1;
+                            run.agents_amount += amount;
+                        }
+                        done.push(agent);
+                    }
+                    Err(e) => {
+                        tracing::warn!(agent, week = %week.key, error = %e, "super-agent cashback: payment refused");
+                        run.failed += 1;
+                    }
+                }
+            }
+            if !done.is_empty() {
+                let sql = format!(
+                    "UPDATE super_agent_cashback SET paid_at = $1 WHERE period = $2 AND agent_id IN {}",
+                    store::values(1, done.len(), 3)
+                );
+                let mut q = sqlx::query(&sql).bind(now_ms()).bind(&week.key);
+                for a in &done {
+                    q = q.bind(*a);
+                }
+                q.execute(self.db().writer()).await.map_err(db_err)?;
+            }
         }
         Ok(())
     }

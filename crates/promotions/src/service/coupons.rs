@@ -14,10 +14,12 @@ use crate::coupons::{draw, earns_coupon, number, SPINS_PER_COUPON};
 use crate::periods;
 use kernel::clock::now_ms;
 use kernel::ids::next_id;
-use kernel::{AppError, ErrorCode};
+use kernel::money::MajorUnits;
+use kernel::{AppError, Currency, ErrorCode, Minor};
 use serde::Serialize;
+use std::str::FromStr;
 use store::sqlx::{self, Row};
-use wallet::TxType;
+use wallet::{AccountRef, BalanceKind, HouseAccount, PostingRequest, TxType};
 
 /// The machine's `main` part: the player's machine and today's spins.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -68,6 +70,29 @@ pub struct CouponDraw {
     pub winners: Option<Vec<String>>,
     pub announced_at: i64,
     pub drawn_at: Option<i64>,
+    /// What each winning coupon is paid (none: the draw only names its winners).
+    pub prize: Option<PrizeView>,
+    /// Winners paid their prize so far.
+    pub prizes_paid: i64,
+}
+
+/// A draw's prize per winning coupon.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PrizeView {
+    #[schema(value_type = f64)]
+    pub amount: MajorUnits,
+    pub currency: Currency,
+    /// The balance it is paid into: `real`.
+    pub kind: String,
+}
+
+/// A prize as the operator sets it: minor units of `currency`, paid into real money (a prize
+/// in the bonus balance would be bonus money outside any bonus, which `ledger verify` flags).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DrawPrize {
+    pub amount: Minor,
+    pub currency: Currency,
 }
 
 const LIMIT: i64 = SPINS_PER_COUPON as i64;
@@ -252,18 +277,24 @@ impl Promotions {
 
     /// Announces a draw: a fresh seed is stored and its SHA-256 published. Idempotent per id
     /// (the same hash again); another winner count for the same id is refused.
-    pub async fn announce_coupon_draw(&self, id: &str, winners: i64, actor: &str) -> Result<CouponDraw, AppError> {
+    /// `prize`: what each winning coupon is paid when the draw runs (real money).
+    pub async fn announce_coupon_draw(&self, id: &str, winners: i64, prize: Option<DrawPrize>, actor: &str) -> Result<CouponDraw, AppError> {
         if !draw_id_ok(id) {
             return Err(AppError::with_detail(ErrorCode::InvalidField, "id: 1 to 64 letters, digits, - or _"));
         }
         if !(1..=1_000).contains(&winners) {
             return Err(AppError::with_detail(ErrorCode::InvalidField, "winners: 1 to 1000"));
         }
+        if let Some(p) = prize {
+            if p.amount <= 0 || p.amount > self.ledger().limits().max_amount(p.currency) {
+                return Err(AppError::with_detail(ErrorCode::InvalidField, "prize.amount: a positive amount within the posting limit"));
+            }
+        }
         let seed = studio::fair::new_server_seed();
         let hash = studio::fair::hex32(&studio::fair::seed_hash(&seed));
         sqlx::query(
-            "INSERT INTO coupon_draws (id, seed_hash, seed, winners_count, announced_at, created_by) VALUES ($1, $2, $3, $4, $5, $6) \
-             ON CONFLICT (id) DO NOTHING",
+            "INSERT INTO coupon_draws (id, seed_hash, seed, winners_count, announced_at, created_by, prize_amount, prize_currency, prize_kind) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING",
         )
         .bind(id)
         .bind(&hash)
@@ -271,6 +302,9 @@ impl Promotions {
         .bind(winners)
         .bind(now_ms())
         .bind(actor)
+        .bind(prize.map_or(0, |p| p.amount))
+        .bind(prize.map(|p| p.currency.code()))
+        .bind(prize.map(|_| "real"))
         .execute(self.db().writer())
         .await
         .map_err(db_err)?;
@@ -278,11 +312,21 @@ impl Promotions {
         if d.winners_count != winners {
             return Err(AppError::with_detail(ErrorCode::InvalidField, "id: this draw was announced with another number of winners"));
         }
+        let same_prize = match (&d.prize, prize) {
+            (None, None) => true,
+            (Some(v), Some(p)) => v.currency == p.currency && v.amount == MajorUnits::new(p.amount, p.currency),
+            _ => false,
+        };
+        if !same_prize {
+            return Err(AppError::with_detail(ErrorCode::InvalidField, "id: this draw was announced with another prize"));
+        }
         Ok(d)
     }
 
     /// Draws the winners of an announced draw among the coupons issued before its
-    /// announcement and reveals its seed. Idempotent: a drawn draw answers its result.
+    /// announcement, reveals its seed and pays each winning coupon its prize (if the draw has
+    /// one) under `coupon:{draw}:{number}`. Idempotent: a drawn draw answers its result, and a
+    /// run again (or at once) pays the prizes a first run left unpaid and nothing twice.
     pub async fn run_coupon_draw(&self, id: &str) -> Result<CouponDraw, AppError> {
         let row = sqlx::query("SELECT seed, winners_count, announced_at, drawn_at FROM coupon_draws WHERE id = $1")
             .bind(id)
@@ -311,53 +355,119 @@ impl Promotions {
                 .await
                 .map_err(db_err)?;
         }
-        self.coupon_draw(id).await?.ok_or_else(|| db_err("draw vanished"))
+        let d = self.coupon_draw(id).await?.ok_or_else(|| db_err("draw vanished"))?;
+        if d.prize.is_some() && d.prizes_paid < d.winners.as_ref().map_or(0, |w| w.len() as i64) {
+            self.pay_coupon_prizes(id).await?;
+            return self.coupon_draw(id).await?.ok_or_else(|| db_err("draw vanished"));
+        }
+        Ok(d)
+    }
+
+    /// Pays every winning coupon of a drawn draw its prize (keyed: once each).
+    async fn pay_coupon_prizes(&self, id: &str) -> Result<(), AppError> {
+        let row = sqlx::query("SELECT winners, prize_amount, prize_currency FROM coupon_draws WHERE id = $1 AND drawn_at IS NOT NULL")
+            .bind(id)
+            .fetch_one(self.db().writer())
+            .await
+            .map_err(db_err)?;
+        let (winners, amount, currency): (Option<String>, i64, Option<String>) = (row.get(0), row.get(1), row.get(2));
+        let winners: Vec<String> = winners.and_then(|w| serde_json::from_str(&w).ok()).unwrap_or_default();
+        let Some(currency) = currency.and_then(|c| Currency::from_str(&c).ok()) else { return Ok(()) };
+        if amount <= 0 || winners.is_empty() {
+            return Ok(());
+        }
+        let sql = format!("SELECT number, user_id FROM coupons WHERE number IN {}", store::values(1, winners.len(), 1));
+        let mut q = sqlx::query(&sql);
+        for n in &winners {
+            q = q.bind(n.as_str());
+        }
+        let owners: std::collections::HashMap<String, i64> = q
+            .fetch_all(self.db().writer())
+            .await
+            .map_err(db_err)?
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect();
+        let mut reqs = Vec::with_capacity(winners.len());
+        for (rank, number) in winners.iter().enumerate() {
+            let Some(&user) = owners.get(number) else { continue };
+            reqs.push(
+                PostingRequest::transfer(
+                    TxType::CouponPrize,
+                    format!("coupon:{id}:{number}"),
+                    Some(user),
+                    currency,
+                    AccountRef::House(HouseAccount::Bonuses),
+                    AccountRef::Player { user_id: user, kind: BalanceKind::Real },
+                    amount,
+                )
+                .comment(format!("Coupon draw {id}: coupon {number} won"))
+                .metadata(serde_json::json!({ "draw": id, "coupon": number, "rank": rank + 1 })),
+            );
+        }
+        let mut paid = 0i64;
+        for r in self.ledger().post_many(reqs).await {
+            match r {
+                Ok(_) => paid += 1,
+                Err(e) => tracing::warn!(draw = id, error = %e, "coupon draw: a prize was refused; paid by the next run"),
+            }
+        }
+        sqlx::query("UPDATE coupon_draws SET prizes_paid = $1 WHERE id = $2 AND prizes_paid < $1")
+            .bind(paid)
+            .bind(id)
+            .execute(self.db().writer())
+            .await
+            .map_err(db_err)?;
+        Ok(())
     }
 
     /// A draw as anyone may read it: the seed only once drawn.
     pub async fn coupon_draw(&self, id: &str) -> Result<Option<CouponDraw>, AppError> {
-        let row = sqlx::query("SELECT id, seed_hash, seed, winners_count, numbers, winners, announced_at, drawn_at FROM coupon_draws WHERE id = $1")
+        let row = sqlx::query(&format!("{DRAW} WHERE id = $1"))
             .bind(id)
             .fetch_optional(self.db().writer())
             .await
             .map_err(db_err)?;
-        let Some(r) = row else { return Ok(None) };
-        let drawn_at: Option<i64> = r.get(7);
-        let list = |v: Option<String>| v.and_then(|t| serde_json::from_str::<Vec<String>>(&t).ok());
-        Ok(Some(CouponDraw {
-            id: r.get(0),
-            seed_hash: r.get(1),
-            seed: drawn_at.map(|_| r.get(2)),
-            winners_count: r.get(3),
-            coupons: list(r.get(4)),
-            winners: list(r.get(5)),
-            announced_at: r.get(6),
-            drawn_at,
-        }))
+        Ok(row.as_ref().map(|r| draw_of(r, true)))
     }
+
     /// The latest draws, newest first (at most `limit`, 1–50): what the coupon-machine page
     /// lists; each draw's coupons are left out (`coupon_draw` has them).
     pub async fn coupon_draws(&self, limit: i64) -> Result<Vec<CouponDraw>, AppError> {
-        let rows = sqlx::query("SELECT id, seed_hash, seed, winners_count, winners, announced_at, drawn_at FROM coupon_draws ORDER BY announced_at DESC, id DESC LIMIT $1")
+        let rows = sqlx::query(&format!("{DRAW} ORDER BY announced_at DESC, id DESC LIMIT $1"))
             .bind(limit.clamp(1, 50))
             .fetch_all(self.db().reader())
             .await
             .map_err(db_err)?;
-        Ok(rows
-            .iter()
-            .map(|r| {
-                let drawn_at: Option<i64> = r.get(6);
-                CouponDraw {
-                    id: r.get(0),
-                    seed_hash: r.get(1),
-                    seed: drawn_at.map(|_| r.get(2)),
-                    winners_count: r.get(3),
-                    coupons: None,
-                    winners: r.get::<Option<String>, _>(4).and_then(|t| serde_json::from_str::<Vec<String>>(&t).ok()),
-                    announced_at: r.get(5),
-                    drawn_at,
-                }
-            })
-            .collect())
+        Ok(rows.iter().map(|r| draw_of(r, false)).collect())
     }
 }
+
+const DRAW: &str = "SELECT id, seed_hash, seed, winners_count, numbers, winners, announced_at, drawn_at, prize_amount, prize_currency, prize_kind, prizes_paid FROM coupon_draws";
+
+/// A draw as [`DRAW`] reads it; its coupons' numbers only when `with_coupons` (the list of
+/// draws leaves them out).
+fn draw_of(r: &store::sqlx::any::AnyRow, with_coupons: bool) -> CouponDraw {
+    let drawn_at: Option<i64> = r.get(7);
+    let list = |v: Option<String>| v.and_then(|t| serde_json::from_str::<Vec<String>>(&t).ok());
+    CouponDraw {
+        id: r.get(0),
+        seed_hash: r.get(1),
+        seed: drawn_at.map(|_| r.get(2)),
+        winners_count: r.get(3),
+        coupons: if with_coupons { list(r.get(4)) } else { None },
+        winners: list(r.get(5)),
+        announced_at: r.get(6),
+        drawn_at,
+        prize: match (r.get::<i64, _>(8), r.get::<Option<String>, _>(9).and_then(|c| Currency::from_str(&c).ok())) {
+            (amount, Some(currency)) if amount > 0 => Some(PrizeView {
+                amount: MajorUnits::new(amount, currency),
+                currency,
+                kind: r.get::<Option<String>, _>(10).unwrap_or_else(|| "real".into()),
+            }),
+            _ => None,
+        },
+        prizes_paid: r.get(11),
+    }
+}
+

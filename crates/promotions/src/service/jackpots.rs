@@ -557,6 +557,48 @@ impl Promotions {
             let (user, currency, balance): (i64, String, i64) = (r.get(0), r.get(1), r.get(2));
             problems.push(format!("player {user} holds {balance} {currency} of bonus money and was never granted a bonus"));
         }
+        // Rakeback (224) only on real-money bets settled lost, or taken back since (225).
+        let stray_rakeback = sqlx::query(&format!(
+            "SELECT t.idempotency_key FROM ledger_transactions t WHERE t.tx_type = {} \
+             AND NOT EXISTS (SELECT 1 FROM sb_bets b WHERE b.user_id = t.user_id AND 'rakeback:' || CAST(b.id AS TEXT) = t.idempotency_key AND b.funding = 'real' AND b.status = 'lost') \
+             AND NOT EXISTS (SELECT 1 FROM ledger_transactions r WHERE r.idempotency_key = t.idempotency_key || ':reverse' AND r.tx_type = {}) LIMIT 20",
+            wallet::TxType::Rakeback.code(),
+            wallet::TxType::RakebackReversal.code()
+        ))
+        .fetch_all(self.db().reader())
+        .await
+        .map_err(db_err)?;
+        for r in stray_rakeback {
+            problems.push(format!("rakeback {} pays a bet that is not a lost real-money bet", r.get::<String, _>(0)));
+        }
+        // Coupon prizes (226): exactly the drawn winners of a draw with a prize, each once.
+        let prizes = sqlx::query(&format!(
+            "SELECT d.id, d.winners, (SELECT COUNT(*) FROM ledger_transactions t WHERE t.tx_type = {} AND t.idempotency_key LIKE 'coupon:' || d.id || ':%') \
+             FROM coupon_draws d WHERE d.prize_amount > 0 AND d.drawn_at IS NOT NULL",
+            wallet::TxType::CouponPrize.code()
+        ))
+        .fetch_all(self.db().reader())
+        .await
+        .map_err(db_err)?;
+        for r in prizes {
+            let (id, winners, paid): (String, Option<String>, i64) = (r.get(0), r.get(1), r.get(2));
+            let winners = winners.and_then(|w| serde_json::from_str::<Vec<String>>(&w).ok()).map_or(0, |w| w.len() as i64);
+            if paid > winners {
+                problems.push(format!("coupon draw {id} paid {paid} prizes for {winners} winners"));
+            }
+        }
+        // Sport wagering: a bonus's counted settled bets never exceed what it records as wagered
+        // while it is open (each bet counts once).
+        let over = sqlx::query(
+            "SELECT b.id FROM bonuses b WHERE b.product = 'sport' AND b.status = 'active' \
+             AND (SELECT COALESCE(SUM(w.counted), 0) FROM sport_wagering w WHERE w.bonus_id = b.id) > b.wagered LIMIT 20",
+        )
+        .fetch_all(self.db().reader())
+        .await
+        .map_err(db_err)?;
+        for r in over {
+            problems.push(format!("sport bonus {} records less wagering than its settled bets", r.get::<i64, _>(0)));
+        }
         Ok(problems)
     }
 }

@@ -11,18 +11,20 @@ mod freebets;
 mod jackpots;
 mod operator;
 mod referral;
+mod settlement;
 mod summary;
 mod watch;
 
 pub use bonuses::{BonusView, Grant};
 pub use cashback::{parse_week, CashbackRun};
 pub use deposit_bonus::DepositBonusOffer;
-pub use coupons::{CouponDraw, CouponMachine, CouponView, MainCoupon};
+pub use coupons::{CouponDraw, CouponMachine, CouponView, DrawPrize, MainCoupon, PrizeView};
 pub use codes::{normalise, refusal_code, Activated, CodeSpec};
 pub use freebets::{FreeBetStats, FreeBetView};
 pub use jackpots::{verify_drop, JackpotView, JackpotWin};
 pub use operator::{valid_key, CampaignPlayer, CampaignReport, CodeView, OperatorGrant, TemplateView};
 pub use referral::{PartnerCodeApplied, NEW_PLAYER_MS};
+pub use settlement::rakeback_of;
 pub use summary::{PlayerPromotions, UnshownWin, POOLS_SNAPSHOT_MS};
 
 use crate::terms::OperatorLimits;
@@ -123,6 +125,12 @@ impl Promotions {
             }
         });
         Promotions { inner }
+    }
+
+    /// What the sportsbook calls when bets settle (sport-bonus wagering, rakeback):
+    /// `betting.set_settle_hook(promotions.settle_hook())`. Holds the service weakly.
+    pub fn settle_hook(&self) -> Arc<dyn betting::SettleHook> {
+        Arc::new(settlement::Settle(Arc::downgrade(&self.inner)))
     }
 
     pub fn limits(&self) -> OperatorLimits {

@@ -127,18 +127,52 @@ pub struct AnnounceDrawRequest {
     pub id: String,
     /// How many coupons win (1 to 1000).
     pub winners: i64,
+    /// What each winning coupon is paid when the draw runs (none: the draw only names winners).
+    pub prize: Option<DrawPrizeRequest>,
 }
 
-/// Announces a coupon draw (admin): publishes SHA-256 of a fresh seed. Idempotent per id.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct DrawPrizeRequest {
+    /// Major units of `currency` (at most its decimals), positive.
+    #[schema(value_type = f64)]
+    pub amount: serde_json::Number,
+    /// ISO 4217 code, e.g. `TND`.
+    pub currency: String,
+    /// The balance it is paid into: `real` (the only one; the default).
+    pub kind: Option<String>,
+}
+
+/// The prize of a draw request in minor units (47 when it is not a valid prize).
+pub fn draw_prize(p: &DrawPrizeRequest) -> Result<promotions::service::DrawPrize, AppError> {
+    let currency: kernel::Currency = p
+        .currency
+        .trim()
+        .parse()
+        .map_err(|_| AppError::with_detail(ErrorCode::InvalidField, "prize.currency: a supported currency code"))?;
+    if p.kind.as_deref().is_some_and(|k| k != "real") {
+        return Err(AppError::with_detail(ErrorCode::InvalidField, "prize.kind: real (prizes are paid in real money)"));
+    }
+    let amount = kernel::money::parse_major(&p.amount.to_string(), currency)
+        .ok()
+        .filter(|a| *a > 0)
+        .ok_or_else(|| AppError::with_detail(ErrorCode::InvalidField, "prize.amount: a positive number with at most the currency's decimals"))?;
+    Ok(promotions::service::DrawPrize { amount, currency })
+}
+
+/// Announces a coupon draw (admin): publishes SHA-256 of a fresh seed, with the prize each
+/// winning coupon is paid when the draw runs (type 226, `coupon:{draw}:{number}`, once).
+/// Idempotent per id (another winner count or prize for the same id: 47).
 #[utoipa::path(post, path = "/api/admin/promotions/coupon-draws", tag = "admin", request_body = AnnounceDrawRequest,
     responses((status = 200, body = Envelope<CouponDraw>), (status = "default", description = "23, 24, 40, 47", body = ErrorEnvelope)))]
 pub async fn announce_draw(State(state): State<AppState>, session: Session, JsonBody(req): JsonBody<AnnounceDrawRequest>) -> ApiResult<CouponDraw> {
     let actor = admin(&session)?;
-    ok(state.promotions.announce_coupon_draw(req.id.trim(), req.winners, &actor).await?)
+    let prize = req.prize.as_ref().map(draw_prize).transpose()?;
+    ok(state.promotions.announce_coupon_draw(req.id.trim(), req.winners, prize, &actor).await?)
 }
 
 /// Runs an announced draw (admin): the coupons issued before the announcement take part; the
-/// winners are drawn and the seed revealed. Idempotent.
+/// winners are drawn, the seed revealed and each winner paid the draw's prize. Idempotent:
+/// run again it pays nothing twice.
 #[utoipa::path(post, path = "/api/admin/promotions/coupon-draws/{id}/draw", tag = "admin",
     params(("id" = String, Path, description = "The draw id")),
     responses((status = 200, body = Envelope<CouponDraw>), (status = "default", description = "23, 24, 43 no such draw", body = ErrorEnvelope)))]

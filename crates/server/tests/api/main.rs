@@ -14,6 +14,7 @@ mod money;
 mod payments;
 mod promotions;
 mod promotions_admin;
+mod promotions_payouts;
 mod provider_wallet;
 mod rg;
 mod slots_history;
