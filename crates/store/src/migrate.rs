@@ -34,6 +34,7 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 23, name: "sport_wagering_rakeback", sql: include_str!("../migrations/0023_sport_wagering_rakeback.sql") },
     Migration { version: 25, name: "wager_terms", sql: include_str!("../migrations/0025_wager_terms.sql") },
     Migration { version: 27, name: "deposit_bonus_choice", sql: include_str!("../migrations/0027_deposit_bonus_choice.sql") },
+    Migration { version: 28, name: "drop_bonus_wagering", sql: include_str!("../migrations/0028_drop_bonus_wagering.sql") },
 ];
 
 /// Splits a migration file into statements: they end with `;` at the end of a line.
