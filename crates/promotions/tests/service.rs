@@ -824,8 +824,31 @@ async fn a_rolled_back_stake_takes_its_jackpot_share_back_folded_or_not() {
         ledger.rollback(rollback("fresh")).await.unwrap();
         p.fold_jackpots().await.unwrap();
         assert_eq!(amount(p.clone()).await, "1000.000");
+        // Staked and rolled back in one transaction (its share's row is still deferred when
+        // the rollback comes): never written, the pool unchanged. Also concurrently, stakes and
+        // rollbacks of other keys sharing SQLite's group commits.
+        ledger
+            .post_all(vec![AllRequest::Post(stake(970, 10_000, "same", "slots")), AllRequest::Rollback(rollback("same"))])
+            .await
+            .unwrap();
+        let many = (0..20).map(|i| {
+            let ledger = ledger.clone();
+            async move {
+                let key = format!("c{i}");
+                ledger.post(stake(970, 1_000, &key, "slots")).await.unwrap();
+                if i % 2 == 0 {
+                    ledger.rollback(RollbackRequest { original_key: key.clone(), rollback_key: format!("rb:{key}"), user_id: Some(970), comment: "void".into(), metadata: serde_json::Value::Null }).await.unwrap();
+                }
+            }
+        });
+        join_all(many).await;
+        p.fold_jackpots().await.unwrap();
+        // Ten stakes of 1.000 stayed: 10 % each.
+        assert_eq!(amount(p.clone()).await, "1001.000");
+        let rows: i64 = store::sqlx::query_scalar("SELECT COUNT(*) FROM jackpot_contributions WHERE amount > 0").fetch_one(db.reader()).await.unwrap();
+        assert_eq!(rows, 1 + 10, "the folded stake's and the ten that stayed");
         assert_eq!(p.verify().await.unwrap(), Vec::<String>::new());
-        assert_eq!(balance(&ledger, 970, BalanceKind::Real).await, 100_000);
+        assert_eq!(balance(&ledger, 970, BalanceKind::Real).await, 100_000 - 10_000);
         assert!(ledger.verify().await.unwrap().is_consistent());
     })
     .await;

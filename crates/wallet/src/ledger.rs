@@ -135,7 +135,7 @@ impl Ledger {
     /// [`Self::new`] with the per-posting and per-balance maxima from the settings.
     pub fn with_limits(db: Db, limits: LedgerLimits) -> Ledger {
         let house_ids: Arc<Mutex<HashMap<(HouseAccount, Currency), i64>>> = Default::default();
-        let cx = Cx { limits, observer: Default::default(), house: house_ids.clone() };
+        let cx = Cx { limits, observer: Default::default(), house: house_ids.clone(), deferred: Default::default() };
         let batcher = (db.backend() == Backend::Sqlite).then(|| spawn_batcher(db.clone(), cx.clone()));
         Ledger { db, house_ids, stats: Default::default(), batcher, cx }
     }

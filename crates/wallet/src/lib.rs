@@ -22,7 +22,7 @@ mod verify;
 pub use ledger::{HistoryEntry, HistoryQuery, Ledger, LedgerStats};
 pub use posting::{attached, Attached};
 pub use model::*;
-pub use observer::{Applied, Checked, PostingObserver, Reversed};
+pub use observer::{Applied, Checked, Deferred, PostingObserver, Reversed};
 pub use terms::{clear_wager_terms, set_wager_terms, take_back_progress, wager_progress};
 pub use verify::VerifyReport;
 

@@ -33,6 +33,12 @@ use kernel::Minor;
 use futures::future::BoxFuture;
 use store::sqlx::AnyConnection;
 
+/// A row an observer asks the ledger to write at the end of the posting's database
+/// transaction ([`PostingObserver::flush`]), opaque to the ledger: on SQLite's group commit
+/// the rows of every posting of the commit are written together (one statement for hundreds
+/// of stakes) and a posting rolled back to its savepoint takes its rows with it.
+pub type Deferred = Box<dyn std::any::Any + Send>;
+
 /// A posting as an observer sees it once applied: its transaction id and request.
 pub struct Applied<'a> {
     pub tx_id: i64,
@@ -76,9 +82,15 @@ pub trait PostingObserver: Send + Sync + 'static {
     fn capped(&self, req: &PostingRequest, cap: Minor) -> LedgerError;
 
     /// After watched postings applied (one, or every posting of a set-wise step); `req` holds
-    /// the legs as applied (extra legs merged).
-    fn applied<'c>(&'c self, conn: &'c mut AnyConnection, postings: &'c [Applied<'c>]) -> BoxFuture<'c, Result<(), LedgerError>>;
+    /// the legs as applied (extra legs merged). Rows pushed to `deferred` are written by
+    /// [`Self::flush`] at the end of the transaction, if the posting is still part of it.
+    fn applied<'c>(&'c self, conn: &'c mut AnyConnection, postings: &'c [Applied<'c>], deferred: &'c mut Vec<Deferred>) -> BoxFuture<'c, Result<(), LedgerError>>;
 
-    /// After a rollback of a watched posting applied.
-    fn reversed<'c>(&'c self, conn: &'c mut AnyConnection, reversal: &'c Reversed) -> BoxFuture<'c, Result<(), LedgerError>>;
+    /// After a rollback of a watched posting applied. `deferred`: the rows deferred so far in
+    /// this transaction (the rolled-back posting's may still be there, not written yet).
+    fn reversed<'c>(&'c self, conn: &'c mut AnyConnection, reversal: &'c Reversed, deferred: &'c mut Vec<Deferred>) -> BoxFuture<'c, Result<(), LedgerError>>;
+
+    /// Writes the rows `applied` deferred (see [`Deferred`]), once, right before the
+    /// transaction commits; an error fails the whole transaction (nothing is durable).
+    fn flush<'c>(&'c self, conn: &'c mut AnyConnection, deferred: Vec<Deferred>) -> BoxFuture<'c, Result<(), LedgerError>>;
 }

@@ -22,7 +22,7 @@
 //! in its own savepoint.
 
 use crate::model::*;
-use crate::observer::{Applied, PostingObserver, Reversed};
+use crate::observer::{Applied, Deferred, PostingObserver, Reversed};
 use kernel::clock::now_ms;
 use kernel::ids::next_id;
 use kernel::{Currency, Minor};
@@ -42,9 +42,30 @@ pub(crate) struct Cx {
     pub observer: std::sync::Arc<std::sync::OnceLock<std::sync::Arc<dyn PostingObserver>>>,
     /// House account ids (the ledger's cache, shared).
     pub house: std::sync::Arc<std::sync::Mutex<HouseIds>>,
+    /// The observer's rows deferred to the end of this operation's transaction
+    /// ([`crate::Deferred`]): one buffer per operation ([`Cx::for_op`]).
+    pub deferred: std::sync::Arc<std::sync::Mutex<Vec<Deferred>>>,
 }
 
 impl Cx {
+    /// This context with a fresh deferred-rows buffer of its own (one operation).
+    pub(crate) fn for_op(&self) -> Cx {
+        Cx { deferred: Default::default(), ..self.clone() }
+    }
+
+    /// Takes the deferred rows out of the buffer.
+    fn take_deferred(&self) -> Vec<Deferred> {
+        std::mem::take(&mut *self.deferred.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    fn deferred_len(&self) -> usize {
+        self.deferred.lock().unwrap_or_else(|p| p.into_inner()).len()
+    }
+
+    fn truncate_deferred(&self, len: usize) {
+        self.deferred.lock().unwrap_or_else(|p| p.into_inner()).truncate(len);
+    }
+
     /// The observer, if one is set and watches `tx_type`.
     fn observer(&self, tx_type: TxType) -> Option<&dyn PostingObserver> {
         self.observer.get().map(|o| o.as_ref()).filter(|o| o.watches(tx_type))
@@ -271,7 +292,10 @@ pub(crate) async fn apply_rollback(
             let original_type = TxType::from_code(original.tx_type).ok_or(LedgerError::NotReversible)?;
             if let Some(observer) = cx.observer(original_type) {
                 let reversed = Reversed { original_tx_id: original.id, original_type, reversal_tx_id: tx_id, user_id: req.user_id };
-                observer.reversed(conn, &reversed).await?;
+                let mut deferred = cx.take_deferred();
+                let done = observer.reversed(conn, &reversed, &mut deferred).await;
+                *cx.deferred.lock().unwrap_or_else(|p| p.into_inner()) = deferred;
+                done?;
             }
             Ok(RollbackOutcome::Reversed(receipt))
         }
@@ -467,14 +491,20 @@ pub(crate) async fn apply(
                 let terms = Terms { capped: checked.capped, progress: checked.progress };
                 if checked.extra.is_empty() {
                     let (receipt, met) = apply_claimed(conn, req, tx_id, house, cx, Some((observer, terms))).await?;
-                    observer.applied(conn, &[Applied { tx_id, req, met }]).await?;
+                    let mut deferred = cx.take_deferred();
+                    let done = observer.applied(conn, &[Applied { tx_id, req, met }], &mut deferred).await;
+                    *cx.deferred.lock().unwrap_or_else(|p| p.into_inner()) = deferred;
+                    done?;
                     return Ok(receipt);
                 }
                 let merged = with_extra_legs(req, &checked.extra, cx)?;
                 let mut house = house.clone();
                 resolve_house_on(conn, &merged, &mut house, cx).await?;
                 let (receipt, met) = apply_claimed(conn, &merged, tx_id, &house, cx, Some((observer, terms))).await?;
-                observer.applied(conn, &[Applied { tx_id, req: &merged, met }]).await?;
+                let mut deferred = cx.take_deferred();
+                let done = observer.applied(conn, &[Applied { tx_id, req: &merged, met }], &mut deferred).await;
+                *cx.deferred.lock().unwrap_or_else(|p| p.into_inner()) = deferred;
+                done?;
                 Ok(receipt)
             }
         },
@@ -645,9 +675,12 @@ async fn apply_isolated(
     cx: &Cx,
 ) -> Result<Result<Receipt, LedgerError>, sqlx::Error> {
     savepoint(conn, "SAVEPOINT single_posting").await?;
+    let kept = cx.deferred_len();
     let result = apply(conn, req, hash, house, cx).await;
     if result.is_err() {
         savepoint(conn, "ROLLBACK TO SAVEPOINT single_posting").await?;
+        // Its deferred rows go with it.
+        cx.truncate_deferred(kept);
     }
     savepoint(conn, "RELEASE SAVEPOINT single_posting").await?;
     Ok(result)
@@ -822,7 +855,10 @@ async fn apply_set(
     insert_entries(conn, &entries, now).await?;
     if !watched.is_empty() {
         if let Some(observer) = cx.observer.get() {
-            observer.applied(conn, &watched).await.map_err(|e| match e {
+            let mut deferred = cx.take_deferred();
+            let done = observer.applied(conn, &watched, &mut deferred).await;
+            *cx.deferred.lock().unwrap_or_else(|p| p.into_inner()) = deferred;
+            done.map_err(|e| match e {
                 LedgerError::Store(e) => e,
                 other => sqlx::Error::Protocol(format!("a posting observer failed: {other}")),
             })?;
@@ -952,6 +988,7 @@ async fn receipt_of(conn: &mut AnyConnection, tx_id: i64, replayed: bool) -> Res
 
 /// One operation in its own transaction (PostgreSQL).
 pub(crate) async fn run_direct(db: &Db, op: &Op, cx: &Cx) -> Result<Done, LedgerError> {
+    let cx = &cx.for_op();
     let mut tx = db.writer().begin().await?;
     match run_guarded(&mut tx, op, cx).await {
         Ok(done) => {
@@ -959,6 +996,10 @@ pub(crate) async fn run_direct(db: &Db, op: &Op, cx: &Cx) -> Result<Done, Ledger
                 // nothing was written
                 tx.rollback().await?;
             } else {
+                if let Err(e) = flush(&mut tx, cx, cx.take_deferred()).await {
+                    tx.rollback().await?;
+                    return Err(e);
+                }
                 tx.commit().await?;
             }
             Ok(done)
@@ -1016,6 +1057,14 @@ pub(crate) fn spawn_batcher(db: Db, cx: Cx) -> mpsc::Sender<Job> {
     sender
 }
 
+/// Hands the observer its deferred rows, before the commit.
+async fn flush(conn: &mut AnyConnection, cx: &Cx, deferred: Vec<Deferred>) -> Result<(), LedgerError> {
+    match cx.observer.get() {
+        Some(observer) if !deferred.is_empty() => observer.flush(conn, deferred).await,
+        _ => Ok(()),
+    }
+}
+
 async fn savepoint(conn: &mut AnyConnection, sql: &str) -> Result<(), sqlx::Error> {
     sqlx::query(sql).execute(&mut *conn).await.map(|_| ())
 }
@@ -1027,11 +1076,22 @@ async fn commit_batch(db: &Db, jobs: &[Job], cx: &Cx) -> Vec<Result<Done, Ledger
         Err(e) => return jobs.iter().map(|_| Err(unavailable(&e))).collect(),
     };
     let mut results = Vec::with_capacity(jobs.len());
+    // The observer's rows of every posting that stays, written once before the commit.
+    let mut deferred: Vec<Deferred> = Vec::new();
     for job in jobs {
         if let Err(e) = savepoint(&mut tx, "SAVEPOINT posting").await {
             return jobs.iter().map(|_| Err(unavailable(&e))).collect();
         }
-        let result = run_guarded(&mut tx, &job.op, cx).await;
+        // The rows deferred so far are this job's to see (a rollback of a stake of the same
+        // commit cancels its rows); they come back with what the job added, or as they were.
+        let job_cx = cx.for_op();
+        let before = deferred.len();
+        *job_cx.deferred.lock().unwrap_or_else(|p| p.into_inner()) = std::mem::take(&mut deferred);
+        let result = run_guarded(&mut tx, &job.op, &job_cx).await;
+        deferred = job_cx.take_deferred();
+        if result.is_err() {
+            deferred.truncate(before);
+        }
         let closed = match &result {
             Ok(_) => savepoint(&mut tx, "RELEASE SAVEPOINT posting").await,
             Err(_) => match savepoint(&mut tx, "ROLLBACK TO SAVEPOINT posting").await {
@@ -1044,6 +1104,10 @@ async fn commit_batch(db: &Db, jobs: &[Job], cx: &Cx) -> Vec<Result<Done, Ledger
             return jobs.iter().map(|_| Err(unavailable(&e))).collect();
         }
         results.push(result);
+    }
+    if let Err(e) = flush(&mut tx, cx, deferred).await {
+        let _ = tx.rollback().await;
+        return jobs.iter().map(|_| Err(unavailable(&e))).collect();
     }
     match tx.commit().await {
         Ok(()) => results,

@@ -693,8 +693,13 @@ async fn the_observer_checks_and_records_every_watched_posting_in_its_transactio
             &'c self,
             conn: &'c mut AnyConnection,
             postings: &'c [Applied<'c>],
+            deferred: &'c mut Vec<Deferred>,
         ) -> BoxFuture<'c, Result<(), LedgerError>> {
             async move {
+                for p in postings {
+                    // A row written at the end of the transaction (id = -(tx id) - 1).
+                    deferred.push(Box::new(p.tx_id));
+                }
                 for p in postings {
                     store::sqlx::query("INSERT INTO audit_log (id, actor, action, subject, details, created_at) VALUES ($1, 'obs', $3, $2, '{}', 0)")
                         .bind(p.tx_id)
@@ -711,10 +716,24 @@ async fn the_observer_checks_and_records_every_watched_posting_in_its_transactio
             }
             .boxed()
         }
+        fn flush<'c>(&'c self, conn: &'c mut AnyConnection, deferred: Vec<Deferred>) -> BoxFuture<'c, Result<(), LedgerError>> {
+            async move {
+                for d in deferred {
+                    let tx_id = *d.downcast::<i64>().expect("an i64");
+                    store::sqlx::query("INSERT INTO audit_log (id, actor, action, subject, details, created_at) VALUES ($1, 'obs', 'deferred', 'd', '{}', 0)")
+                        .bind(-tx_id - 1)
+                        .execute(&mut *conn)
+                        .await?;
+                }
+                Ok(())
+            }
+            .boxed()
+        }
         fn reversed<'c>(
             &'c self,
             conn: &'c mut AnyConnection,
             r: &'c Reversed,
+            _deferred: &'c mut Vec<Deferred>,
         ) -> BoxFuture<'c, Result<(), LedgerError>> {
             async move {
                 store::sqlx::query("INSERT INTO audit_log (id, actor, action, subject, details, created_at) VALUES ($1, 'obs', 'reversed', 'r', '{}', 0)")
@@ -786,6 +805,8 @@ async fn the_observer_checks_and_records_every_watched_posting_in_its_transactio
             10_000
         );
         assert_eq!(seen("applied").await, 3);
+        // Each applied posting's deferred row was written with it, a refused one's never.
+        assert_eq!(seen("deferred").await, 3);
         // A reversal of a watched posting reaches it once.
         let req = |key: &str| RollbackRequest {
             rollback_key: key.into(),

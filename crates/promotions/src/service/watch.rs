@@ -20,7 +20,7 @@ use std::sync::Weak;
 use store::sqlx::{self, AnyConnection, Row};
 use std::str::FromStr;
 use wallet::{
-    AccountRef, Applied, BalanceKind, Checked, HouseAccount, Leg, LedgerError, PostingObserver, PostingRequest, Reversed,
+    AccountRef, Applied, BalanceKind, Checked, Deferred, HouseAccount, Leg, LedgerError, PostingObserver, PostingRequest, Reversed,
     TxType,
 };
 
@@ -167,10 +167,15 @@ impl PostingObserver for Watch {
         })))
     }
 
+    fn flush<'c>(&'c self, conn: &'c mut AnyConnection, deferred: Vec<Deferred>) -> BoxFuture<'c, Result<(), LedgerError>> {
+        async move { Ok(flush_contributions(conn, deferred).await?) }.boxed()
+    }
+
     fn applied<'c>(
         &'c self,
         conn: &'c mut AnyConnection,
         postings: &'c [Applied<'c>],
+        deferred: &'c mut Vec<Deferred>,
     ) -> BoxFuture<'c, Result<(), LedgerError>> {
         async move {
             let Some(inner) = self.0.upgrade() else { return Ok(()) };
@@ -201,18 +206,10 @@ impl PostingObserver for Watch {
                 let currency = p.req.legs.first().map(|l| l.currency);
                 let carried = p.req.legs.iter().any(|l| l.account == AccountRef::House(HouseAccount::Jackpots));
                 if let (Some(currency), true) = (currency, carried) {
-                    let shares = inner.shares(stake, currency);
-                    if !shares.is_empty() {
-                        let sql = format!(
-                            "INSERT INTO jackpot_contributions (id, pool, user_id, tx_id, amount, folded, created_at) VALUES {}",
-                            store::values(shares.len(), 7, 1)
-                        );
-                        let sql = store::positional(conn, &sql).into_owned();
-                        let mut q = sqlx::query(&sql);
-                        for (pool, share) in &shares {
-                            q = q.bind(kernel::ids::next_id()).bind(pool.as_str()).bind(user_id).bind(p.tx_id).bind(*share).bind(0i64).bind(now);
-                        }
-                        q.execute(&mut *conn).await?;
+                    // Written with every other posting's of the commit (`flush`): one insert
+                    // for a whole group commit on SQLite.
+                    for (pool, amount) in inner.shares(stake, currency) {
+                        deferred.push(Box::new(Contribution { pool, user_id, tx_id: p.tx_id, amount, created_at: now }));
                     }
                 }
                 // Wagering moved with the stake's balance (wallet terms); the stake that met
@@ -240,8 +237,11 @@ impl PostingObserver for Watch {
         &'c self,
         conn: &'c mut AnyConnection,
         r: &'c Reversed,
+        deferred: &'c mut Vec<Deferred>,
     ) -> BoxFuture<'c, Result<(), LedgerError>> {
         async move {
+            // The stake's shares may not be written yet (the same commit): they never will be.
+            deferred.push(Box::new(Cancelled(r.original_tx_id)));
             // A rolled-back casino stake takes its contribution back from the open casino
             // bonus it counted toward: recomputed from the stake's own posting, and only when
             // the stake came after the bonus opened (an earlier stake never counted).
@@ -274,6 +274,49 @@ impl PostingObserver for Watch {
         }
         .boxed()
     }
+}
+
+/// A jackpot contribution row, deferred to the end of the stake's transaction.
+struct Contribution {
+    pool: String,
+    user_id: i64,
+    tx_id: i64,
+    amount: Minor,
+    created_at: i64,
+}
+
+/// The stake `.0` was rolled back in the same transaction: its deferred rows are not written.
+struct Cancelled(i64);
+
+/// Writes the deferred contribution rows of a transaction (those of stakes not rolled back in
+/// it), 500 to a statement.
+pub(crate) async fn flush_contributions(conn: &mut AnyConnection, deferred: Vec<Deferred>) -> Result<(), sqlx::Error> {
+    let mut rows = Vec::with_capacity(deferred.len());
+    let mut cancelled = std::collections::HashSet::new();
+    for d in deferred {
+        match d.downcast::<Contribution>() {
+            Ok(c) => rows.push(*c),
+            Err(d) => {
+                if let Ok(c) = d.downcast::<Cancelled>() {
+                    cancelled.insert(c.0);
+                }
+            }
+        }
+    }
+    rows.retain(|c| !cancelled.contains(&c.tx_id));
+    for part in rows.chunks(500) {
+        let sql = format!(
+            "INSERT INTO jackpot_contributions (id, pool, user_id, tx_id, amount, folded, created_at) VALUES {}",
+            store::values(part.len(), 7, 1)
+        );
+        let sql = store::positional(conn, &sql).into_owned();
+        let mut q = sqlx::query(&sql);
+        for c in part {
+            q = q.bind(kernel::ids::next_id()).bind(c.pool.as_str()).bind(c.user_id).bind(c.tx_id).bind(c.amount).bind(0i64).bind(c.created_at);
+        }
+        q.execute(&mut *conn).await?;
+    }
+    Ok(())
 }
 
 /// Takes a rolled-back casino stake's contribution back from the real account's wagering
