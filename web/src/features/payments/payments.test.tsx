@@ -210,7 +210,8 @@ describe('/payment-frame', () => {
     expect(screen.queryByTestId('payment-frame')).toBeNull();
     await waitFor(() => expect(store.getState().auth.balance?.balance).toBe(550));
     expect(calls(server.fetchMock, 'GET', '/api/user/balance').length).toBeGreaterThan(balanceCallsBefore);
-    expect(screen.getByTestId('frame-balance').textContent).toBe('550.000 TND');
+    // The store has it: the page shows it at its next render.
+    await waitFor(() => expect(screen.getByTestId('frame-balance').textContent).toBe('550.000 TND'));
     expect(screen.getByTestId('frame-succeeded').textContent).toContain('50.000 TND has been added to your balance.');
   });
 
