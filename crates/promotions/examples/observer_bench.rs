@@ -2,7 +2,8 @@
 //! ledger with the promotions observer off, then on (every player with an open casino bonus
 //! being wagered, three jackpot pools taking their share: the maximum bet and the wagering
 //! progress on the stake's own balance update, the pools' shares as extra legs of the stake's
-//! posting and one multi-row insert of contribution rows per stake, all in the stake's
+//! posting and the contribution rows (deferred to the end of each transaction: one insert per
+//! SQLite group commit), all in the stake's
 //! transaction). Runs alternate off/on so both see the same machine; the ratio is what counts.
 //!
 //! ```text
