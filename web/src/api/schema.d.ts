@@ -7760,11 +7760,10 @@ export interface operations {
                 limit?: number;
                 offset?: number;
                 /**
-                 * @description `/api/user/transactions` only: the entries on one balance — real, bonus, free_bet,
-                 *     cashback, weekly_cashback or points (the cashback page's history: weekly payouts in,
-                 *     transfers out).
+                 * @description `/api/user/transactions` only: the entries on one balance (the cashback page's
+                 *     history: weekly payouts in, transfers out).
                  */
-                purse?: string;
+                purse?: "real" | "bonus" | "free_bet" | "cashback" | "weekly_cashback" | "points";
             };
             header?: never;
             path?: never;
@@ -10540,11 +10539,10 @@ export interface operations {
                 limit?: number;
                 offset?: number;
                 /**
-                 * @description `/api/user/transactions` only: the entries on one balance — real, bonus, free_bet,
-                 *     cashback, weekly_cashback or points (the cashback page's history: weekly payouts in,
-                 *     transfers out).
+                 * @description `/api/user/transactions` only: the entries on one balance (the cashback page's
+                 *     history: weekly payouts in, transfers out).
                  */
-                purse?: string;
+                purse?: "real" | "bonus" | "free_bet" | "cashback" | "weekly_cashback" | "points";
             };
             header?: never;
             path?: never;

@@ -346,10 +346,37 @@ pub struct HistoryQuery {
     #[param(minimum = 0)]
     #[schema(minimum = 0)]
     pub offset: Option<i64>,
-    /// `/api/user/transactions` only: the entries on one balance — real, bonus, free_bet,
-    /// cashback, weekly_cashback or points (the cashback page's history: weekly payouts in,
-    /// transfers out).
-    pub purse: Option<String>,
+    /// `/api/user/transactions` only: the entries on one balance (the cashback page's
+    /// history: weekly payouts in, transfers out).
+    #[param(inline)]
+    #[schema(inline)]
+    pub purse: Option<Purse>,
+}
+
+/// A player's balance, as `/api/user/transactions?purse=` names it.
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Purse {
+    Real,
+    Bonus,
+    FreeBet,
+    Cashback,
+    WeeklyCashback,
+    Points,
+}
+
+impl Purse {
+    pub fn kind(self) -> wallet::BalanceKind {
+        use wallet::BalanceKind as K;
+        match self {
+            Purse::Real => K::Real,
+            Purse::Bonus => K::Bonus,
+            Purse::FreeBet => K::FreeBet,
+            Purse::Cashback => K::Cashback,
+            Purse::WeeklyCashback => K::WeeklyCashback,
+            Purse::Points => K::Points,
+        }
+    }
 }
 
 /// Spec §3 payment history entry (source field names).

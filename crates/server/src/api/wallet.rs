@@ -238,10 +238,7 @@ async fn pay_history_extra(state: &AppState, user_id: i64, from_ms: i64, to_ms: 
               (status = "default", description = "23 not signed in, 40 bad query, 46 invalid range", body = ErrorEnvelope)))]
 pub async fn transactions(State(state): State<AppState>, session: Session, QueryParams(q): QueryParams<HistoryQuery>) -> ApiResult<Vec<HistoryEntryReply>> {
     let (from_ms, to_ms, limit, offset) = history_range(&q)?;
-    let kind = match q.purse.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
-        None => None,
-        Some(p) => Some(p.parse::<BalanceKind>().map_err(|_| super::envelope::bad_request("purse: real, bonus, free_bet, cashback, weekly_cashback or points"))?),
-    };
+    let kind = q.purse.map(Purse::kind);
     let entries = state
         .ledger
         .history(&LedgerHistoryQuery { user_id: session.user.id, from_ms, to_ms, limit, offset, kind })
