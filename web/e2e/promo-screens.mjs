@@ -116,6 +116,8 @@ export function tests(h) {
       await dialog.getByTestId('cashback-confirm').click();
       await page.getByTestId('cashback-why').waitFor();
       assert(await page.getByTestId('cashback-transfer').isDisabled(), `${lang}: the transfer is not disabled at 0`);
+      // The history is fetched again after the transfer: wait for its row, not only for the balance.
+      await page.getByTestId('cashback-row').nth(1).waitFor({ timeout: 10_000 }).catch(() => {});
       assert((await page.getByTestId('cashback-row').count()) >= 2, `${lang}: the transfer is not in the history`);
       await shots(page, `promo-cashback-after-${lang}`);
       h.assertNoPageErrors(errors);
