@@ -10,7 +10,7 @@
 //! says `open`; a crash in between is finished by [`Betting::recover`] from the ledger.
 
 mod hook;
-mod limits;
+pub mod limits;
 mod place;
 mod settle;
 mod view;

@@ -13,8 +13,9 @@ use serde_json::Value;
 use sportsbook::slip::SlipSettings;
 use sportsbook::Odds;
 
-/// A non-negative decimal as `mantissa / 10^scale`, read from a JSON number or string.
-fn decimal(v: &Value) -> Option<(i128, u32)> {
+/// A non-negative decimal as `mantissa / 10^scale`, read from a JSON number or string (the
+/// settings' figures; promotions' standing offers read theirs with it too).
+pub fn decimal(v: &Value) -> Option<(i128, u32)> {
     let text = match v {
         Value::Number(n) => n.to_string(),
         Value::String(s) => s.trim().to_string(),

@@ -12,6 +12,7 @@
 //! integers, rounded down to the currency's minor unit; never a float.
 
 use crate::{bps_of, Bps, Minor};
+use betting::limits::decimal;
 use kernel::Currency;
 use serde_json::Value;
 
@@ -48,27 +49,6 @@ impl Standing {
     }
 }
 
-/// A non-negative decimal as `mantissa / 10^scale`, read from a JSON number or string.
-fn decimal(v: &Value) -> Option<(i128, u32)> {
-    let text = match v {
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => s.trim().to_string(),
-        _ => return None,
-    };
-    if text.contains(['e', 'E', '-', '+']) {
-        return None;
-    }
-    let (int, frac) = text.split_once('.').unwrap_or((&text, ""));
-    if (int.is_empty() && frac.is_empty())
-        || frac.len() > 12
-        || int.len() > 18
-        || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit())
-    {
-        return None;
-    }
-    let mantissa: i128 = format!("{int}{frac}").parse().ok()?;
-    Some((mantissa, frac.len() as u32))
-}
 
 /// `major` (a decimal in TND) × `factor`, as minor units of `currency`, rounded down.
 fn scaled(major: (i128, u32), factor: (i128, u32), currency: Currency) -> Minor {

@@ -477,16 +477,18 @@ impl TableTennisModel {
 fn sets_distribution(best_of: u32, hs: u32, as_: u32, current: f64, next: f64) -> Vec<Cell> {
     let need = best_of / 2 + 1;
     let mut out = Vec::new();
-    fn walk(need: u32, h: u32, a: u32, p: f64, win: f64, next: f64, out: &mut Vec<Cell>) {
+    // Probabilities only (pricing's model, never money): `reach` of arriving at (h, a),
+    // `p_set` of home winning the set being played, `p_next` of home winning each later one.
+    fn walk(need: u32, h: u32, a: u32, reach: f64, p_set: f64, p_next: f64, out: &mut Vec<Cell>) {
         if h >= need || a >= need {
             match out.iter_mut().find(|c| c.home == h && c.away == a) {
-                Some(c) => c.p += p,
-                None => out.push(Cell { home: h, away: a, p }),
+                Some(c) => c.p += reach,
+                None => out.push(Cell { home: h, away: a, p: reach }),
             }
             return;
         }
-        walk(need, h + 1, a, p * win, next, next, out);
-        walk(need, h, a + 1, p * (1.0 - win), next, next, out);
+        walk(need, h + 1, a, reach * p_set, p_next, p_next, out);
+        walk(need, h, a + 1, reach * (1.0 - p_set), p_next, p_next, out);
     }
     walk(need, hs, as_, 1.0, current, next, &mut out);
     out

@@ -220,15 +220,40 @@ impl Promotions {
             ));
         }
         let required = terms.requirement(amount, deposit, &self.limits());
-        let id = next_id();
+        self.insert_queued(user_id, currency, template_id, &terms, amount, deposit, required, source, source_key).await?;
+        let Some(id) = self.bonus_by_source(source_key).await? else {
+            return Err(db_err("the granted bonus vanished"));
+        };
+        Ok(if self.open(id).await? {
+            Grant::Active(id)
+        } else {
+            Grant::Queued(id)
+        })
+    }
+
+    /// Inserts a granted bonus as `queued` under `source_key` (its life counted from now);
+    /// `false` when the key was taken already.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) async fn insert_queued(
+        &self,
+        user_id: i64,
+        currency: Currency,
+        template_id: i64,
+        terms: &Template,
+        amount: Minor,
+        deposit: Minor,
+        required: Minor,
+        source: &str,
+        source_key: &str,
+    ) -> Result<bool, AppError> {
         let now = now_ms();
-        sqlx::query(
+        let inserted = sqlx::query(
             "INSERT INTO bonuses (id, user_id, template_id, product, currency, status, amount, deposit, required, wagered, max_bet, \
              max_conversion, min_odds, converted, source, source_key, granted_at, activated_at, expires_at, closed_at) \
              VALUES ($1, $2, $3, $4, $5, 'queued', $6, $7, $8, 0, $9, $10, $11, 0, $12, $13, $14, NULL, $15, NULL) \
              ON CONFLICT (source_key) DO NOTHING",
         )
-        .bind(id)
+        .bind(next_id())
         .bind(user_id)
         .bind(template_id)
         .bind(terms.product.as_str())
@@ -246,17 +271,10 @@ impl Promotions {
         .execute(self.db().writer())
         .await
         .map_err(db_err)?;
-        let Some(id) = self.bonus_by_source(source_key).await? else {
-            return Err(db_err("the granted bonus vanished"));
-        };
-        Ok(if self.open(id).await? {
-            Grant::Active(id)
-        } else {
-            Grant::Queued(id)
-        })
+        Ok(inserted.rows_affected() == 1)
     }
 
-    async fn bonus_by_source(&self, source_key: &str) -> Result<Option<i64>, AppError> {
+    pub(crate) async fn bonus_by_source(&self, source_key: &str) -> Result<Option<i64>, AppError> {
         let row = sqlx::query("SELECT id FROM bonuses WHERE source_key = $1")
             .bind(source_key)
             .fetch_optional(self.db().writer())

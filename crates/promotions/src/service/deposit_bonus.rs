@@ -17,7 +17,6 @@ use super::{db_err, Grant, Promotions};
 use crate::standing::{standing, Standing, STANDING_LIFE_DAYS, STANDING_MULTIPLE};
 use crate::terms::{Amount, Product, Template, WageringBase};
 use kernel::clock::now_ms;
-use kernel::ids::next_id;
 use kernel::money::MajorUnits;
 use kernel::{AppError, Currency, ErrorCode, Minor};
 use serde::Serialize;
@@ -165,7 +164,7 @@ impl Promotions {
         deposit: Minor,
         source_key: &str,
     ) -> Result<Option<Grant>, AppError> {
-        if let Some(id) = self.bonus_by_key(source_key).await? {
+        if let Some(id) = self.bonus_by_source(source_key).await? {
             return Ok(Some(Grant::Existing(id)));
         }
         if amount <= 0 {
@@ -173,40 +172,16 @@ impl Promotions {
         }
         let (template_id, terms) = self.standing_template(offer, currency, figures).await?;
         let required = terms.requirement(amount, deposit, &self.limits());
-        let now = now_ms();
         let source = match offer {
             Offer::Deposit => "deposit",
             Offer::Registration => "registration",
         };
-        let inserted = sqlx::query(
-            "INSERT INTO bonuses (id, user_id, template_id, product, currency, status, amount, deposit, required, wagered, max_bet, \
-             max_conversion, min_odds, converted, source, source_key, granted_at, activated_at, expires_at, closed_at) \
-             VALUES ($1, $2, $3, $4, $5, 'queued', $6, $7, $8, 0, $9, $10, $11, 0, $12, $13, $14, NULL, $15, NULL) \
-             ON CONFLICT (source_key) DO NOTHING",
-        )
-        .bind(next_id())
-        .bind(user_id)
-        .bind(template_id)
-        .bind(terms.product.as_str())
-        .bind(currency.code())
-        .bind(amount)
-        .bind(deposit.max(0))
-        .bind(required)
-        .bind(terms.max_bet)
-        .bind(terms.max_conversion)
-        .bind(terms.min_odds as i64)
-        .bind(source)
-        .bind(source_key)
-        .bind(now)
-        .bind(now + terms.life_days as i64 * DAY_MS)
-        .execute(self.db().writer())
-        .await
-        .map_err(db_err)?;
+        let inserted = self.insert_queued(user_id, currency, template_id, &terms, amount, deposit, required, source, source_key).await?;
         let id = self
-            .bonus_by_key(source_key)
+            .bonus_by_source(source_key)
             .await?
             .ok_or_else(|| db_err("the granted bonus vanished"))?;
-        if inserted.rows_affected() == 0 {
+        if !inserted {
             return Ok(Some(Grant::Existing(id)));
         }
         self.open_next(user_id).await?;
@@ -221,15 +196,6 @@ impl Promotions {
         } else {
             Grant::Active(id)
         }))
-    }
-
-    async fn bonus_by_key(&self, key: &str) -> Result<Option<i64>, AppError> {
-        Ok(sqlx::query("SELECT id FROM bonuses WHERE source_key = $1")
-            .bind(key)
-            .fetch_optional(self.db().writer())
-            .await
-            .map_err(db_err)?
-            .map(|r| r.get(0)))
     }
 
     /// The player's credited deposits, oldest first, at most `limit`: (tx id, time, amount,
@@ -336,7 +302,7 @@ impl Promotions {
                 continue;
             }
             let key = format!("deposit:{tx_id}");
-            if self.bonus_by_key(&key).await?.is_some() {
+            if self.bonus_by_source(&key).await?.is_some() {
                 continue;
             }
             let Ok(currency) = Currency::from_str(&currency) else { continue };
