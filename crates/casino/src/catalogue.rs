@@ -265,9 +265,15 @@ impl Catalogue {
 
     /// Creates or updates a provider and its games (startup; idempotent). Games of the
     /// provider that are not in `games` are disabled, never deleted (history refers to them).
-    pub async fn upsert_provider(&self, p: &NewProvider, games: &[NewGame]) -> Result<(), AppError> {
-        let now = now_ms();
+    /// Creates or updates a provider's row only, leaving its games as they are (a provider
+    /// whose catalogue is imported from the provider, not written at startup).
+    pub async fn upsert_provider_row(&self, p: &NewProvider) -> Result<(), AppError> {
         let mut tx = self.db.writer().begin().await.map_err(AppError::internal)?;
+        Self::provider_row(&mut tx, p, now_ms()).await?;
+        tx.commit().await.map_err(AppError::internal)
+    }
+
+    async fn provider_row(tx: &mut sqlx::Transaction<'_, sqlx::Any>, p: &NewProvider, now: i64) -> Result<(), AppError> {
         sqlx::query(
             "INSERT INTO casino_providers (name, display_name, casino_type, auth_required, listed, enabled, priority, wallet_secret, launch_url, logo_url, created_at, updated_at) \
              VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8, $9, $10, $10) \
@@ -285,9 +291,16 @@ impl Catalogue {
         .bind(&p.launch_url)
         .bind(p.logo_url.clone())
         .bind(now)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await
         .map_err(AppError::internal)?;
+        Ok(())
+    }
+
+    pub async fn upsert_provider(&self, p: &NewProvider, games: &[NewGame]) -> Result<(), AppError> {
+        let now = now_ms();
+        let mut tx = self.db.writer().begin().await.map_err(AppError::internal)?;
+        Self::provider_row(&mut tx, p, now).await?;
         sqlx::query("UPDATE casino_games SET enabled = 0, updated_at = $2 WHERE provider = $1")
             .bind(&p.name)
             .bind(now)

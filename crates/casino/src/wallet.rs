@@ -351,6 +351,20 @@ impl ProviderWallet {
         Ok(Self::reply(s, &call.transaction_id, &receipt))
     }
 
+    /// A provider's promotional credit that belongs to no round of the player's (Pragmatic
+    /// `promoWin`, Hub88/Evolution promo payouts: a tournament prize, a campaign award),
+    /// booked as a win: keyed and replayed like one, honoured with an expired session, but
+    /// without the round's bet look-up. Only adapters whose dialect names such a credit call
+    /// it, for that call only; the round is the campaign (`promo:{campaign}`).
+    pub async fn award_with(&self, provider: &str, s: &GameSession, call: &WalletCall) -> Result<WalletReply, AppError> {
+        if s.provider != provider {
+            return Err(AppError::new(ErrorCode::GameSessionInvalid));
+        }
+        self.validate(call, s)?;
+        let receipt = self.ledger.post(Self::posting("win", provider, call, s)).await?;
+        Ok(Self::reply(s, &call.transaction_id, &receipt))
+    }
+
     /// Many wins in one ledger operation (a multiplayer round's cash-outs), each answered as
     /// [`Self::win_with`] would answer it alone.
     pub async fn win_many(&self, provider: &str, items: Vec<(GameSession, WalletCall)>) -> Vec<Result<WalletReply, AppError>> {

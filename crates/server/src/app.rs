@@ -47,6 +47,8 @@ pub struct AppState {
     pub partners: crate::partners::Partners,
     /// Bonuses, promo codes, free bets (the ledger's posting observer).
     pub promotions: promotions::service::Promotions,
+    /// The game providers' wallet adapters (`/api/providers/{provider}/…`).
+    pub providers: providers::Registry,
 }
 
 /// Every session of a player ended (recovery, ban): so do their game sessions.
@@ -164,7 +166,9 @@ impl AppState {
         payments.set_wagering_guard(Arc::new(BonusWagering(promotions.clone())));
         promotions.use_content(content.clone());
         betting.set_settle_hook(promotions.settle_hook());
+        let providers = providers::Registry::from_settings(&config.providers);
         Ok(AppState {
+            providers,
             promotions,
             partners,
             betting,

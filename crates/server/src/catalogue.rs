@@ -124,6 +124,47 @@ pub async fn install(state: &AppState) -> anyhow::Result<()> {
         };
         state.casino.catalogue().upsert_provider(&partner, &[]).await.map_err(|e| anyhow::anyhow!(e.text()))?;
     }
+    // The game providers with a wallet adapter: each enabled one is listed; in demo mode
+    // its games are its local fake's (docs/PROVIDERS.md), launched on the fake's page.
+    for settings in state.config.providers.iter().filter(|s| s.enabled) {
+        let Some(fake) = providers::fake::catalogue::provider(&settings.name) else { continue };
+        let provider = NewProvider {
+            name: settings.name.clone(),
+            display_name: fake.display.into(),
+            casino_type: fake.casino_type.into(),
+            auth_required: settings.auth_required,
+            listed: true,
+            priority: 10,
+            wallet_secret: None,
+            launch_url: format!("{}/play?game={{gameId}}&token={{token}}&lang={{lang}}", settings.url),
+            logo_url: None,
+        };
+        if !settings.demo {
+            // A real provider's games come from its catalogue import, not from here.
+            state.casino.catalogue().upsert_provider_row(&provider).await.map_err(|e| anyhow::anyhow!(e.text()))?;
+            continue;
+        }
+        let games: Vec<NewGame> = fake.games
+                .iter()
+                .enumerate()
+                .map(|(i, g)| NewGame {
+                    game_id: g.id.into(),
+                    name: g.name.into(),
+                    description: format!("{} — a demo game of the local {} fake: its stakes and wins travel through {}'s own wallet protocol.", g.name, fake.display, fake.display),
+                    descriptions: BTreeMap::new(),
+                    tabs: g.tabs.iter().map(|t| t.to_string()).collect(),
+                    image_url: String::new(),
+                    casino_type: fake.casino_type.into(),
+                    kind: g.kind.into(),
+                    is_new: i == 0,
+                    featured: 0,
+                    rtp_bp: Some(g.rtp_bp),
+                    volatility: Some("high".into()),
+                    sort: i as i64,
+                })
+                .collect();
+        state.casino.catalogue().upsert_provider(&provider, &games).await.map_err(|e| anyhow::anyhow!(e.text()))?;
+    }
     if state.is_demo() {
         let demo = NewProvider {
             name: "demo".into(),

@@ -53,6 +53,8 @@ pub struct Config {
     pub sportsbook_feed: SportsbookFeed,
     /// The partner sportsbooks (docs/PARTNERS.md).
     pub partners: crate::partners::PartnersConfig,
+    /// The game providers' settings (`PROVIDER_<NAME>_<SETTING>`, docs/OPERATIONS.md).
+    pub providers: Vec<providers::ProviderSettings>,
 }
 
 fn parse_var<T: std::str::FromStr>(var: &impl Fn(&str) -> Option<String>, key: &str) -> anyhow::Result<Option<T>> {
@@ -163,9 +165,11 @@ impl Config {
                 Some(other) => anyhow::bail!("SPORTSBOOK_FEED must be sim, push or off, not {other:?}"),
             },
             partners: Default::default(),
+            providers: Vec::new(),
         };
         let mut config = config;
         config.partners = crate::partners::PartnersConfig::from_lookup(&var, mode == Mode::Demo)?;
+        config.providers = provider_settings(&var, mode == Mode::Demo, &config.public_url)?;
         config.validate()?;
         Ok(config)
     }
@@ -237,8 +241,17 @@ impl Config {
             cashier: payments::cashier::CashierConfig::default(),
             sportsbook_feed: SportsbookFeed::Off,
             partners: crate::partners::PartnersConfig::from_lookup(&|_: &str| None, true).expect("the demo partner settings"),
+            providers: provider_settings(&|_: &str| None, true, "http://127.0.0.1:8080").expect("the demo provider settings"),
         }
     }
+}
+
+/// Every provider adapter's settings from `PROVIDER_<NAME>_<SETTING>`.
+pub fn provider_settings(var: &dyn Fn(&str) -> Option<String>, demo: bool, public_url: &str) -> anyhow::Result<Vec<providers::ProviderSettings>> {
+    providers::settings::WALLET_PROVIDERS
+        .iter()
+        .map(|name| providers::ProviderSettings::from_lookup(name, var, demo, public_url, providers::extra_settings(name)).map_err(|e| anyhow::anyhow!(e)))
+        .collect()
 }
 
 /// Where our sportsbook's line comes from.

@@ -18,6 +18,7 @@ pub mod promotions;
 pub mod promotions_extra;
 pub mod promotions_admin;
 pub mod provider_wallet;
+pub mod providers;
 pub mod site;
 pub mod studio;
 pub mod types;
@@ -36,6 +37,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .merge(casino::routes())
         .merge(casino_history::routes())
         .merge(provider_wallet::routes())
+        .merge(providers::routes())
         .merge(studio::routes())
         .merge(crash::routes()) // crash
         .merge(rg::routes()) // responsible gambling

@@ -4,7 +4,7 @@
 //! wallet command → render the outcome in the partner's reply format. Their money is booked
 //! as partner sport (types 214/215, `house:partner_sports`), apart from the casino's.
 
-pub mod amount;
+pub use providers::amount;
 pub mod demo;
 pub mod digitain;
 pub mod gr8;

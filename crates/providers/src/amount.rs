@@ -1,4 +1,4 @@
-//! Partner amounts: decimal texts in major units ("12.500") parsed exactly into integer
+//! Provider and partner amounts: decimal texts in major units ("12.500") parsed exactly into integer
 //! minor units with the currency's ISO 4217 exponent (TND 3), and back. Never a float.
 //!
 //! Accepted: ASCII digits, optionally one `.` followed by 1 to `exponent` digits. Refused:
@@ -63,6 +63,42 @@ pub fn parse_json(raw: &serde_json::value::RawValue, currency: Currency) -> Resu
     parse(text, currency)
 }
 
+/// A provider's decimal text that may carry more decimals than the currency has, as long
+/// as the extra ones are zeros (Evolution writes 6 fixed decimals: `"12.500000"` TND is
+/// 12 500; `"12.5000001"` is refused as too precise). Signs are refused like [`parse`].
+pub fn parse_padded(text: &str, currency: Currency) -> Result<Minor, AmountError> {
+    let exp = currency.exponent() as usize;
+    match text.split_once('.') {
+        Some((int_part, frac)) if frac.len() > exp && frac.len() <= 12 => {
+            let (kept, extra) = frac.split_at(exp);
+            if !extra.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(AmountError::Invalid);
+            }
+            if extra.bytes().any(|b| b != b'0') {
+                return Err(AmountError::TooPrecise);
+            }
+            if exp == 0 {
+                parse(int_part, currency)
+            } else {
+                parse(&format!("{int_part}.{kept}"), currency)
+            }
+        }
+        _ => parse(text, currency),
+    }
+}
+
+/// `12500` TND with 6 decimals → `"12.500000"` (a provider's fixed format); fewer decimals
+/// than the currency's are never asked for.
+pub fn format_fixed(minor: Minor, currency: Currency, decimals: u32) -> String {
+    let base = format(minor, currency);
+    let extra = decimals.saturating_sub(currency.exponent()) as usize;
+    if extra == 0 {
+        return base;
+    }
+    let dot = if currency.exponent() == 0 { "." } else { "" };
+    format!("{base}{dot}{}", "0".repeat(extra))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,5 +135,18 @@ mod tests {
         assert_eq!(parse_json(&raw("-2"), Currency::Tnd), Err(AmountError::Invalid));
         assert_eq!(format(12_500, Currency::Tnd), "12.500");
         assert_eq!(format(0, Currency::Usd), "0.00");
+    }
+
+    #[test]
+    fn padded_decimals_are_zeros_only() {
+        assert_eq!(parse_padded("12.500000", Currency::Tnd), Ok(12_500));
+        assert_eq!(parse_padded("12.5", Currency::Tnd), Ok(12_500));
+        assert_eq!(parse_padded("12.5000001", Currency::Tnd), Err(AmountError::TooPrecise));
+        assert_eq!(parse_padded("12.00", Currency::Pyg), Ok(12));
+        assert_eq!(parse_padded("12.5x0000", Currency::Tnd), Err(AmountError::Invalid));
+        assert_eq!(parse_padded("-1.000000", Currency::Tnd), Err(AmountError::Invalid));
+        assert_eq!(format_fixed(12_500, Currency::Tnd, 6), "12.500000");
+        assert_eq!(format_fixed(12, Currency::Pyg, 2), "12.00");
+        assert_eq!(format_fixed(1_250, Currency::Usd, 2), "12.50");
     }
 }
