@@ -306,7 +306,18 @@ impl ProviderWallet {
             return Ok(answer);
         }
         let receipt = self.ledger.post(Self::posting("bet", provider, call, &s)).await?;
+        self.not_reversed(&receipt).await?;
         Ok(Self::reply(&s, &call.transaction_id, &receipt))
+    }
+
+    /// A replayed stake or win that has since been rolled back is refused (28), never
+    /// answered as accepted: the provider would believe a bet stands that was refunded (a
+    /// round played for free) or a win paid that was taken back.
+    async fn not_reversed(&self, receipt: &::wallet::Receipt) -> Result<(), AppError> {
+        if receipt.replayed && self.ledger.is_reversed(receipt.tx_id).await? {
+            return Err(AppError::new(ErrorCode::TransactionRolledBack));
+        }
+        Ok(())
     }
 
     /// Many stakes in one ledger operation (a multiplayer round's betting window), each
@@ -348,6 +359,7 @@ impl ProviderWallet {
         let rules = self.rules(provider).await?;
         self.check_win(provider, s, call, rules, &[]).await?;
         let receipt = self.ledger.post(Self::posting("win", provider, call, s)).await?;
+        self.not_reversed(&receipt).await?;
         Ok(Self::reply(s, &call.transaction_id, &receipt))
     }
 
@@ -433,7 +445,11 @@ impl ProviderWallet {
             let postings = posted.iter().map(|(_, s, call)| Self::posting(kind, provider, call, s)).collect();
             let receipts = self.ledger.post_many(postings).await;
             for ((i, s, call), receipt) in posted.into_iter().zip(receipts) {
-                out[i] = Some(receipt.map(|r| Self::reply(&s, &call.transaction_id, &r)).map_err(AppError::from));
+                let answer = match receipt {
+                    Ok(r) => self.not_reversed(&r).await.map(|()| Self::reply(&s, &call.transaction_id, &r)),
+                    Err(e) => Err(AppError::from(e)),
+                };
+                out[i] = Some(answer);
             }
         }
         out.into_iter().map(|r| r.unwrap_or_else(|| Err(AppError::internal("wallet call not answered")))).collect()
@@ -450,7 +466,10 @@ impl ProviderWallet {
         // Posting it again is the ledger's replay check: identical → the stored receipt,
         // different → 26. It cannot move money: the key exists.
         match self.ledger.post(Self::posting(kind, provider, call, s)).await {
-            Ok(receipt) => Ok(Some(Self::reply(s, &call.transaction_id, &receipt))),
+            Ok(receipt) => {
+                self.not_reversed(&receipt).await?;
+                Ok(Some(Self::reply(s, &call.transaction_id, &receipt)))
+            }
             Err(e) => Err(e.into()),
         }
     }

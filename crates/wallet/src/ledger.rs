@@ -518,6 +518,15 @@ impl Ledger {
         Ok(row.is_some())
     }
 
+    /// Whether the posting `tx_id` has been reversed (a rollback names it).
+    pub async fn is_reversed(&self, tx_id: i64) -> Result<bool, LedgerError> {
+        let row = sqlx::query("SELECT id FROM ledger_transactions WHERE reverses_tx_id = $1 LIMIT 1")
+            .bind(tx_id)
+            .fetch_optional(self.db.writer())
+            .await?;
+        Ok(row.is_some())
+    }
+
     /// Recomputes every balance and checks every transaction (see [`crate::VerifyReport`]).
     pub async fn verify(&self) -> Result<crate::VerifyReport, LedgerError> {
         crate::verify::run(&self.db).await

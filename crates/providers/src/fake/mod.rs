@@ -84,6 +84,9 @@ pub enum Forge {
     /// A request built and signed for this delivery's player, then pointed at `player`
     /// (its id and token) with the signature kept.
     ForOther { player: i64, token: String },
+    /// Dialects whose replies are signed: a real reply's credentials (signature,
+    /// fingerprint) put on a request. Others: not expressible (`None`).
+    ReplyAsRequest,
 }
 
 /// An HTTP request of a provider to our wallet.
@@ -203,6 +206,13 @@ pub async fn deliver(http: &reqwest::Client, base: &str, dialect: &dyn Dialect, 
         tokio::time::sleep(retry.pause * attempt).await;
     }
     last
+}
+
+/// The keys a fake holds beyond the shared secret, in demo mode and tests (Hub88's RSA
+/// private key, …).
+pub fn demo_keys(code: &str) -> BTreeMap<String, String> {
+    let _ = code;
+    BTreeMap::new()
 }
 
 /// Every dialect with a fake.

@@ -50,7 +50,7 @@ impl Dialect for PragmaticFake {
                 }
             }
         }
-        if matches!(d.forge, Forge::Reserialised | Forge::OddFormatting) {
+        if matches!(d.forge, Forge::Reserialised | Forge::OddFormatting | Forge::ReplyAsRequest) {
             return None;
         }
         Some(Request {

@@ -1,14 +1,20 @@
-//! The partner wallet conformance table (ARCHITECTURE §3, issue 18): ONE table of scenarios
-//! run against every partner wallet adapter, on SQLite and PostgreSQL. Each scenario drives
+//! The wallet conformance table (ARCHITECTURE §3, issues 18 and 20): ONE table of scenarios
+//! run against every wallet adapter — the partner sportsbooks (Digitain, GR8) and every game
+//! provider dialect of `crates/providers` — on SQLite and PostgreSQL. Each scenario drives
 //! the adapter over HTTP exactly as its partner would (signed in the partner's dialect) and
 //! checks what a reply cannot show: the players' balances, the ledger rows under the
 //! adapter's keys, and `ledger verify` at the end — a balanced wrong posting passes verify,
 //! so every scenario names the balances it expects.
 //!
+//! The game providers are driven **through their local fakes** (`providers::fake`): an HTTP
+//! server started here that builds each request in the provider's dialect, signs it the
+//! provider's way, sends it over HTTP and reads the reply the provider's way, resending as
+//! the provider resends. [`ViaFake`] is their one [`Adapter`].
+//!
 //! **Adding an adapter**: implement [`Adapter`] (how to open a player with a live session,
-//! how to send a bet, win, rollback, a credit naming a transaction, and the three forgeries)
-//! in a few lines, then add one line to [`every_partner_wallet_passes_the_table`]. The table
-//! itself does not change.
+//! how to send a bet, win, rollback, a credit naming a transaction, and the forgeries) in a
+//! few lines — for a provider dialect, write its fake (`providers::fake::Dialect`) and add
+//! its code to [`PROVIDERS`] — then it runs the table. The table itself does not change.
 
 use crate::common::*;
 use reqwest::Method;
@@ -23,6 +29,9 @@ const TEST_KEY: &str = include_str!("gr8_test_key.pem");
 pub enum Outcome {
     /// Accepted: money moved, or a retry was answered as before, or a tombstone was left.
     Done,
+    /// The dialect's own "already processed" status (Evolution's `BET_ALREADY_EXIST`):
+    /// nothing moved now; the provider counts it as delivered before.
+    Duplicate(String),
     /// Refused with the adapter's own code (`"12"`, `"auth.signature"`, …).
     Refused(String),
 }
@@ -30,6 +39,14 @@ pub enum Outcome {
 impl Outcome {
     fn refused(&self) -> bool {
         matches!(self, Outcome::Refused(_))
+    }
+    /// Taken by the provider as delivered (now or before).
+    fn accepted(&self) -> bool {
+        matches!(self, Outcome::Done | Outcome::Duplicate(_))
+    }
+    /// Not applied now (refused, or answered as an earlier delivery).
+    fn not_applied(&self) -> bool {
+        matches!(self, Outcome::Refused(_) | Outcome::Duplicate(_))
     }
 }
 
@@ -67,10 +84,22 @@ pub trait Adapter {
     async fn forged_win(&self, app: &TestApp, p: &Player, tx: Tx<'_>) -> Outcome;
     /// A win authenticated with whatever our replies carry: the reply to a request that
     /// failed verification, and the reply to a real (signed) request that moves no money.
-    /// The worse outcome of the attempts.
-    async fn win_from_replies(&self, app: &TestApp, p: &Player, tx: Tx<'_>) -> Outcome;
+    /// The worse outcome of the attempts. `None`: the dialect's replies carry no
+    /// credentials (nothing to replay).
+    async fn win_from_replies(&self, app: &TestApp, p: &Player, tx: Tx<'_>) -> Option<Outcome>;
     /// A stake signed for (or in the name of) `signer`, applied to `target`.
     async fn bet_signed_for_other(&self, app: &TestApp, signer: &Player, target: &Player, tx: Tx<'_>) -> Outcome;
+    /// The balance the provider is told at authentication (minor units).
+    async fn authenticate(&self, app: &TestApp, p: &Player) -> Option<i64>;
+    /// Raw-body dialects: a win with unusual but valid formatting signed over the bytes sent
+    /// (must be accepted), and one signed over a canonical re-serialisation but sent with
+    /// other bytes (must be refused). `None`: the dialect does not sign the body.
+    async fn reserialised_win(&self, app: &TestApp, p: &Player, good: Tx<'_>, bad: Tx<'_>) -> Option<(Outcome, Outcome)>;
+    /// Whether a cancel can name a cancel in this dialect (Pragmatic's refund and
+    /// Evolution's cancel name bets only).
+    fn names_rollbacks(&self) -> bool {
+        true
+    }
 }
 
 /// The scenarios. Every adapter runs every one, each with players of its own.
@@ -102,9 +131,17 @@ enum Scenario {
     SignedForAnotherPlayer,
     /// The same win delivered 20 times at once: one posting.
     ConcurrentDeliveries,
+    /// The provider's authentication sees the player's balance.
+    Authenticate,
+    /// A bet re-sent after its rollback: refused, nothing moves.
+    BetAfterRollback,
+    /// A stake above the balance: refused, nothing moves.
+    InsufficientFunds,
+    /// Raw-body signatures: checked over the bytes received, not a re-serialisation.
+    ReserialisedBody,
 }
 
-const TABLE: [Scenario; 12] = [
+const TABLE: [Scenario; 16] = [
     Scenario::Replay,
     Scenario::ConflictingDuplicate,
     Scenario::RollbackBeforeBet,
@@ -117,6 +154,10 @@ const TABLE: [Scenario; 12] = [
     Scenario::AnotherPlayersCredit,
     Scenario::SignedForAnotherPlayer,
     Scenario::ConcurrentDeliveries,
+    Scenario::Authenticate,
+    Scenario::BetAfterRollback,
+    Scenario::InsufficientFunds,
+    Scenario::ReserialisedBody,
 ];
 
 const CREDIT: i64 = 10_000;
@@ -131,7 +172,10 @@ async fn balance(app: &TestApp, p: &Player) -> i64 {
 
 /// Ledger rows (postings and tombstones) under the adapter's keys starting with `prefix`.
 async fn rows(app: &TestApp, a: &impl Adapter, prefix: &str) -> i64 {
-    app.count(&format!("ledger_transactions WHERE idempotency_key LIKE 'prov:{}:{prefix}%'", a.provider())).await
+    // At the start of the id or after a `:` — a dialect may derive its keys from the
+    // provider's ids (`refund:{reference}`).
+    let p = a.provider();
+    app.count(&format!("ledger_transactions WHERE idempotency_key LIKE 'prov:{p}:{prefix}%' OR idempotency_key LIKE 'prov:{p}:%:{prefix}%'")).await
 }
 
 /// Runs the whole table against one adapter.
@@ -148,13 +192,15 @@ async fn run_table(app: &TestApp, a: &impl Adapter) {
         match scenario {
             Scenario::Replay => {
                 assert_eq!(a.bet(app, &p, tx(&bet, &round, 1_500)).await, Outcome::Done, "{name}");
-                assert_eq!(a.bet(app, &p, tx(&bet, &round, 1_500)).await, Outcome::Done, "{name}: a retry");
+                let retry = a.bet(app, &p, tx(&bet, &round, 1_500)).await;
+                assert!(retry.accepted(), "{name}: a retry: {retry:?}");
                 assert_eq!(balance(app, &p).await, p0 - 1_500, "{name}");
                 assert_eq!(rows(app, a, &id("")).await, 1, "{name}");
             }
             Scenario::ConflictingDuplicate => {
                 assert_eq!(a.bet(app, &p, tx(&bet, &round, 1_000)).await, Outcome::Done, "{name}");
-                assert!(a.bet(app, &p, tx(&bet, &round, 2_000)).await.refused(), "{name}");
+                let other = a.bet(app, &p, tx(&bet, &round, 2_000)).await;
+                assert!(other.not_applied(), "{name}: {other:?}");
                 assert_eq!(balance(app, &p).await, p0 - 1_000, "{name}");
             }
             Scenario::RollbackBeforeBet => {
@@ -167,7 +213,10 @@ async fn run_table(app: &TestApp, a: &impl Adapter) {
                 assert_eq!(a.bet(app, &p, tx(&bet, &round, 1_000)).await, Outcome::Done, "{name}");
                 assert_eq!(a.rollback(app, &p, tx(&rb, &round, 1_000), &bet).await, Outcome::Done, "{name}");
                 assert_eq!(balance(app, &p).await, p0, "{name}");
-                assert!(a.rollback(app, &p, tx(&x, &round, 1_000), &rb).await.refused(), "{name}");
+                let again = a.rollback(app, &p, tx(&x, &round, 1_000), &rb).await;
+                if a.names_rollbacks() {
+                    assert!(again.refused(), "{name}: {again:?}");
+                }
                 assert_eq!(balance(app, &p).await, p0, "{name}: reversed once");
             }
             Scenario::WinWithoutBet => {
@@ -195,7 +244,10 @@ async fn run_table(app: &TestApp, a: &impl Adapter) {
             Scenario::ReplyReplayedAsRequest => {
                 // Even with a bet in the round: the credentials are what is refused.
                 assert_eq!(a.bet(app, &p, tx(&bet, &round, 1_000)).await, Outcome::Done, "{name}");
-                assert!(a.win_from_replies(app, &p, tx(&win, &round, 100_000)).await.refused(), "{name}");
+                match a.win_from_replies(app, &p, tx(&win, &round, 100_000)).await {
+                    Some(o) => assert!(o.refused(), "{name}: {o:?}"),
+                    None => eprintln!("    {name}: replies carry no credentials in this dialect"),
+                }
                 assert_eq!(balance(app, &p).await, p0 - 1_000, "{name}");
                 assert_eq!(rows(app, a, &win).await, 0, "{name}");
             }
@@ -227,9 +279,38 @@ async fn run_table(app: &TestApp, a: &impl Adapter) {
             Scenario::ConcurrentDeliveries => {
                 assert_eq!(a.bet(app, &p, tx(&bet, &round, 1_000)).await, Outcome::Done, "{name}");
                 let wins = futures::future::join_all((0..20).map(|_| a.win(app, &p, tx(&win, &round, 3_000)))).await;
-                assert!(wins.iter().all(|o| *o == Outcome::Done), "{name}: {wins:?}");
+                assert!(wins.iter().all(|o| o.accepted()), "{name}: {wins:?}");
                 assert_eq!(balance(app, &p).await, p0 - 1_000 + 3_000, "{name}");
                 assert_eq!(rows(app, a, &win).await, 1, "{name}");
+            }
+            Scenario::Authenticate => match a.authenticate(app, &p).await {
+                Some(seen) => assert_eq!(seen, p0, "{name}"),
+                None => eprintln!("    {name}: no authentication call in this dialect"),
+            },
+            Scenario::BetAfterRollback => {
+                assert_eq!(a.bet(app, &p, tx(&bet, &round, 1_000)).await, Outcome::Done, "{name}");
+                assert_eq!(a.rollback(app, &p, tx(&rb, &round, 1_000), &bet).await, Outcome::Done, "{name}");
+                let late = a.bet(app, &p, tx(&bet, &round, 1_000)).await;
+                assert!(late.not_applied(), "{name}: {late:?}");
+                assert_eq!(balance(app, &p).await, p0, "{name}");
+            }
+            Scenario::InsufficientFunds => {
+                let o = a.bet(app, &p, tx(&bet, &round, p0 + 1)).await;
+                assert!(o.refused(), "{name}: {o:?}");
+                assert_eq!(balance(app, &p).await, p0, "{name}");
+                assert_eq!(rows(app, a, &bet).await, 0, "{name}");
+            }
+            Scenario::ReserialisedBody => {
+                assert_eq!(a.bet(app, &p, tx(&bet, &round, 1_000)).await, Outcome::Done, "{name}");
+                match a.reserialised_win(app, &p, tx(&win, &round, 2_000), tx(&x, &round, 50_000)).await {
+                    Some((odd, reserialised)) => {
+                        assert_eq!(odd, Outcome::Done, "{name}: valid odd formatting signed over its own bytes");
+                        assert!(reserialised.refused(), "{name}: {reserialised:?}");
+                        assert_eq!(balance(app, &p).await, p0 - 1_000 + 2_000, "{name}");
+                        assert_eq!(rows(app, a, &x).await, 0, "{name}");
+                    }
+                    None => eprintln!("    {name}: this dialect does not sign the body"),
+                }
             }
         }
         app.assert_ledger_consistent().await;
@@ -243,6 +324,27 @@ async fn every_partner_wallet_passes_the_table() {
         async |app| {
             run_table(app, &Digitain).await;
             run_table(app, &Gr8).await;
+        },
+    )
+    .await;
+}
+
+/// The game providers with a wallet adapter, each driven through its local fake.
+const PROVIDERS: [&str; 1] = ["pragmatic"];
+
+#[tokio::test]
+async fn every_provider_wallet_passes_the_table() {
+    each_backend_with(
+        |_| {},
+        async |app| {
+            let fakes = providers::fake::Fakes::new(&app.base, |code| providers::fake::Keys {
+                secret: providers::settings::demo_secret(code),
+                extra: providers::fake::demo_keys(code),
+            });
+            let fake_base = providers::fake::spawn(fakes).await.expect("the fakes start");
+            for code in PROVIDERS {
+                run_table(app, &ViaFake { code, fake_base: fake_base.clone() }).await;
+            }
         },
     )
     .await;
@@ -339,7 +441,7 @@ impl Adapter for Digitain {
         Self::outcome(&self.post(app, "win", &Self::signed(Self::batch(Self::item(p, tx, "winAmount")), "not-the-secret")).await)
     }
 
-    async fn win_from_replies(&self, app: &TestApp, p: &Player, tx: Tx<'_>) -> Outcome {
+    async fn win_from_replies(&self, app: &TestApp, p: &Player, tx: Tx<'_>) -> Option<Outcome> {
         // 1. The reply to an unsigned request (the issue's `getBalance {}`).
         let unsigned = self.post(app, "getBalance", &json!({})).await;
         // 2. The reply to a real, signed request that moves no money.
@@ -364,7 +466,17 @@ impl Adapter for Digitain {
                 }
             }
         }
-        worst
+        Some(worst)
+    }
+
+    async fn authenticate(&self, app: &TestApp, p: &Player) -> Option<i64> {
+        let r = self.post(app, "authenticate", &Self::signed(json!({"token": p.credential}), DEMO_DIGITAIN_SECRET)).await;
+        assert_eq!(r["errorCode"], 1, "{r}");
+        Some(server::partners::amount::parse(&r["balance"].to_string().trim_matches('"').to_string(), kernel::Currency::Tnd).expect("a balance"))
+    }
+
+    async fn reserialised_win(&self, _: &TestApp, _: &Player, _: Tx<'_>, _: Tx<'_>) -> Option<(Outcome, Outcome)> {
+        None // Digitain signs the timestamp and operator id, not the body.
     }
 
     async fn bet_signed_for_other(&self, app: &TestApp, signer: &Player, target: &Player, tx: Tx<'_>) -> Outcome {
@@ -464,7 +576,7 @@ impl Adapter for Gr8 {
         self.signed(app, p.id, p.id, &Self::body("deposit", tx, None), "not-the-secret").await.0
     }
 
-    async fn win_from_replies(&self, app: &TestApp, p: &Player, tx: Tx<'_>) -> Outcome {
+    async fn win_from_replies(&self, app: &TestApp, p: &Player, tx: Tx<'_>) -> Option<Outcome> {
         let win = Self::body("deposit", tx, None).to_string();
         // 1. An unsigned request: whatever its reply carries.
         let (o, headers, _) = self.send(app, p.id, &win, None, None).await;
@@ -483,10 +595,129 @@ impl Adapter for Gr8 {
         as_win["id"] = json!(tx.id);
         let (second, _, _) = self.send(app, p.id, &as_win.to_string(), Some(&ts), Some(&sig)).await;
         let (third, _, _) = self.send(app, p.id, &win, Some(&ts), Some(&sig)).await;
-        [first, second, third].into_iter().find(|o| *o == Outcome::Done).unwrap_or(Outcome::Refused("all".into()))
+        Some([first, second, third].into_iter().find(|o| *o == Outcome::Done).unwrap_or(Outcome::Refused("all".into())))
+    }
+
+    async fn authenticate(&self, _: &TestApp, _: &Player) -> Option<i64> {
+        None // GR8 authenticates the player by our JWT; it has no wallet authentication call.
+    }
+
+    async fn reserialised_win(&self, app: &TestApp, p: &Player, good: Tx<'_>, bad: Tx<'_>) -> Option<(Outcome, Outcome)> {
+        let ts = (now_ms() / 1000).to_string();
+        // Valid JSON with spaces and newlines, signed over exactly these bytes.
+        let odd = serde_json::to_string_pretty(&Self::body("deposit", good, None)).unwrap();
+        let sig = gr8::sign(DEMO_GR8_SECRET, &ts, &p.id.to_string(), odd.as_bytes());
+        let (first, _, _) = self.send(app, p.id, &odd, Some(&ts), Some(&sig)).await;
+        // Signed over the compact form, sent pretty.
+        let body = Self::body("deposit", bad, None);
+        let sig = gr8::sign(DEMO_GR8_SECRET, &ts, &p.id.to_string(), body.to_string().as_bytes());
+        let (second, _, _) = self.send(app, p.id, &serde_json::to_string_pretty(&body).unwrap(), Some(&ts), Some(&sig)).await;
+        Some((first, second))
     }
 
     async fn bet_signed_for_other(&self, app: &TestApp, signer: &Player, target: &Player, tx: Tx<'_>) -> Outcome {
         self.signed(app, signer.id, target.id, &Self::body("withdrawal", tx, None), DEMO_GR8_SECRET).await.0
+    }
+}
+
+/// A game provider driven through its local fake (`providers::fake`): the fake builds,
+/// signs and sends each request in the provider's dialect and reads the reply its way.
+pub struct ViaFake {
+    code: &'static str,
+    fake_base: String,
+}
+
+impl ViaFake {
+    async fn send(&self, app: &TestApp, d: Value) -> Option<Outcome> {
+        let r = app.exec(reqwest::Client::new().post(format!("{}/fake/{}/deliver", self.fake_base, self.code)).json(&d)).await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        match r.body["outcome"].as_str() {
+            Some("done") => Some(Outcome::Done),
+            Some("duplicate") => Some(Outcome::Duplicate(r.body["code"].as_str().unwrap_or("").into())),
+            Some("refused") => Some(Outcome::Refused(r.body["code"].as_str().unwrap_or("").into())),
+            Some("unsupported") => None,
+            other => panic!("{}: {other:?} in {}", self.code, r.text),
+        }
+    }
+
+    fn delivery(op: &str, p: &Player, tx: Tx<'_>) -> Value {
+        json!({"op": op, "player": p.id, "token": p.credential, "tx": tx.id, "round": tx.round, "game": "conformance", "amount": tx.amount, "currency": "TND"})
+    }
+
+    async fn must(&self, app: &TestApp, d: Value) -> Outcome {
+        let what = d.to_string();
+        self.send(app, d).await.unwrap_or_else(|| panic!("{}: the fake cannot say {what}", self.code))
+    }
+}
+
+impl Adapter for ViaFake {
+    fn provider(&self) -> &'static str {
+        self.code
+    }
+
+    async fn player(&self, app: &TestApp, email: &str, credit: i64) -> Player {
+        let (api, id) = signed_in(app, email, credit).await;
+        let game = providers::fake::catalogue::provider(self.code).expect("a demo catalogue").games[0].id;
+        let launch = ok(api.post("/api/casino/session", json!({"provider": self.code, "gameId": game, "lang": "en", "platform": "mobile"})).await);
+        Player { id, credential: launch["sessionToken"].as_str().expect("a session token").to_string() }
+    }
+
+    async fn bet(&self, app: &TestApp, p: &Player, tx: Tx<'_>) -> Outcome {
+        self.must(app, Self::delivery("bet", p, tx)).await
+    }
+
+    async fn win(&self, app: &TestApp, p: &Player, tx: Tx<'_>) -> Outcome {
+        self.must(app, Self::delivery("win", p, tx)).await
+    }
+
+    async fn rollback(&self, app: &TestApp, p: &Player, tx: Tx<'_>, of: &str) -> Outcome {
+        let mut d = Self::delivery("rollback", p, tx);
+        d["of"] = json!(of);
+        self.must(app, d).await
+    }
+
+    async fn credit_naming(&self, app: &TestApp, p: &Player, tx: Tx<'_>, of: Tx<'_>) -> Outcome {
+        // A win to this player in the round of the other player's transaction.
+        self.win(app, p, Tx { round: of.round, ..tx }).await
+    }
+
+    async fn forged_win(&self, app: &TestApp, p: &Player, tx: Tx<'_>) -> Outcome {
+        let mut d = Self::delivery("win", p, tx);
+        d["forge"] = json!({"kind": "wrongSecret"});
+        self.must(app, d).await
+    }
+
+    async fn win_from_replies(&self, app: &TestApp, p: &Player, tx: Tx<'_>) -> Option<Outcome> {
+        let mut d = Self::delivery("win", p, tx);
+        d["forge"] = json!({"kind": "replyAsRequest"});
+        self.send(app, d).await
+    }
+
+    async fn bet_signed_for_other(&self, app: &TestApp, signer: &Player, target: &Player, tx: Tx<'_>) -> Outcome {
+        let mut d = Self::delivery("bet", signer, tx);
+        d["forge"] = json!({"kind": "forOther", "player": target.id, "token": target.credential});
+        self.must(app, d).await
+    }
+
+    async fn authenticate(&self, app: &TestApp, p: &Player) -> Option<i64> {
+        let d = Self::delivery("authenticate", p, tx("", "", 0));
+        let r = app.exec(reqwest::Client::new().post(format!("{}/fake/{}/deliver", self.fake_base, self.code)).json(&d)).await;
+        match r.body["outcome"].as_str() {
+            Some("done") => Some(r.body["balance"].as_i64().unwrap_or_else(|| panic!("{}: no balance in {}", self.code, r.text))),
+            Some("unsupported") => None,
+            _ => panic!("{}: authentication failed: {}", self.code, r.text),
+        }
+    }
+
+    async fn reserialised_win(&self, app: &TestApp, p: &Player, good: Tx<'_>, bad: Tx<'_>) -> Option<(Outcome, Outcome)> {
+        let mut odd = Self::delivery("win", p, good);
+        odd["forge"] = json!({"kind": "oddFormatting"});
+        let mut re = Self::delivery("win", p, bad);
+        re["forge"] = json!({"kind": "reserialised"});
+        Some((self.send(app, odd).await?, self.send(app, re).await?))
+    }
+
+    fn names_rollbacks(&self) -> bool {
+        !matches!(self.code, "pragmatic" | "evolution")
     }
 }
