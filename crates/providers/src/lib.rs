@@ -17,10 +17,14 @@
 //! must not pass it.
 
 pub mod amount;
+pub mod evolution;
 pub mod fake;
 pub mod glue;
+pub mod goldenrace;
+pub mod habanero;
 pub mod ordered;
 pub mod pragmatic;
+pub mod rawjson;
 pub mod settings;
 
 use async_trait::async_trait;
@@ -105,6 +109,9 @@ impl Registry {
         for s in all.iter().filter(|s| s.enabled) {
             let adapter: Option<Arc<dyn ProviderAdapter>> = match s.name.as_str() {
                 pragmatic::CODE => Some(Arc::new(pragmatic::Pragmatic::new(s))),
+                evolution::CODE => Some(Arc::new(evolution::Evolution::new(s))),
+                habanero::CODE => Some(Arc::new(habanero::Habanero::new(s))),
+                goldenrace::CODE => Some(Arc::new(goldenrace::GoldenRace::new(s))),
                 _ => None,
             };
             if let Some(a) = adapter {

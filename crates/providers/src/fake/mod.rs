@@ -15,6 +15,9 @@
 //! so a mistake shared by both halves shows in those vectors.
 
 pub mod catalogue;
+pub mod evolution;
+pub mod goldenrace;
+pub mod habanero;
 pub mod pragmatic;
 
 use axum::extract::{Path, State};
@@ -217,7 +220,7 @@ pub fn demo_keys(code: &str) -> BTreeMap<String, String> {
 
 /// Every dialect with a fake.
 pub fn dialects() -> Vec<Arc<dyn Dialect>> {
-    vec![Arc::new(pragmatic::PragmaticFake)]
+    vec![Arc::new(pragmatic::PragmaticFake), Arc::new(evolution::EvolutionFake), Arc::new(habanero::HabaneroFake), Arc::new(goldenrace::GoldenRaceFake)]
 }
 
 /// The fakes' shared state: where our wallet is, and each provider's keys.
