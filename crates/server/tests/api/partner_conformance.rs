@@ -330,7 +330,7 @@ async fn every_partner_wallet_passes_the_table() {
 }
 
 /// The game providers with a wallet adapter, each driven through its local fake.
-const PROVIDERS: [&str; 1] = ["pragmatic"];
+const PROVIDERS: [&str; 4] = ["pragmatic", "evolution", "habanero", "goldenrace"];
 
 #[tokio::test]
 async fn every_provider_wallet_passes_the_table() {
@@ -718,6 +718,6 @@ impl Adapter for ViaFake {
     }
 
     fn names_rollbacks(&self) -> bool {
-        !matches!(self.code, "pragmatic" | "evolution")
+        !matches!(self.code, "pragmatic" | "evolution" | "goldenrace")
     }
 }
