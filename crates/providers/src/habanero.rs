@@ -98,7 +98,16 @@ fn wrong_player() -> Status {
 
 /// A reply keyed `key` with `status` and, when known, the balance.
 pub fn reply(key: &str, status: &Status, balance: Option<&(i64, kernel::Currency)>) -> Outbound {
-    let money = key == "fundtransferresponse";
+    reply_with(key, status, balance, key == "fundtransferresponse")
+}
+
+/// A query's answer: a `fundtransferresponse` whose status says only whether the transfer
+/// exists (no debit/credit flags).
+fn query_reply(status: Status) -> Outbound {
+    reply_with("fundtransferresponse", &status, None, false)
+}
+
+fn reply_with(key: &str, status: &Status, balance: Option<&(i64, kernel::Currency)>, money: bool) -> Outbound {
     let mut inner = JsonOut::new().obj("status", status.json(money));
     if let Some((b, c)) = balance {
         inner = inner.num("balance", &amount::format(*b, *c)).str("currencycode", c.code());
@@ -306,26 +315,26 @@ async fn refund(ctx: &Ctx, s: &GameSession, funds: &Obj<'_>, round: &str, game: 
 /// tombstone) with that amount (compared in absolute value; no amount: existence only).
 async fn query(ctx: &Ctx, body: &Obj<'_>) -> Reply {
     let Some(transferid) = body.id("transferid", MAX_ID) else {
-        return Err(fail_fund(Status::failed("transferid is required")));
+        return Err(query_reply(Status::failed("transferid is required")));
     };
-    let found = ctx.lookup(CODE, &transferid).await.map_err(|e| fail_fund(refusal(&e)))?;
+    let found = ctx.lookup(CODE, &transferid).await.map_err(|e| query_reply(refusal(&e)))?;
     let Some(tx) = found.filter(|t| !t.tombstone) else {
-        return Ok(fail_fund(Status::failed("No such transfer.")));
+        return Ok(query_reply(Status::failed("No such transfer.")));
     };
     let Some(text) = body.text("queryamount") else {
-        return Ok(fail_fund(Status::ok()));
+        return Ok(query_reply(Status::ok()));
     };
     let Some(user) = tx.user_id else {
-        return Ok(fail_fund(Status::failed("No such transfer.")));
+        return Ok(query_reply(Status::failed("No such transfer.")));
     };
     let q = wallet::HistoryQuery { user_id: user, from_ms: tx.created_at, to_ms: tx.created_at + 1, limit: 50, offset: 0, kind: Some(wallet::BalanceKind::Real) };
-    let entries = ctx.casino.wallet().ledger().history(&q).await.map_err(|e| fail_fund(refusal(&AppError::from(e))))?;
+    let entries = ctx.casino.wallet().ledger().history(&q).await.map_err(|e| query_reply(refusal(&AppError::from(e))))?;
     let posted = entries.iter().find(|e| e.tx_id == tx.tx_id);
     let same = posted.is_some_and(|e| {
         let digits = text.trim_start_matches('-');
         amount::parse_padded(digits, e.currency).is_ok_and(|m| m == e.amount.abs())
     });
-    Ok(fail_fund(if same { Status::ok() } else { Status::failed("The transfer's amount differs.") }))
+    Ok(query_reply(if same { Status::ok() } else { Status::failed("The transfer's amount differs.") }))
 }
 
 /// `altfundsrequest`: a tournament or prize credit to `accountid` (no token: the player's
