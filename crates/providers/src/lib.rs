@@ -20,6 +20,7 @@ pub mod amount;
 pub mod fake;
 pub mod glue;
 pub mod ordered;
+pub mod partners;
 pub mod pragmatic;
 pub mod settings;
 
