@@ -119,7 +119,8 @@ impl Casino {
             .launch_url
             .replace("{gameId}", &urlencode(game_id))
             .replace("{token}", &token)
-            .replace("{lang}", &lang);
+            .replace("{lang}", &lang)
+            .replace("{userId}", &player.user_id.to_string());
         Ok(Launch { url, session_token: token })
     }
 }

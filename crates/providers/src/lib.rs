@@ -23,6 +23,7 @@ pub mod glue;
 pub mod goldenrace;
 pub mod habanero;
 pub mod ordered;
+pub mod partners;
 pub mod pragmatic;
 pub mod rawjson;
 pub mod settings;

@@ -207,6 +207,8 @@ pub fn router(state: AppState) -> Router {
         .layer(axum::extract::DefaultBodyLimit::max(state.config.max_body_bytes))
         .layer(middleware::from_fn_with_state(state.clone(), csrf_guard));
     let ops = Router::new().route("/healthz", get(healthz)).route("/metrics", get(metrics));
+    // Demo mode: the providers' local fakes and their game pages (docs/PROVIDERS.md).
+    let ops = if state.is_demo() { ops.nest_service("/demo-providers", demo_providers(&state.config)) } else { ops };
     let headers = Arc::new(SecurityHeaders::new(&state.config));
     api.merge(ops)
         .fallback_service(static_app(&state.config.web_dir))
@@ -216,6 +218,17 @@ pub fn router(state: AppState) -> Router {
         }))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state)
+}
+
+/// The fakes of every enabled demo provider, calling this server at `PUBLIC_URL` with the
+/// provider's own settings.
+fn demo_providers(config: &Config) -> Router {
+    let settings = config.providers.clone();
+    let fakes = providers::fake::Fakes::new(&config.public_url, move |code| providers::fake::Keys {
+        secret: settings.iter().find(|s| s.name == code).and_then(|s| s.secret.clone()).unwrap_or_default(),
+        extra: providers::fake::demo_keys(code),
+    });
+    providers::fake::demo::router(fakes)
 }
 
 async fn api_not_found() -> ApiError {
@@ -373,7 +386,8 @@ async fn security_headers(State(headers): State<Arc<SecurityHeaders>>, req: Requ
     // Game clients are framed by the game page, the sandbox's payment pages by the payment
     // frame, the demo partner sportsbooks by the sport pages (same origin only); nothing
     // else may be framed.
-    let framable = req.uri().path().starts_with("/studio") || req.uri().path().starts_with("/pay/") || req.uri().path().starts_with("/partners/");
+    let path = req.uri().path();
+    let framable = path.starts_with("/studio") || path.starts_with("/pay/") || path.starts_with("/partners/") || path.starts_with("/demo-providers/");
     let mut resp = next.run(req).await;
     let h = resp.headers_mut();
     h.entry(header::X_CONTENT_TYPE_OPTIONS).or_insert(HeaderValue::from_static("nosniff"));

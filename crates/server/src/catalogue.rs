@@ -126,7 +126,7 @@ pub async fn install(state: &AppState) -> anyhow::Result<()> {
     }
     // The game providers with a wallet adapter: each enabled one is listed; in demo mode
     // its games are its local fake's (docs/PROVIDERS.md), launched on the fake's page.
-    for settings in state.config.providers.iter().filter(|s| s.enabled) {
+    for settings in state.config.providers.iter().filter(|s| s.enabled && state.providers.get(&s.name).is_some()) {
         let Some(fake) = providers::fake::catalogue::provider(&settings.name) else { continue };
         let provider = NewProvider {
             name: settings.name.clone(),
@@ -136,7 +136,9 @@ pub async fn install(state: &AppState) -> anyhow::Result<()> {
             listed: true,
             priority: 10,
             wallet_secret: None,
-            launch_url: format!("{}/play?game={{gameId}}&token={{token}}&lang={{lang}}", settings.url),
+            // The player id is what a real provider learns from the launch call (Evolution's
+            // UA2, Hub88's game/url); the demo fakes read it from their link.
+            launch_url: format!("{}/play?game={{gameId}}&token={{token}}&lang={{lang}}&player={{userId}}", settings.url),
             logo_url: None,
         };
         if !settings.demo {

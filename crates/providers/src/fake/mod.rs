@@ -15,6 +15,7 @@
 //! so a mistake shared by both halves shows in those vectors.
 
 pub mod catalogue;
+pub mod demo;
 pub mod evolution;
 pub mod goldenrace;
 pub mod habanero;

@@ -1,0 +1,209 @@
+//! Demo mode's game pages of the fake providers (`/demo-providers/{provider}/play`): the
+//! page a launch link opens, clearly labelled as a demo, where a spin really travels
+//! through the provider's dialect — the fake sends the bet to our wallet exactly as that
+//! provider would (signed its way, to `/api/providers/{provider}/…`), draws the outcome,
+//! then sends the win the same way. Server-rendered forms, no script (the CSP allows none
+//! inline), so it works on any phone.
+//!
+//! The outcome: a spin pays 2× with probability 1/4, 5× with 2/25 and 12× with 1/200 (RTP
+//! 96 %), drawn with the operating system's generator — a demo of the wallet path, not a
+//! certified game.
+
+use super::{Delivery, Fakes, Forge, Op, Outcome};
+use axum::extract::{Path, Query, State};
+use axum::http::header;
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Form, Router};
+use rand::Rng;
+use serde::Deserialize;
+use std::sync::Arc;
+
+/// Stakes offered, in minor units of TND.
+const STAKES: [i64; 4] = [500, 1_000, 2_000, 5_000];
+
+/// The pages, to be mounted at `/demo-providers`.
+pub fn router(fakes: Fakes) -> Router {
+    Router::new()
+        .route("/assets/page.css", get(css))
+        .route("/{provider}/play", get(play))
+        .route("/{provider}/spin", post(spin))
+        .with_state(Arc::new(fakes))
+}
+
+#[derive(Debug, Deserialize)]
+struct PlayQuery {
+    #[serde(default)]
+    game: String,
+    #[serde(default)]
+    token: String,
+    #[serde(default)]
+    lang: String,
+    #[serde(default)]
+    player: i64,
+}
+
+#[derive(Debug, Deserialize)]
+struct SpinForm {
+    game: String,
+    token: String,
+    #[serde(default)]
+    lang: String,
+    player: i64,
+    stake: i64,
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
+}
+
+fn t(lang: &str, key: &str) -> &'static str {
+    let i = match lang {
+        "fr" => 1,
+        "ar" => 2,
+        _ => 0,
+    };
+    let row: [&'static str; 3] = match key {
+        "demo" => ["Demo provider — a local fake speaking this provider's wallet protocol", "Fournisseur de démo — une imitation locale qui parle le protocole de ce fournisseur", "مزوّد تجريبي — محاكاة محلية تتحدث بروتوكول محفظة هذا المزوّد"],
+        "balance" => ["Balance", "Solde", "الرصيد"],
+        "stake" => ["Stake", "Mise", "الرهان"],
+        "spin" => ["Spin", "Lancer", "دوران"],
+        "won" => ["You won", "Vous gagnez", "ربحت"],
+        "lost" => ["No win this time", "Pas de gain cette fois", "لا ربح هذه المرة"],
+        "refused" => ["The stake was refused", "La mise a été refusée", "رُفض الرهان"],
+        "session" => ["The game session has ended: open the game again from the lobby.", "La session de jeu est terminée : rouvrez le jeu depuis le lobby.", "انتهت جلسة اللعب: افتح اللعبة مجددًا من الردهة."],
+        "unavailable" => ["This provider is temporarily unavailable.", "Ce fournisseur est momentanément indisponible.", "هذا المزوّد غير متاح مؤقتًا."],
+        "rtp" => ["Pays 2× (1 in 4), 5× (2 in 25), 12× (1 in 200): RTP 96 %", "Paie 2× (1 sur 4), 5× (2 sur 25), 12× (1 sur 200) : RTP 96 %", "يدفع 2× (1 من 4)، 5× (2 من 25)، 12× (1 من 200): نسبة العائد 96٪"],
+        _ => ["", "", ""],
+    };
+    row[i]
+}
+
+fn lang_of(l: &str) -> &'static str {
+    match l.get(..2) {
+        Some("fr") => "fr",
+        Some("ar") => "ar",
+        _ => "en",
+    }
+}
+
+fn major(minor: i64) -> String {
+    crate::amount::format(minor, kernel::Currency::Tnd)
+}
+
+/// The reels' symbols (drawn with CSS, no images or fonts needed): the last three are the
+/// 2×, 5× and 12× lines; a losing spin shows three that do not line up.
+const SYMBOLS: [&str; 6] = ["7", "♣", "♥", "●", "★", "◆"];
+
+/// The reels of a result: three alike for a win, a mixed line otherwise (cosmetic).
+fn reels_of(tenths: i64) -> [usize; 3] {
+    match tenths {
+        20 => [3, 3, 3],
+        50 => [4, 4, 4],
+        120 => [5, 5, 5],
+        _ => {
+            let mut rng = rand::rngs::OsRng;
+            let a = rng.gen_range(0..6);
+            let b = (a + rng.gen_range(1..6)) % 6;
+            [a, b, rng.gen_range(0..6)]
+        }
+    }
+}
+
+/// What a spin drew: the multiplier in tenths (0 = lost).
+fn draw() -> i64 {
+    let r: u32 = rand::rngs::OsRng.gen_range(0..1000);
+    match r {
+        0..250 => 20,
+        250..330 => 50,
+        330..335 => 120,
+        _ => 0,
+    }
+}
+
+fn page(provider: &str, q: &PlayQuery, balance: Option<i64>, message: Option<(&str, String)>, reels: [usize; 3]) -> Response {
+    let lang = lang_of(&q.lang);
+    let dir = if lang == "ar" { "rtl" } else { "ltr" };
+    let catalogue = super::catalogue::provider(provider);
+    let display = catalogue.map(|p| p.display).unwrap_or(provider);
+    let game = catalogue.and_then(|p| p.games.iter().find(|g| g.id == q.game)).map(|g| g.name).unwrap_or(q.game.as_str());
+    let stakes: String = STAKES.iter().map(|s| format!("<option value=\"{s}\">{} TND</option>", major(*s))).collect();
+    let balance = balance.map(|b| format!("<p class=\"balance\">{}: <b>{} TND</b></p>", t(lang, "balance"), major(b))).unwrap_or_default();
+    let message = message.map(|(class, text)| format!("<p class=\"msg {class}\" role=\"status\">{}</p>", esc(&text))).unwrap_or_default();
+    let reels: String = reels.iter().map(|&i| format!("<span class=\"sym s{i}\">{}</span>", SYMBOLS[i % SYMBOLS.len()])).collect();
+    let body = format!(
+        "<!doctype html><html lang=\"{lang}\" dir=\"{dir}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
+         <title>{game}</title><link rel=\"stylesheet\" href=\"/demo-providers/assets/page.css\"></head><body>\
+         <p class=\"demo\">{demo}</p><h1>{game}</h1><p class=\"provider\">{display}</p><div class=\"reels\" aria-hidden=\"true\">{reels}</div>{balance}{message}\
+         <form method=\"post\" action=\"/demo-providers/{provider}/spin\">\
+         <input type=\"hidden\" name=\"game\" value=\"{g}\"><input type=\"hidden\" name=\"token\" value=\"{token}\">\
+         <input type=\"hidden\" name=\"lang\" value=\"{lang}\"><input type=\"hidden\" name=\"player\" value=\"{player}\">\
+         <label>{stake} <select name=\"stake\">{stakes}</select></label><button type=\"submit\">{spin}</button></form>\
+         <p class=\"rtp\">{rtp}</p></body></html>",
+        demo = t(lang, "demo"),
+        game = esc(game),
+        display = esc(display),
+        provider = esc(provider),
+        g = esc(&q.game),
+        token = esc(&q.token),
+        player = q.player,
+        stake = t(lang, "stake"),
+        spin = t(lang, "spin"),
+        rtp = t(lang, "rtp"),
+    );
+    Html(body).into_response()
+}
+
+async fn play(State(f): State<Arc<Fakes>>, Path(provider): Path<String>, Query(q): Query<PlayQuery>) -> Response {
+    let lang = lang_of(&q.lang);
+    let d = Delivery { op: Op::Authenticate, player: q.player, token: q.token.clone(), tx: String::new(), round: String::new(), game: q.game.clone(), amount: 0, currency: "TND".into(), of: None, forge: Forge::None };
+    let a = f.deliver(&provider, &d).await;
+    match a.outcome {
+        Outcome::Done => page(&provider, &q, a.balance, None, [5, 4, 3]),
+        Outcome::Unsupported => {
+            // A dialect without a login call: ask the balance.
+            let a = f.deliver(&provider, &Delivery { op: Op::Balance, ..d }).await;
+            page(&provider, &q, a.balance, (a.outcome != Outcome::Done).then(|| ("bad", t(lang, "unavailable").to_string())), [5, 4, 3])
+        }
+        _ => page(&provider, &q, None, Some(("bad", t(lang, "session").to_string())), [5, 4, 3]),
+    }
+}
+
+async fn spin(State(f): State<Arc<Fakes>>, Path(provider): Path<String>, Form(s): Form<SpinForm>) -> Response {
+    let q = PlayQuery { game: s.game.clone(), token: s.token.clone(), lang: s.lang.clone(), player: s.player };
+    let lang = lang_of(&s.lang);
+    if !STAKES.contains(&s.stake) {
+        return page(&provider, &q, None, Some(("bad", t(lang, "refused").to_string())), [5, 4, 3]);
+    }
+    // A round id the provider never reuses.
+    let round = format!("demo-{}-{}", kernel::clock::now_ms(), rand::rngs::OsRng.gen::<u32>());
+    let base = Delivery { op: Op::Bet, player: s.player, token: s.token.clone(), tx: format!("{round}-bet"), round: round.clone(), game: s.game.clone(), amount: s.stake, currency: "TND".into(), of: None, forge: Forge::None };
+    let bet = f.deliver(&provider, &base).await;
+    if bet.outcome != Outcome::Done {
+        return page(&provider, &q, bet.balance, Some(("bad", format!("{} ({})", t(lang, "refused"), bet.code))), [5, 4, 3]);
+    }
+    let tenths = draw();
+    let win = s.stake * tenths / 10;
+    // Every round is closed with its result, a zero win included (as Pragmatic's `result`).
+    let paid = f.deliver(&provider, &Delivery { op: Op::Win, tx: format!("{round}-win"), amount: win, ..base }).await;
+    let message = if win > 0 { ("good", format!("{} {} TND ({}×)", t(lang, "won"), major(win), tenths as f64 / 10.0)) } else { ("", t(lang, "lost").to_string()) };
+    page(&provider, &q, paid.balance.or(bet.balance), Some(message), reels_of(tenths))
+}
+
+async fn css() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/css; charset=utf-8"), (header::CACHE_CONTROL, "public, max-age=3600")],
+        "body{font-family:system-ui,sans-serif;margin:0;padding:16px;background:#0f1a2b;color:#f3f5f9;max-width:480px;margin-inline:auto}\
+         .demo{background:#ffcf33;color:#1a1300;border-radius:8px;padding:6px 10px;font-size:12px;font-weight:600}\
+         h1{font-size:22px;margin:16px 0 4px}.provider{color:#9fb0c8;margin:0 0 12px}.balance{font-size:16px}\
+         .msg{padding:10px 12px;border-radius:8px;background:#1d2b42}.msg.good{background:#14532d}.msg.bad{background:#5b1a1a}\
+         form{display:flex;gap:12px;align-items:end;flex-wrap:wrap;margin:16px 0}label{display:flex;flex-direction:column;gap:6px;font-size:14px}\
+         select{font-size:16px;padding:10px;border-radius:8px;min-width:140px}\
+         button{font-size:18px;font-weight:700;padding:12px 28px;border:0;border-radius:10px;background:#22c55e;color:#04210f;min-height:48px}\
+         .rtp{color:#9fb0c8;font-size:12px}\
+         .reels{display:flex;gap:10px;justify-content:center;margin:18px 0;padding:14px;border-radius:16px;background:linear-gradient(180deg,#1b2a44,#0b1322);box-shadow:inset 0 0 0 2px #2c3f60}\
+         .sym{display:flex;align-items:center;justify-content:center;width:84px;height:96px;border-radius:12px;background:#f7f3e8;font-size:52px;font-weight:800;color:#1a1300}\
+         .s0{color:#d72638}.s1{color:#2d6a4f}.s2{color:#c9184a}.s3{color:#f77f00}.s4{color:#e9b10a}.s5{color:#3a86ff}",
+    )
+        .into_response()
+}
