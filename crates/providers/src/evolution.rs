@@ -298,7 +298,8 @@ async fn settled(ctx: &Ctx, s: &GameSession, ref_id: &str, bet: &wallet::PostedT
     if ledger.is_reversed(bet.tx_id).await? {
         return Ok(true);
     }
-    let q = wallet::HistoryQuery { user_id: s.user_id, from_ms: bet.created_at, to_ms: i64::MAX, limit: 1_000, offset: 0, kind: Some(wallet::BalanceKind::Real) };
+    // From a little before the bet: entries carry their batch's clock, not the bet's.
+    let q = wallet::HistoryQuery { user_id: s.user_id, from_ms: bet.created_at - 5_000, to_ms: i64::MAX, limit: 1_000, offset: 0, kind: Some(wallet::BalanceKind::Real) };
     let entries = ledger.history(&q).await?;
     Ok(entries.iter().any(|e| e.metadata["provider"] == CODE && e.metadata["kind"] == "win" && e.metadata["roundId"] == ref_id))
 }

@@ -327,7 +327,8 @@ async fn query(ctx: &Ctx, body: &Obj<'_>) -> Reply {
     let Some(user) = tx.user_id else {
         return Ok(query_reply(Status::failed("No such transfer.")));
     };
-    let q = wallet::HistoryQuery { user_id: user, from_ms: tx.created_at, to_ms: tx.created_at + 1, limit: 50, offset: 0, kind: Some(wallet::BalanceKind::Real) };
+    // Its entries carry their batch's clock, a few milliseconds from the transaction's.
+    let q = wallet::HistoryQuery { user_id: user, from_ms: tx.created_at - 5_000, to_ms: tx.created_at + 5_000, limit: 500, offset: 0, kind: Some(wallet::BalanceKind::Real) };
     let entries = ctx.casino.wallet().ledger().history(&q).await.map_err(|e| query_reply(refusal(&AppError::from(e))))?;
     let posted = entries.iter().find(|e| e.tx_id == tx.tx_id);
     let same = posted.is_some_and(|e| {
