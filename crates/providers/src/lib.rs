@@ -22,6 +22,7 @@ pub mod glue;
 pub mod ordered;
 pub mod pragmatic;
 pub mod settings;
+pub mod slotegrator;
 
 use async_trait::async_trait;
 use axum::http::HeaderMap;
@@ -105,6 +106,7 @@ impl Registry {
         for s in all.iter().filter(|s| s.enabled) {
             let adapter: Option<Arc<dyn ProviderAdapter>> = match s.name.as_str() {
                 pragmatic::CODE => Some(Arc::new(pragmatic::Pragmatic::new(s))),
+                slotegrator::CODE => Some(Arc::new(slotegrator::Slotegrator::new(s))),
                 _ => None,
             };
             if let Some(a) = adapter {

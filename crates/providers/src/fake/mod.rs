@@ -16,6 +16,7 @@
 
 pub mod catalogue;
 pub mod pragmatic;
+pub mod slotegrator;
 
 use axum::extract::{Path, State};
 use axum::routing::post;
@@ -217,7 +218,7 @@ pub fn demo_keys(code: &str) -> BTreeMap<String, String> {
 
 /// Every dialect with a fake.
 pub fn dialects() -> Vec<Arc<dyn Dialect>> {
-    vec![Arc::new(pragmatic::PragmaticFake)]
+    vec![Arc::new(pragmatic::PragmaticFake), Arc::new(slotegrator::SlotegratorFake)]
 }
 
 /// The fakes' shared state: where our wallet is, and each provider's keys.
