@@ -51,7 +51,7 @@ impl SlotegratorFake {
             }
         }
         headers.push(("content-type".into(), "application/x-www-form-urlencoded".into()));
-        Some(Request { path: String::new(), query: String::new(), headers, body: crate::glue::form_body(&params).into_bytes() })
+        Some(Request { path: "callback".into(), query: String::new(), headers, body: crate::glue::form_body(&params).into_bytes() })
     }
 }
 
