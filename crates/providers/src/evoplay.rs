@@ -312,6 +312,42 @@ mod tests {
         assert_eq!(signature("4242", "key", &values), "7b71607ecabca0ae26727f3a4e00fd44");
     }
 
+    /// Through `callback`: every malformed or forged call gets an Evoplay error, HTTP 200,
+    /// never a panic (an empty database: no session exists).
+    #[tokio::test]
+    async fn callbacks_never_fail_outside_evoplays_format() {
+        let (t, db) = store::testing::TestDb::migrated(store::Backend::Sqlite).await.unwrap();
+        let ctx = Ctx { casino: casino::Casino::new(db.clone(), wallet::Ledger::new(db.clone())) };
+        let a = Evoplay::new(&ProviderSettings::local(CODE, "key", "http://x"));
+        let signed = |body: &str| {
+            let sig = signature(DEMO_PROJECT, "key", &signed_values(body.as_bytes()).unwrap());
+            format!("{},\"signature\":\"{sig}\"}}", &body[..body.len() - 1])
+        };
+        let huge = "9".repeat(400);
+        let cases = [
+            ("".to_string(), "BadRequest"),
+            ("\u{0}\u{ff}".to_string(), "BadRequest"),
+            (r#"{"token":"t","callback_id":"c","name":"init","data":{},"signature":"00"}"#.to_string(), "SignatureInvalid"),
+            (r#"{"token":"t","callback_id":"c","name":"init","data":{},"signature":7}"#.to_string(), "SignatureInvalid"),
+            (signed(r#"{"token":"t","callback_id":"c","name":"jackpot","data":{}}"#), "BadRequest"),
+            (signed(r#"{"token":"t","callback_id":"c","name":"init","data":{}}"#), "GameSessionInvalid"),
+            (signed(r#"{"token":"t","callback_id":"c","name":"bet","data":{"amount":"1"}}"#), "BadRequest"),
+            (signed(&format!(r#"{{"token":"t","callback_id":"c","name":"bet","data":{{"round_id":"r","amount":{huge}}}}}"#)), "GameSessionInvalid"),
+            (signed(r#"{"token":"t","callback_id":"c","name":"win","data":{"round_id":"r","amount":"1","currency":5}}"#), "GameSessionInvalid"),
+            (signed(r#"{"token":"t","callback_id":"c","name":"refund","data":{}}"#), "BadRequest"),
+            (signed(r#"{"token":"t","callback_id":"c","name":"refund","data":{"refund_callback_id":"b"}}"#), "GameSessionInvalid"),
+        ];
+        for (body, want) in cases {
+            let headers = axum::http::HeaderMap::new();
+            let out = a.callback(&ctx, Inbound { path: "cb", query: "", headers: &headers, body: body.as_bytes() }).await;
+            let v: Value = serde_json::from_slice(&out.body).unwrap();
+            assert_eq!((out.status, v["status"].as_str(), v["error"]["code"].as_str()), (200, Some("error"), Some(want)), "{body}");
+            assert!(v["error"]["scope"].is_string() && v["error"]["no_refund"] == "1" && v["error"]["message"].is_string(), "{v}");
+        }
+        db.close().await;
+        t.cleanup().await;
+    }
+
     #[test]
     fn malformed_calls_get_evoplay_errors() {
         let settings = ProviderSettings::local(CODE, "key", "http://x");

@@ -432,6 +432,58 @@ mod tests {
         assert!(!verify(&key, body, ""));
     }
 
+    /// Through `callback`: every malformed or forged call gets a Hub88 status, never a panic
+    /// or a 5xx (an empty database: no session exists).
+    #[tokio::test]
+    async fn callbacks_never_fail_outside_hub88s_format() {
+        let (t, db) = store::testing::TestDb::migrated(store::Backend::Sqlite).await.unwrap();
+        let ctx = Ctx { casino: casino::Casino::new(db.clone(), wallet::Ledger::new(db.clone())) };
+        let mut settings = ProviderSettings::local(CODE, "unused", "http://x");
+        settings.values.insert("operator_id".into(), "42".into());
+        let a = Hub88::new(&settings);
+        let key = demo_private();
+        let bet = r#""user":"1","token":"nope","request_uuid":"r1","transaction_uuid":"t","round":"r","game_code":"g","currency":"TND""#;
+        let cases: Vec<(&str, String, bool, &str)> = vec![
+            ("transaction/bet", "{}".into(), false, status::INVALID_SIGNATURE),
+            ("transaction/bet", "not json".into(), true, status::WRONG_SYNTAX),
+            ("transaction/bet", "[1]".into(), true, status::WRONG_TYPES),
+            ("transaction/bet", r#"{"request_uuid":5}"#.into(), true, status::WRONG_TYPES),
+            ("transaction/bet", r#"{"request_uuid":"r1"}"#.into(), true, status::WRONG_SYNTAX),
+            ("user/balance", r#"{"request_uuid":"r1","user":"1","token":"nope","operator_id":7}"#.into(), true, status::INVALID_PARTNER),
+            ("user/balance", r#"{"request_uuid":"r1","user":"1","token":"nope","operator_id":42}"#.into(), true, status::INVALID_TOKEN),
+            ("user/info", r#"{"request_uuid":"r1","user":"1","token":"nope"}"#.into(), true, status::INVALID_TOKEN),
+            ("user/balance", r#"{"request_uuid":"r1","user":"1","token":12}"#.into(), true, status::WRONG_TYPES),
+            ("transaction/bet", format!(r#"{{{bet},"amount":100}}"#), true, status::INVALID_TOKEN),
+            ("transaction/win", format!(r#"{{{bet},"amount":"x"}}"#), true, status::INVALID_TOKEN),
+            ("transaction/rollback", r#"{"request_uuid":"r1","user":"1","token":"nope","transaction_uuid":"t"}"#.into(), true, status::INVALID_TOKEN),
+        ];
+        for (path, body, signed, want) in cases {
+            let mut headers = axum::http::HeaderMap::new();
+            if signed {
+                headers.insert("x-hub88-signature", sign(&key, body.as_bytes()).parse().unwrap());
+            }
+            let out = a.callback(&ctx, Inbound { path, query: "", headers: &headers, body: body.as_bytes() }).await;
+            let v: Value = serde_json::from_slice(&out.body).unwrap();
+            assert_eq!((out.status, v["status"].as_str()), (200, Some(want)), "{path} {body}: {v}");
+            if body.contains("\"request_uuid\":\"r1\"") && signed {
+                assert_eq!(v["request_uuid"], "r1", "{v}");
+            }
+        }
+        let headers = axum::http::HeaderMap::new();
+        let out = a.callback(&ctx, Inbound { path: "user/nothing", query: "", headers: &headers, body: b"{}" }).await;
+        assert_eq!(out.status, 404);
+        // Outside demo mode without a public key, nothing is trusted.
+        let mut prod = ProviderSettings::local(CODE, "unused", "http://x");
+        prod.demo = false;
+        let body = br#"{"request_uuid":"r1","user":"1","token":"nope"}"#;
+        let mut headers = axum::http::HeaderMap::new();
+        headers.insert("x-hub88-signature", sign(&key, body).parse().unwrap());
+        let out = Hub88::new(&prod).callback(&ctx, Inbound { path: "user/balance", query: "", headers: &headers, body }).await;
+        assert!(String::from_utf8(out.body).unwrap().contains(status::INVALID_SIGNATURE));
+        db.close().await;
+        t.cleanup().await;
+    }
+
     #[test]
     fn units_are_hundred_thousandths() {
         assert_eq!(to_minor(356_000, Currency::Usd), Some(356));

@@ -312,6 +312,56 @@ mod tests {
         assert_eq!(sign("key", "m", "1", "n", &pairs(&[("action", "balance")])), "e1d517ddf8f4bcd4320784a6ec680e87dcef23ae");
     }
 
+    /// Every malformed or forged call gets a Slotegrator error naming the reason, HTTP 200,
+    /// never a panic (an empty database: no session exists).
+    #[tokio::test]
+    async fn malformed_and_forged_calls_are_refused_in_slotegrator_terms() {
+        let (t, db) = store::testing::TestDb::migrated(store::Backend::Sqlite).await.unwrap();
+        let ctx = Ctx { casino: casino::Casino::new(db.clone(), wallet::Ledger::new(db.clone())) };
+        let a = Slotegrator::new(&ProviderSettings::local(CODE, "k", "http://x"));
+        let now = (kernel::clock::now_ms() / 1000).to_string();
+        let call = |merchant: &str, ts: &str, key: &str, body: &str| {
+            let params = form_params(body.as_bytes()).unwrap_or_default();
+            let mut h = axum::http::HeaderMap::new();
+            for (k, v) in signed_headers(key, merchant, ts, "n1", &params) {
+                h.insert(axum::http::HeaderName::from_bytes(k.as_bytes()).unwrap(), v.parse().unwrap());
+            }
+            (h, body.to_string())
+        };
+        let long = "x".repeat(101);
+        let bet = "action=bet&player_id=1&session_id=nope&currency=TND&game_uuid=g&transaction_id=t&round_id=r&amount=1.5";
+        let cases = [
+            (call(DEMO_MERCHANT_ID, &now, "k", "a=%zz"), "BadRequest: the body is not a form"),
+            ((axum::http::HeaderMap::new(), "action=balance".to_string()), "SignatureInvalid"),
+            (call(DEMO_MERCHANT_ID, &now, "wrong", "action=balance"), "SignatureInvalid"),
+            (call("other-merchant", &now, "k", "action=balance"), "SignatureInvalid"),
+            (call(DEMO_MERCHANT_ID, "1", "k", "action=balance"), "TimestampStale"),
+            (call(DEMO_MERCHANT_ID, "soon", "k", "action=balance"), "TimestampStale"),
+            (call(DEMO_MERCHANT_ID, &now, "k", "action=jackpot"), "BadRequest: unknown action"),
+            (call(DEMO_MERCHANT_ID, &now, "k", "action=bet&player_id=1"), "BadRequest: transaction_id"),
+            (call(DEMO_MERCHANT_ID, &now, "k", &format!("action=win&player_id=1&transaction_id={long}&amount=1&game_uuid=g")), "BadRequest: transaction_id"),
+            (call(DEMO_MERCHANT_ID, &now, "k", "action=balance&player_id=abc"), "NoSuchUser"),
+            (call(DEMO_MERCHANT_ID, &now, "k", bet), "GameSessionInvalid"),
+            (call(DEMO_MERCHANT_ID, &now, "k", "action=refund&player_id=1&session_id=nope&transaction_id=t"), "BadRequest: bet_transaction_id"),
+            (call(DEMO_MERCHANT_ID, &now, "k", "action=rollback&player_id=1&transaction_id=t"), "BadRequest: rollback_transactions"),
+        ];
+        for ((headers, body), want) in cases {
+            let req = Inbound { path: "callback", query: "", headers: &headers, body: body.as_bytes() };
+            let out = a.callback(&ctx, req).await;
+            let v: serde_json::Value = serde_json::from_slice(&out.body).unwrap();
+            assert_eq!((out.status, v["error_code"].as_str()), (200, Some(code::INTERNAL_ERROR)), "{body}");
+            assert!(v["error_description"].as_str().unwrap().starts_with(want), "{body}: {v}");
+        }
+        // No merchant id outside demo mode without the setting: everything is refused.
+        let mut prod = ProviderSettings::local(CODE, "k", "http://x");
+        prod.demo = false;
+        let (headers, body) = call(DEMO_MERCHANT_ID, &now, "k", "action=balance");
+        let out = Slotegrator::new(&prod).callback(&ctx, Inbound { path: "", query: "", headers: &headers, body: body.as_bytes() }).await;
+        assert!(String::from_utf8(out.body).unwrap().contains("SignatureInvalid"));
+        db.close().await;
+        t.cleanup().await;
+    }
+
     #[test]
     fn rollback_lists_are_read_in_order() {
         let p = pairs(&[

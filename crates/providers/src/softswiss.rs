@@ -313,6 +313,44 @@ impl SoftSwiss {
 mod tests {
     use super::*;
 
+    /// Through `callback`: every malformed or forged call gets a 4xx `{code, message}`,
+    /// never a panic or a 5xx (an empty database: no session exists).
+    #[tokio::test]
+    async fn callbacks_never_fail_outside_the_dialect() {
+        let (t, db) = store::testing::TestDb::migrated(store::Backend::Sqlite).await.unwrap();
+        let ctx = Ctx { casino: casino::Casino::new(db.clone(), wallet::Ledger::new(db.clone())) };
+        let a = SoftSwiss::new(&ProviderSettings::local(CODE, "secret", "http://x"));
+        let many: Vec<String> = (0..101).map(|i| format!(r#"{{"action":"bet","action_id":"a{i}","amount":1}}"#)).collect();
+        let many = format!(r#"{{"user_id":"1","currency":"TND","game":"g","game_id":"r","actions":[{}]}}"#, many.join(","));
+        let base = r#""user_id":"1","currency":"TND","session_id":"nope""#;
+        let cases: Vec<(&str, String, bool, (u16, i64))> = vec![
+            ("play", "{}".into(), false, code::FORBIDDEN),
+            ("nothing", "{}".into(), true, code::NOT_FOUND),
+            ("play", "".into(), true, code::BAD_REQUEST),
+            ("play", "[1,2]".into(), true, code::BAD_REQUEST),
+            ("play", r#"{"actions":"bet"}"#.into(), true, code::BAD_REQUEST),
+            ("play", r#"{"actions":[{"action":"bet","amount":{"x":1}}]}"#.into(), true, code::BAD_REQUEST),
+            ("play", many, true, code::BAD_REQUEST),
+            ("play", format!(r#"{{{base},"game":"g","actions":[{{"action":"bet","action_id":"a","amount":1}}]}}"#), true, code::BAD_REQUEST),
+            ("play", format!(r#"{{{base},"game":"g","game_id":{{}},"actions":[]}}"#), true, code::BAD_REQUEST),
+            ("play", format!(r#"{{{base},"actions":[]}}"#), true, code::PLAYER_INVALID),
+            ("play", r#"{"user_id":"abc","currency":"TND","actions":[]}"#.into(), true, code::PLAYER_INVALID),
+            ("play", r#"{"user_id":[],"currency":"TND","actions":[]}"#.into(), true, code::BAD_REQUEST),
+            ("rollback", format!(r#"{{{base},"game":"g","game_id":"r","actions":[{{"action":"rollback","action_id":"a","original_action_id":"b"}}]}}"#), true, code::PLAYER_INVALID),
+        ];
+        for (path, body, signed, want) in cases {
+            let mut headers = axum::http::HeaderMap::new();
+            if signed {
+                headers.insert("x-request-sign", sign("secret", body.as_bytes()).parse().unwrap());
+            }
+            let out = a.callback(&ctx, Inbound { path, query: "", headers: &headers, body: body.as_bytes() }).await;
+            let v: Value = serde_json::from_slice(&out.body).unwrap();
+            assert_eq!((out.status, v["code"].as_i64()), (want.0, Some(want.1)), "{path} {body}: {v}");
+        }
+        db.close().await;
+        t.cleanup().await;
+    }
+
     #[test]
     fn the_signature_is_hmac_sha256_of_the_raw_body() {
         // By hand: python3 -c 'import hmac,hashlib;print(hmac.new(b"secret",b"{\"a\":1}",hashlib.sha256).hexdigest())'
