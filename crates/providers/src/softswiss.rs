@@ -359,6 +359,20 @@ mod tests {
     }
 
     #[test]
+    fn every_refusal_has_a_code_and_only_our_failures_are_5xx() {
+        for c in ErrorCode::ALL {
+            for stage in [Stage::Session, Stage::Wallet] {
+                let out = refusal(&AppError::new(*c), stage);
+                let v: Value = serde_json::from_slice(&out.body).unwrap();
+                assert!(v["code"].is_i64() && v["message"].as_str().unwrap().starts_with(c.name()), "{c:?}");
+                assert_eq!(out.status >= 500, c.http_status() >= 500, "{c:?}");
+            }
+        }
+        assert_eq!(refusal(&AppError::new(ErrorCode::InsufficientBalance), Stage::Wallet).status, 412);
+        assert_eq!(refusal(&AppError::new(ErrorCode::TransactionMismatch), Stage::Session).body, fail(code::PLAYER_INVALID, "TransactionMismatch: The referenced transaction does not match this player or round.").body);
+    }
+
+    #[test]
     fn amounts_are_integer_subunits() {
         let raw = |s: &str| RawValue::from_string(s.to_string()).unwrap();
         assert_eq!(subunits(Some(&raw("1500"))), Some(1_500));
