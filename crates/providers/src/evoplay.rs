@@ -348,6 +348,40 @@ mod tests {
         t.cleanup().await;
     }
 
+    /// Against a real wallet: a repeated callback answers the balance now; refunds name
+    /// callbacks; the currency must be the session's.
+    #[tokio::test]
+    async fn money_calls_against_the_wallet() {
+        let k = crate::softswiss::testkit::kit().await;
+        let a = Evoplay::new(&ProviderSettings::local(CODE, "key", "http://x"));
+        let (p, token) = k.player(CODE, 10_000).await;
+        let send = |name: &str, callback: &str, data: &str| {
+            let body = format!(r#"{{"token":"{token}","callback_id":"{callback}","name":"{name}","data":{data}}}"#);
+            let sig = signature(DEMO_PROJECT, "key", &signed_values(body.as_bytes()).unwrap());
+            let body = format!("{},\"signature\":\"{sig}\"}}", &body[..body.len() - 1]);
+            let (a, k) = (&a, &k);
+            async move {
+                let headers = axum::http::HeaderMap::new();
+                let out = a.callback(&k.ctx, Inbound { path: "cb", query: "", headers: &headers, body: body.as_bytes() }).await;
+                String::from_utf8(out.body).unwrap()
+            }
+        };
+        let ok = |balance: &str| format!(r#"{{"status":"ok","data":{{"balance":{balance},"currency":"TND"}}}}"#);
+        assert_eq!(send("init", "i1", "{}").await, ok("10.000"));
+        let bet = r#"{"round_id":"r1","action_id":"a1","amount":"1.50","currency":"TND","details":"{}"}"#;
+        assert_eq!(send("bet", "c1", bet).await, ok("8.500"));
+        assert_eq!(send("win", "c2", r#"{"round_id":"r1","action_id":"a1","final_action":"1","amount":"2.000000","currency":"TND"}"#).await, ok("10.500"));
+        // The bet again: accepted, with the balance now.
+        assert_eq!(send("bet", "c1", bet).await, ok("10.500"));
+        assert!(send("bet", "c3", r#"{"round_id":"r1","amount":"1","currency":"USD"}"#).await.contains("CurrencyMismatch"));
+        // A refund of the bet's callback; of one never seen (a tombstone; the late bet refused).
+        assert_eq!(send("refund", "c4", r#"{"refund_round_id":"r1","refund_callback_id":"c1","amount":"1.50","currency":"TND"}"#).await, ok("12.000"));
+        assert_eq!(send("refund", "c5", r#"{"refund_round_id":"r9","refund_callback_id":"c9","amount":"1","currency":"TND"}"#).await, ok("12.000"));
+        assert!(send("bet", "c9", r#"{"round_id":"r9","amount":"1","currency":"TND"}"#).await.contains("TransactionRolledBack"));
+        assert_eq!(k.balance(p).await, 12_000);
+        k.done().await;
+    }
+
     #[test]
     fn malformed_calls_get_evoplay_errors() {
         let settings = ProviderSettings::local(CODE, "key", "http://x");

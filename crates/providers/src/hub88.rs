@@ -484,6 +484,68 @@ mod tests {
         t.cleanup().await;
     }
 
+    /// Against a real wallet: exact replays answer the original result, statuses per case,
+    /// never `RS_ERROR_TOKEN_EXPIRED` for a win.
+    #[tokio::test]
+    async fn money_calls_against_the_wallet() {
+        let k = crate::softswiss::testkit::kit().await;
+        let a = Hub88::new(&ProviderSettings::local(CODE, "unused", "http://x"));
+        let key = demo_private();
+        let (p, token) = k.player(CODE, 10_000).await;
+        let (q, _) = k.player(CODE, 10_000).await;
+        let send = |path: &'static str, body: Value| {
+            let (a, k, key) = (&a, &k, &key);
+            async move {
+                let raw = body.to_string();
+                let mut headers = axum::http::HeaderMap::new();
+                headers.insert("x-hub88-signature", sign(key, raw.as_bytes()).parse().unwrap());
+                let out = a.callback(&k.ctx, Inbound { path, query: "", headers: &headers, body: raw.as_bytes() }).await;
+                assert_eq!(out.status, 200);
+                serde_json::from_slice::<Value>(&out.body).unwrap()
+            }
+        };
+        let who = serde_json::json!({"user": p.to_string(), "token": token, "request_uuid": "q1"});
+        let money = |tx: &str, round: &str, amount: i64| {
+            let mut b = who.clone();
+            for (k, v) in [("transaction_uuid", Value::from(tx)), ("round", round.into()), ("game_code", "g1".into()), ("currency", "TND".into()), ("amount", amount.into())] {
+                b[k] = v;
+            }
+            b
+        };
+        let info = send("user/info", who.clone()).await;
+        assert_eq!((info["status"].as_str(), info["user"].as_str(), info["request_uuid"].as_str()), (Some(status::OK), Some(p.to_string().as_str()), Some("q1")));
+        assert_eq!(send("user/balance", who.clone()).await["balance"], 1_000_000);
+        let first = send("transaction/bet", money("b1", "r1", 150_000)).await;
+        assert_eq!((first["status"].as_str(), first["balance"].as_i64(), first["currency"].as_str()), (Some(status::OK), Some(850_000), Some("TND")));
+        assert_eq!(send("transaction/win", money("w1", "r1", 500_000)).await["balance"], 1_350_000);
+        // The exact replay: the original result. Another payload: a duplicate.
+        assert_eq!(send("transaction/bet", money("b1", "r1", 150_000)).await, first);
+        assert_eq!(send("transaction/bet", money("b1", "r1", 160_000)).await["status"], status::DUPLICATE_TRANSACTION);
+        // Finer than a millime; another currency; another player's id with this token.
+        assert_eq!(send("transaction/bet", money("b2", "r2", 150_001)).await["status"], status::WRONG_SYNTAX);
+        let mut usd = money("b2", "r2", 100_000);
+        usd["currency"] = "USD".into();
+        assert_eq!(send("transaction/bet", usd).await["status"], status::WRONG_CURRENCY);
+        let mut theirs = money("b2", "r2", 100_000);
+        theirs["user"] = q.to_string().into();
+        assert_eq!(send("transaction/bet", theirs).await["status"], status::INVALID_TOKEN);
+        // Not enough money: with the balance.
+        let poor = send("transaction/bet", money("b3", "r3", 5_000_000)).await;
+        assert_eq!((poor["status"].as_str(), poor["balance"].as_i64()), (Some(status::NOT_ENOUGH_MONEY), Some(1_350_000)));
+        // A rollback of something never seen: RS_OK; the late bet is refused.
+        let mut rb = money("x1", "r4", 0);
+        rb["reference_transaction_uuid"] = "b4".into();
+        assert_eq!(send("transaction/rollback", rb).await["status"], status::OK);
+        assert_eq!(send("transaction/bet", money("b4", "r4", 100_000)).await["status"], status::TRANSACTION_ROLLED_BACK);
+        // Expired: stakes and user/info say so; a win is paid.
+        store::sqlx::query("UPDATE game_sessions SET expires_at = 1 WHERE user_id = $1").bind(p).execute(k.db.writer()).await.unwrap();
+        assert_eq!(send("transaction/bet", money("b5", "r1", 100_000)).await["status"], status::TOKEN_EXPIRED);
+        assert_eq!(send("user/info", who.clone()).await["status"], status::TOKEN_EXPIRED);
+        assert_eq!(send("transaction/win", money("w2", "r1", 100_000)).await["balance"], 1_450_000);
+        assert_eq!((k.balance(p).await, k.balance(q).await), (14_500, 10_000));
+        k.done().await;
+    }
+
     #[test]
     fn units_are_hundred_thousandths() {
         assert_eq!(to_minor(356_000, Currency::Usd), Some(356));

@@ -362,6 +362,62 @@ mod tests {
         t.cleanup().await;
     }
 
+    /// Against a real wallet: replays answer the stored result, refunds leave tombstones,
+    /// `rollback` cancels its list all or none.
+    #[tokio::test]
+    async fn money_calls_against_the_wallet() {
+        let k = crate::softswiss::testkit::kit().await;
+        let a = Slotegrator::new(&ProviderSettings::local(CODE, "k", "http://x"));
+        let (p, token) = k.player(CODE, 10_000).await;
+        let send = |body: String| {
+            let a = &a;
+            let k = &k;
+            async move {
+                let params = form_params(body.as_bytes()).unwrap();
+                let mut h = axum::http::HeaderMap::new();
+                let now = (kernel::clock::now_ms() / 1000).to_string();
+                for (name, v) in signed_headers("k", DEMO_MERCHANT_ID, &now, "n", &params) {
+                    h.insert(axum::http::HeaderName::from_bytes(name.as_bytes()).unwrap(), v.parse().unwrap());
+                }
+                let out = a.callback(&k.ctx, Inbound { path: "callback", query: "", headers: &h, body: body.as_bytes() }).await;
+                String::from_utf8(out.body).unwrap()
+            }
+        };
+        // The balance exactly as written (no float on the way), and the fields.
+        let balance = |raw: &str| raw.strip_prefix("{\"balance\":").and_then(|r| r.split([',', '}']).next()).unwrap_or("none").to_string();
+        let json = |raw: &str| serde_json::from_str::<serde_json::Value>(raw).unwrap();
+        let who = format!("player_id={p}&session_id={token}&currency=TND&game_uuid=g1");
+        let bet = |tx: &str, round: &str, amount: &str| format!("action=bet&{who}&transaction_id={tx}&round_id={round}&amount={amount}");
+        let first = send(bet("t1", "r1", "1.000")).await;
+        assert_eq!(balance(&first), "9.000", "{first}");
+        assert_eq!(balance(&send(format!("action=win&{who}&transaction_id=w1&round_id=r1&amount=0.500")).await), "9.500");
+        // The bet replayed: its stored result (the balance then, the same transaction id).
+        assert_eq!(send(bet("t1", "r1", "1.000")).await, first);
+        // The same id with another amount: refused.
+        assert_eq!(json(&send(bet("t1", "r1", "2.000")).await)["error_code"], code::INTERNAL_ERROR);
+        // Without round_id, the round is the session and the game.
+        send(bet("t2", "", "1.000").replace("&round_id=", "")).await;
+        assert_eq!(balance(&send(format!("action=win&{who}&transaction_id=w2&amount=0.250")).await), "8.750");
+        // A refund of a bet never seen: a tombstone (its id answered), the late bet refused.
+        let tomb = json(&send(format!("action=refund&{who}&transaction_id=f1&bet_transaction_id=t9&amount=1.000")).await);
+        assert!(tomb["transaction_id"].as_str().unwrap() != "0", "{tomb}");
+        assert_eq!(json(&send(bet("t9", "r9", "1.000")).await)["error_code"], code::INTERNAL_ERROR);
+        // `rollback` of two bets at once; replayed, nothing more moves.
+        send(bet("t3", "r3", "1.000")).await;
+        send(bet("t4", "r3", "2.000")).await;
+        assert_eq!(k.balance(p).await, 5_750);
+        let rb = format!("action=rollback&{who}&transaction_id=x1&round_id=r3&rollback_transactions%5B0%5D%5Baction%5D=bet&rollback_transactions%5B0%5D%5Btransaction_id%5D=t3&rollback_transactions%5B1%5D%5Baction%5D=bet&rollback_transactions%5B1%5D%5Btransaction_id%5D=t4");
+        let rolled = send(rb.clone()).await;
+        assert_eq!((balance(&rolled), json(&rolled)["rollback_transactions"].clone()), ("8.750".to_string(), serde_json::json!(["t3", "t4"])), "{rolled}");
+        assert_eq!(balance(&send(rb).await), "8.750");
+        // A list naming another rollback refuses the whole list: t5 stays.
+        send(bet("t5", "r5", "1.000")).await;
+        let mixed = format!("action=rollback&{who}&transaction_id=x2&rollback_transactions%5B0%5D%5Btransaction_id%5D=t5&rollback_transactions%5B1%5D%5Btransaction_id%5D=x1:t3");
+        assert_eq!(json(&send(mixed).await)["error_code"], code::INTERNAL_ERROR);
+        assert_eq!(k.balance(p).await, 7_750);
+        k.done().await;
+    }
+
     #[test]
     fn rollback_lists_are_read_in_order() {
         let p = pairs(&[

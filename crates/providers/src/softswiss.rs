@@ -309,9 +309,134 @@ impl SoftSwiss {
     }
 }
 
+/// What the adapters' database-backed tests share: a migrated SQLite database, a player with
+/// a live game session of a provider and money, the ledger's verdict.
+#[cfg(test)]
+pub(crate) mod testkit {
+    use crate::Ctx;
+    use kernel::clock::now_ms;
+    use kernel::Currency;
+    use wallet::{AccountRef, BalanceKind, PostingRequest, TxType};
+
+    pub struct Kit {
+        t: store::testing::TestDb,
+        pub db: store::Db,
+        pub ctx: Ctx,
+    }
+
+    pub async fn kit() -> Kit {
+        let (t, db) = store::testing::TestDb::migrated(store::Backend::Sqlite).await.expect("a test database");
+        let ctx = Ctx { casino: casino::Casino::new(db.clone(), wallet::Ledger::new(db.clone())) };
+        Kit { t, db, ctx }
+    }
+
+    impl Kit {
+        /// A player signed in, credited with `credit` millimes, with a live session of
+        /// `provider`: (user id, game session token).
+        pub async fn player(&self, provider: &str, credit: i64) -> (i64, String) {
+            let (id, sid, now) = (kernel::ids::next_id(), kernel::ids::next_id(), now_ms());
+            store::sqlx::query("INSERT INTO users (id, email, password_hash, currency, registered_via, created_at, updated_at) VALUES ($1, $2, 'x', 'TND', 'email', $3, $3)")
+                .bind(id)
+                .bind(format!("{id}@example.com"))
+                .bind(now)
+                .execute(self.db.writer())
+                .await
+                .expect("a user");
+            store::sqlx::query("INSERT INTO sessions (id, token_hash, user_id, created_at, last_seen_at, idle_expires_at, absolute_expires_at) VALUES ($1, $2, $3, $4, $4, $5, $5)")
+                .bind(sid)
+                .bind(format!("h{sid}"))
+                .bind(id)
+                .bind(now)
+                .bind(now + 3_600_000)
+                .execute(self.db.writer())
+                .await
+                .expect("a player session");
+            let new = casino::sessions::NewSession { user_id: id, player_session_id: Some(sid), provider, game_id: "g1", currency: Currency::Tnd, lang: "en", platform: "mobile" };
+            let token = self.ctx.casino.sessions().create(new).await.expect("a game session");
+            let credit = PostingRequest::transfer(
+                TxType::ManualAdjustment,
+                format!("test-credit:{id}"),
+                Some(id),
+                Currency::Tnd,
+                AccountRef::House(BalanceKind::Real.funding_house()),
+                AccountRef::Player { user_id: id, kind: BalanceKind::Real },
+                credit,
+            );
+            self.ctx.casino.wallet().ledger().post(credit).await.expect("a credit");
+            (id, token)
+        }
+
+        pub async fn balance(&self, user: i64) -> i64 {
+            self.ctx.casino.wallet().ledger().balance(user, BalanceKind::Real, Currency::Tnd).await.expect("a balance")
+        }
+
+        /// Ledger rows under a provider's key.
+        pub async fn rows(&self, provider: &str, tx: &str) -> usize {
+            usize::from(self.ctx.casino.wallet().ledger().lookup(&casino::wallet::ledger_key(provider, tx)).await.expect("a lookup").is_some())
+        }
+
+        /// `ledger verify` is green; then the database is dropped.
+        pub async fn done(self) {
+            let r = self.ctx.casino.wallet().ledger().verify().await.expect("verify");
+            assert!(r.balance_mismatches.is_empty() && r.unbalanced_transactions.is_empty() && r.negative_balances.is_empty(), "{r:?}");
+            self.db.close().await;
+            self.t.cleanup().await;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    async fn post(a: &SoftSwiss, ctx: &Ctx, path: &str, body: &str) -> (u16, Value) {
+        let mut headers = axum::http::HeaderMap::new();
+        headers.insert("x-request-sign", sign("secret", body.as_bytes()).parse().unwrap());
+        let out = a.callback(ctx, Inbound { path, query: "", headers: &headers, body: body.as_bytes() }).await;
+        (out.status, serde_json::from_slice(&out.body).unwrap())
+    }
+
+    /// Batches against a real wallet: all or none, replays, rollbacks with tombstones.
+    #[tokio::test]
+    async fn batches_are_all_or_none() {
+        let k = testkit::kit().await;
+        let a = SoftSwiss::new(&ProviderSettings::local(CODE, "secret", "http://x"));
+        let (p, token) = k.player(CODE, 10_000).await;
+        let (q, _) = k.player(CODE, 10_000).await;
+        let head = |round: &str| format!(r#""user_id":"{p}","currency":"TND","game":"g1","game_id":"{round}","session_id":"{token}""#);
+        // A bet and its win in one call.
+        let play = format!(r#"{{{},"finished":true,"actions":[{{"action":"bet","action_id":"b1","amount":1000}},{{"action":"win","action_id":"w1","amount":3000}}]}}"#, head("r1"));
+        let (status, first) = post(&a, &k.ctx, "play", &play).await;
+        assert_eq!((status, first["balance"].as_i64(), first["game_id"].as_str()), (200, Some(12_000), Some("r1")), "{first}");
+        assert_eq!(first["transactions"].as_array().unwrap().len(), 2);
+        // Replayed: the same transactions, nothing moves.
+        let (status, again) = post(&a, &k.ctx, "play", &play).await;
+        assert_eq!((status, &again["transactions"], again["balance"].as_i64()), (200, &first["transactions"], Some(12_000)));
+        // A second bet the balance cannot cover refuses the whole batch: the first moves nothing.
+        let over = format!(r#"{{{},"actions":[{{"action":"bet","action_id":"b2","amount":500}},{{"action":"bet","action_id":"b3","amount":20000}}]}}"#, head("r2"));
+        let (status, refused) = post(&a, &k.ctx, "play", &over).await;
+        assert_eq!((status, refused["code"].as_i64(), refused["balance"].as_i64()), (412, Some(100), Some(12_000)), "{refused}");
+        assert_eq!((k.balance(p).await, k.rows(CODE, "b2").await), (12_000, 0));
+        // A win before its bet in the same batch: refused, nothing moves.
+        let early = format!(r#"{{{},"actions":[{{"action":"win","action_id":"w3","amount":500}},{{"action":"bet","action_id":"b4","amount":100}}]}}"#, head("r3"));
+        assert_eq!(post(&a, &k.ctx, "play", &early).await.0, 400);
+        assert_eq!((k.balance(p).await, k.rows(CODE, "b4").await), (12_000, 0));
+        // Rollbacks: the bet, and an action never seen (a tombstone), together.
+        let rb = format!(r#"{{{},"actions":[{{"action":"rollback","action_id":"x1","original_action_id":"b1"}},{{"action":"rollback","action_id":"x2","original_action_id":"never"}}]}}"#, head("r1"));
+        let (status, rolled) = post(&a, &k.ctx, "rollback", &rb).await;
+        assert_eq!((status, rolled["balance"].as_i64()), (200, Some(13_000)), "{rolled}");
+        assert!(rolled["transactions"].as_array().unwrap().iter().all(|t| t["tx_id"].as_str().unwrap() != "0"), "{rolled}");
+        let late = format!(r#"{{{},"actions":[{{"action":"bet","action_id":"never","amount":100}}]}}"#, head("r4"));
+        assert_eq!(post(&a, &k.ctx, "play", &late).await.0, 400);
+        // Another player's id with this session: refused.
+        let theirs = play.replace(&format!(r#""user_id":"{p}""#), &format!(r#""user_id":"{q}""#));
+        assert_eq!(post(&a, &k.ctx, "play", &theirs).await.1["code"].as_i64(), Some(101));
+        // A balance request.
+        let (status, bal) = post(&a, &k.ctx, "play", &format!(r#"{{"user_id":{p},"currency":"TND","session_id":"{token}","actions":[]}}"#)).await;
+        assert_eq!((status, bal["balance"].as_i64()), (200, Some(13_000)));
+        assert_eq!((k.balance(p).await, k.balance(q).await), (13_000, 10_000));
+        k.done().await;
+    }
 
     /// Through `callback`: every malformed or forged call gets a 4xx `{code, message}`,
     /// never a panic or a 5xx (an empty database: no session exists).
