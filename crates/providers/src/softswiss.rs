@@ -243,7 +243,6 @@ impl SoftSwiss {
         for action in &body.actions {
             ops.push((s.clone(), Self::op(action, rollback, &round, &game, &s)?));
         }
-        self.not_reversed(ctx, &ops).await?;
         let mut transactions = Vec::with_capacity(ops.len());
         let mut last: Option<WalletReply> = None;
         if !ops.is_empty() {
@@ -275,22 +274,6 @@ impl SoftSwiss {
         }
         let list: Value = serde_json::from_str(&list).unwrap_or(Value::Array(Vec::new()));
         Ok(out.value("transactions", &list).reply(200))
-    }
-
-    /// A bet or win re-sent after its rollback is refused (28) before anything moves, as the
-    /// wallet refuses it alone: `all_or_none` answers a replayed posting from its receipt
-    /// without asking whether it was reversed since (docs/providers/softswiss.md).
-    async fn not_reversed(&self, ctx: &Ctx, ops: &[(GameSession, WalletOp)]) -> Result<(), Outbound> {
-        for (_, op) in ops {
-            let (WalletOp::Bet(call) | WalletOp::Win(call)) = op else { continue };
-            let found = ctx.lookup(CODE, &call.transaction_id).await.map_err(|e| refusal(&e, Stage::Wallet))?;
-            if let Some(t) = found.filter(|t| !t.tombstone) {
-                if ctx.casino.wallet().ledger().is_reversed(t.tx_id).await.map_err(|e| refusal(&AppError::from(e), Stage::Wallet))? {
-                    return Err(refusal(&AppError::new(ErrorCode::TransactionRolledBack), Stage::Wallet));
-                }
-            }
-        }
-        Ok(())
     }
 
     /// One processed action: our transaction id and when it was first processed (a
