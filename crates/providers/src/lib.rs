@@ -18,15 +18,19 @@
 
 pub mod amount;
 pub mod evolution;
+pub mod evoplay;
 pub mod fake;
 pub mod glue;
 pub mod goldenrace;
 pub mod habanero;
+pub mod hub88;
 pub mod ordered;
 pub mod partners;
 pub mod pragmatic;
 pub mod rawjson;
 pub mod settings;
+pub mod slotegrator;
+pub mod softswiss;
 
 use async_trait::async_trait;
 use axum::http::HeaderMap;
@@ -112,7 +116,11 @@ impl Registry {
                 pragmatic::CODE => Some(Arc::new(pragmatic::Pragmatic::new(s))),
                 evolution::CODE => Some(Arc::new(evolution::Evolution::new(s))),
                 habanero::CODE => Some(Arc::new(habanero::Habanero::new(s))),
+                slotegrator::CODE => Some(Arc::new(slotegrator::Slotegrator::new(s))),
+                evoplay::CODE => Some(Arc::new(evoplay::Evoplay::new(s))),
                 goldenrace::CODE => Some(Arc::new(goldenrace::GoldenRace::new(s))),
+                softswiss::CODE => Some(Arc::new(softswiss::SoftSwiss::new(s))),
+                hub88::CODE => Some(Arc::new(hub88::Hub88::new(s))),
                 _ => None,
             };
             if let Some(a) = adapter {
