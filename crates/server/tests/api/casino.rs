@@ -18,7 +18,10 @@ async fn providers_and_game_lists() {
         assert_eq!(studio["gameCount"], 6);
         // The demo provider is for the wallet protocol, not the lobby.
         assert!(providers.as_array().unwrap().iter().all(|p| p["name"] != "demo"));
-        assert_eq!(ok(guest.get("/api/casino/providers?casinoType=casinolive").await), json!([]));
+        // The live provider (Evolution's demo) is listed, every table behind an account (spec §6).
+        let live = ok(guest.get("/api/casino/providers?casinoType=casinolive").await);
+        assert!(live.as_array().unwrap().iter().all(|p| p["authRequired"] == true && p["gameCount"] == 0), "{live}");
+        assert!(live.as_array().unwrap().iter().any(|p| p["name"] == "evolution"), "{live}");
 
         let games = ok(guest.get("/api/casino/game_list?provider=studio").await);
         let list = ids(&games);
