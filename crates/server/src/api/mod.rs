@@ -24,6 +24,7 @@ pub mod types;
 pub mod user;
 pub mod wallet;
 pub mod rg; // responsible gambling
+pub mod virtuals; // studio virtual races
 
 use crate::app::AppState;
 use axum::Router;
@@ -47,7 +48,8 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .merge(promotions::routes())
         .merge(promotions_extra::routes())
         .merge(promotions_admin::routes())
-        .merge(deposit_bonus::routes());
+        .merge(deposit_bonus::routes())
+        .merge(virtuals::routes()); // studio virtual races
     if state.is_demo() {
         r = r.merge(dev::routes());
     }
@@ -87,10 +89,11 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         sportsbook::line, sportsbook::event, sportsbook::place, sportsbook::bets, sportsbook::top, sportsbook::feed,
         partners::digitain_token, partners::gr8_game_link, partners::gr8_frame,
         desk::me, desk::player, desk::deposit, desk::payout, desk::report, desk::cashiers, desk::move_float,
+        virtuals::races, virtuals::race, virtuals::place, virtuals::bets, // studio virtual races
     ),
     components(schemas(envelope::ErrorEnvelope)),
     modifiers(&ErrorCatalogue),
-    tags((name = "user"), (name = "wallet"), (name = "site"), (name = "admin", description = "Back office"), (name = "casino", description = "Catalogue, favourites and game launch"), (name = "provider wallet", description = "Seamless wallet for game providers (signed)"), (name = "studio", description = "The in-house studio's game client"), (name = "dev", description = "Demo mode only"), (name = "responsible gambling", description = "Deposit limits, self-exclusion, cool-off, reality check"), (name = "payments", description = "Deposits and withdrawals through payment providers"), (name = "cashier", description = "Cashier network: the player side"), (name = "desk", description = "Cashier desk (cashiers and super agents)"), (name = "sportsbook", description = "Our sportsbook: the line, bets, settlement"), (name = "partners", description = "Partner sportsbooks (Digitain, GR8): frame tokens and links"))
+    tags((name = "user"), (name = "wallet"), (name = "site"), (name = "admin", description = "Back office"), (name = "casino", description = "Catalogue, favourites and game launch"), (name = "provider wallet", description = "Seamless wallet for game providers (signed)"), (name = "studio", description = "The in-house studio's game client"), (name = "dev", description = "Demo mode only"), (name = "responsible gambling", description = "Deposit limits, self-exclusion, cool-off, reality check"), (name = "payments", description = "Deposits and withdrawals through payment providers"), (name = "cashier", description = "Cashier network: the player side"), (name = "desk", description = "Cashier desk (cashiers and super agents)"), (name = "sportsbook", description = "Our sportsbook: the line, bets, settlement"), (name = "partners", description = "Partner sportsbooks (Digitain, GR8): frame tokens and links")))
 )]
 pub struct ApiDoc;
 
