@@ -214,6 +214,24 @@ pub struct SportView {
     pub results: Vec<RaceView>,
 }
 
+/// The stakes a player may bet (their currency's studio limits).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StakeLimits {
+    pub currency: String,
+    pub exponent: u32,
+    /// Minor units.
+    pub min_stake: i64,
+    pub max_stake: i64,
+}
+
+impl StakeLimits {
+    pub fn of(currency: kernel::Currency) -> StakeLimits {
+        let l = crate::single::limits(currency);
+        StakeLimits { currency: currency.code().into(), exponent: currency.exponent(), min_stake: l.min_bet, max_stake: l.max_bet }
+    }
+}
+
 /// `GET /api/virtuals/races`.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -221,6 +239,8 @@ pub struct Lobby {
     /// The server's clock (epoch ms) for countdowns.
     pub server_time: i64,
     pub sports: Vec<SportView>,
+    /// The signed-in player's stake limits (null for a guest).
+    pub limits: Option<StakeLimits>,
 }
 
 /// `GET /api/virtuals/races/{id}`: a race, and once it has run, how to check it.
@@ -475,7 +495,7 @@ impl Virtuals {
     }
 
     /// The lobby: every race type with its open, running and last settled races.
-    pub async fn lobby(&self, only: Option<Sport>) -> Result<Lobby, AppError> {
+    pub async fn lobby(&self, only: Option<Sport>, currency: Option<kernel::Currency>) -> Result<Lobby, AppError> {
         let config = self.config();
         let mut sports = Vec::new();
         for t in config.timetables.iter().filter(|t| only.is_none_or(|s| s == t.sport)) {
@@ -494,7 +514,7 @@ impl Virtuals {
                 results: results.iter().map(RaceRow::view).collect(),
             });
         }
-        Ok(Lobby { server_time: self.now(), sports })
+        Ok(Lobby { server_time: self.now(), sports, limits: currency.map(StakeLimits::of) })
     }
 
     async fn race_rows(&self, condition: &str, sport: &str) -> Result<Vec<RaceRow>, AppError> {

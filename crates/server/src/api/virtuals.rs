@@ -4,7 +4,7 @@
 
 use super::desk::client_key;
 use super::envelope::{bad_request, ok, ApiResult, Envelope, ErrorEnvelope};
-use super::extract::{JsonBody, PathParam, QueryParams, Session};
+use super::extract::{JsonBody, MaybeSession, PathParam, QueryParams, Session};
 use crate::app::AppState;
 use axum::extract::State;
 use axum::http::request::Parts;
@@ -32,15 +32,16 @@ pub struct RacesQuery {
 }
 
 /// The race types with their open races (runners, strengths, prices, the committed hash),
-/// the races being shown and the last results, in the lobby's order.
+/// the races being shown and the last results, in the lobby's order; for a signed-in player,
+/// their stake limits.
 #[utoipa::path(get, path = "/api/virtuals/races", tag = "virtuals", params(RacesQuery),
     responses((status = 200, body = Envelope<Lobby>), (status = "default", description = "40 malformed query, 47 unknown sport", body = ErrorEnvelope)))]
-pub async fn races(State(state): State<AppState>, QueryParams(q): QueryParams<RacesQuery>) -> ApiResult<Lobby> {
+pub async fn races(State(state): State<AppState>, MaybeSession(session): MaybeSession, QueryParams(q): QueryParams<RacesQuery>) -> ApiResult<Lobby> {
     let only = match q.sport.as_deref() {
         None => None,
         Some(s) => Some(Sport::parse(s).ok_or_else(|| AppError::with_detail(ErrorCode::InvalidField, "sport: horses, greyhounds or speedway"))?),
     };
-    ok(state.virtuals.lobby(only).await?)
+    ok(state.virtuals.lobby(only, session.map(|s| s.user.currency)).await?)
 }
 
 /// One race; once betting has closed, with its finishing order, its revealed seed and a
