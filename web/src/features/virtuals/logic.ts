@@ -169,3 +169,45 @@ export function stageOf(race: { closesAt: number; finishesAt: number }, now: num
   if (now < race.finishesAt) return { kind: 'running', progress: (now - race.closesAt) / (race.finishesAt - race.closesAt) };
   return { kind: 'over' };
 }
+
+/** A runner's colours: horse silks, greyhound trap colours (1 red … 6 black-and-white), speedway helmets. */
+export function runnerColors(sport: SportId, number: number): { bg: string; fg: string } {
+  const tables: Record<SportId, [string, string][]> = {
+    horses: [
+      ['#e53935', '#fff'],
+      ['#1e88e5', '#fff'],
+      ['#fdd835', '#1a1204'],
+      ['#43a047', '#fff'],
+      ['#8e24aa', '#fff'],
+      ['#fb8c00', '#1a1204'],
+      ['#00acc1', '#fff'],
+      ['#f5f5f5', '#1a1204'],
+    ],
+    greyhounds: [
+      ['#d32f2f', '#fff'],
+      ['#1565c0', '#fff'],
+      ['#fafafa', '#111'],
+      ['#212121', '#fff'],
+      ['#ef6c00', '#111'],
+      ['repeating-linear-gradient(90deg, #111 0 5px, #fafafa 5px 10px)', '#d32f2f'],
+    ],
+    speedway: [
+      ['#d32f2f', '#fff'],
+      ['#1565c0', '#fff'],
+      ['#fafafa', '#111'],
+      ['#fdd835', '#111'],
+    ],
+  };
+  const row = tables[sport][(number - 1) % tables[sport].length] ?? ['#777', '#fff'];
+  return { bg: row[0], fg: row[1] };
+}
+
+/** Strength as a share of the strongest possible (the form bar), 10 … 100 → 10 … 100 %. */
+export const formPercent = (strength: number): number => Math.max(0, Math.min(100, strength));
+
+/** Milliseconds to add to `Date.now()` to read the server's clock, from a reply's `serverTime`. */
+export const clockOffset = (serverTime: number, receivedAt: number): number => serverTime - receivedAt;
+
+/** A fresh Idempotency-Key for one bet submission. */
+export const newKey = (): string =>
+  typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
