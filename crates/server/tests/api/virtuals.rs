@@ -16,7 +16,11 @@ const START: i64 = 100_000; // 100 TND
 
 /// Stops the loop and runs one pass: races are scheduled, nothing is due yet.
 async fn manual(app: &TestApp) {
+    // The server (which starts the loop) answers first: the loop is then running, and stops.
+    app.get("/api/virtuals/races").await;
+    assert!(app.state.virtuals.alive());
     app.state.virtuals.stop().await;
+    assert!(!app.state.virtuals.alive());
     app.state.virtuals.tick().await.expect("a pass");
 }
 
