@@ -10,7 +10,7 @@
 
 use super::engine::{parse_selection, selection_text, tx_id};
 use super::maths::{Selection, SelectionError};
-use super::{BetView, Virtuals, SESSION_GAME_ID};
+use super::{VirtualBet, Virtuals, SESSION_GAME_ID};
 use crate::single::limits;
 use casino::sessions::NewSession;
 use casino::{GameSession, RollbackCall, WalletCall, STUDIO};
@@ -45,11 +45,11 @@ pub struct BetRequest {
 const BET_SELECT: &str = "SELECT b.id, b.race_id, r.sport, b.kind, b.selection, b.price, b.stake, b.win, b.currency, b.status, \
      b.created_at, r.closes_at, r.finishes_at, r.phase FROM virtual_bets b JOIN virtual_races r ON r.id = b.race_id";
 
-fn bet_view(r: &store::sqlx::any::AnyRow) -> BetView {
+fn bet_view(r: &store::sqlx::any::AnyRow) -> VirtualBet {
     let currency: String = r.get(8);
     let price: i64 = r.get(5);
     let stake: i64 = r.get(6);
-    BetView {
+    VirtualBet {
         id: r.get(0),
         race_id: r.get(1),
         sport: r.get(2),
@@ -77,7 +77,7 @@ fn invalid(e: SelectionError) -> AppError {
 
 impl Virtuals {
     /// The bet this player placed under `key`, if any.
-    async fn bet_by_key(&self, user_id: i64, key: &str) -> Result<Option<BetView>, AppError> {
+    async fn bet_by_key(&self, user_id: i64, key: &str) -> Result<Option<VirtualBet>, AppError> {
         let row = sqlx::query(&format!("{BET_SELECT} WHERE b.user_id = $1 AND b.client_key = $2"))
             .bind(user_id)
             .bind(key)
@@ -89,7 +89,7 @@ impl Virtuals {
 
     /// A repeat of an earlier request under the same key: the same bet (`replayed`), or 26
     /// when the request differs.
-    fn replay(req: &BetRequest, mut bet: BetView) -> Result<BetView, AppError> {
+    fn replay(req: &BetRequest, mut bet: VirtualBet) -> Result<VirtualBet, AppError> {
         if bet.race_id != req.race_id || bet.kind != req.kind || bet.runners != req.runners || bet.stake != req.stake {
             return Err(AppError::new(ErrorCode::IdempotencyConflict));
         }
@@ -136,7 +136,7 @@ impl Virtuals {
     /// Places a bet (see the module comment). Refusals: 43 no such race, 69 betting closed,
     /// 68 a selection or stake the race does not take, 26 the key reused for another bet,
     /// and the wallet's own (501 balance, 5 banned, 61 not a player, 121/122 blocked).
-    pub async fn place(&self, who: &Bettor, req: &BetRequest, key: &str) -> Result<BetView, AppError> {
+    pub async fn place(&self, who: &Bettor, req: &BetRequest, key: &str) -> Result<VirtualBet, AppError> {
         if let Some(bet) = self.bet_by_key(who.user_id, key).await? {
             return Self::replay(req, bet);
         }
@@ -235,7 +235,7 @@ impl Virtuals {
     }
 
     /// The player's bets, newest first (`limit` clamped to 1..=100), optionally of one race.
-    pub async fn bets(&self, user_id: i64, race_id: Option<i64>, limit: i64) -> Result<Vec<BetView>, AppError> {
+    pub async fn bets(&self, user_id: i64, race_id: Option<i64>, limit: i64) -> Result<Vec<VirtualBet>, AppError> {
         let limit = limit.clamp(1, 100);
         let rows = match race_id {
             Some(race) => sqlx::query(&format!(
@@ -279,7 +279,7 @@ mod tests {
 
     #[test]
     fn replays_need_the_same_request() {
-        let bet = BetView {
+        let bet = VirtualBet {
             id: 1,
             race_id: 7,
             sport: "horses".into(),

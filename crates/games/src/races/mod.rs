@@ -149,7 +149,7 @@ impl VirtualsConfig {
 /// One runner with its prices (null: not offered).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct RunnerView {
+pub struct VirtualRunner {
     pub number: u32,
     pub name: String,
     /// The runner's weight in the draw: P(win) = strength / Σ strengths.
@@ -165,7 +165,7 @@ pub struct RunnerView {
 /// A race as the lobby and the race page show it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct RaceView {
+pub struct VirtualRace {
     pub id: i64,
     /// `horses`, `greyhounds` or `speedway`.
     pub sport: String,
@@ -177,7 +177,7 @@ pub struct RaceView {
     pub opens_at: i64,
     pub closes_at: i64,
     pub finishes_at: i64,
-    pub runners: Vec<RunnerView>,
+    pub runners: Vec<VirtualRunner>,
     /// `forecast[i][j]`: runner i + 1 first and runner j + 1 second (null on the diagonal).
     #[schema(value_type = Vec<Vec<Option<f64>>>)]
     pub forecast: Vec<Vec<Option<Fixed>>>,
@@ -199,7 +199,7 @@ pub struct RaceView {
 /// One race type in the lobby.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct SportView {
+pub struct VirtualSport {
     pub sport: String,
     /// A race closes every this many ms; it runs for `runMs`.
     pub every_ms: i64,
@@ -207,17 +207,17 @@ pub struct SportView {
     pub runners: u32,
     pub places: u32,
     /// Open for betting, soonest first.
-    pub upcoming: Vec<RaceView>,
+    pub upcoming: Vec<VirtualRace>,
     /// Closed and being shown.
-    pub running: Vec<RaceView>,
+    pub running: Vec<VirtualRace>,
     /// The last settled races, newest first.
-    pub results: Vec<RaceView>,
+    pub results: Vec<VirtualRace>,
 }
 
 /// The stakes a player may bet (their currency's studio limits).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct StakeLimits {
+pub struct VirtualStakeLimits {
     pub currency: String,
     pub exponent: u32,
     /// Minor units.
@@ -225,30 +225,30 @@ pub struct StakeLimits {
     pub max_stake: i64,
 }
 
-impl StakeLimits {
-    pub fn of(currency: kernel::Currency) -> StakeLimits {
+impl VirtualStakeLimits {
+    pub fn of(currency: kernel::Currency) -> VirtualStakeLimits {
         let l = crate::single::limits(currency);
-        StakeLimits { currency: currency.code().into(), exponent: currency.exponent(), min_stake: l.min_bet, max_stake: l.max_bet }
+        VirtualStakeLimits { currency: currency.code().into(), exponent: currency.exponent(), min_stake: l.min_bet, max_stake: l.max_bet }
     }
 }
 
 /// `GET /api/virtuals/races`.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Lobby {
+pub struct VirtualsLobby {
     /// The server's clock (epoch ms) for countdowns.
     pub server_time: i64,
-    pub sports: Vec<SportView>,
+    pub sports: Vec<VirtualSport>,
     /// The signed-in player's stake limits (null for a guest).
-    pub limits: Option<StakeLimits>,
+    pub limits: Option<VirtualStakeLimits>,
 }
 
 /// `GET /api/virtuals/races/{id}`: a race, and once it has run, how to check it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct RaceDetail {
+pub struct VirtualRaceDetail {
     pub server_time: i64,
-    pub race: RaceView,
+    pub race: VirtualRace,
     /// A Python 3 script (standard library) with this race's values that checks the seed
     /// against the commitment and the chain and recomputes the finishing order; null while
     /// betting is open.
@@ -258,7 +258,7 @@ pub struct RaceDetail {
 /// A player's bet.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct BetView {
+pub struct VirtualBet {
     pub id: i64,
     pub race_id: i64,
     pub sport: String,
@@ -350,9 +350,9 @@ impl RaceRow {
         self.phase != "open"
     }
 
-    pub fn view(&self) -> RaceView {
+    pub fn view(&self) -> VirtualRace {
         let revealed = self.revealed();
-        RaceView {
+        VirtualRace {
             id: self.id,
             sport: self.sport.id().into(),
             number: self.number,
@@ -364,7 +364,7 @@ impl RaceRow {
                 .runners
                 .iter()
                 .enumerate()
-                .map(|(i, r)| RunnerView {
+                .map(|(i, r)| VirtualRunner {
                     number: r.number,
                     name: r.name.clone(),
                     strength: r.strength,
@@ -495,7 +495,7 @@ impl Virtuals {
     }
 
     /// The lobby: every race type with its open, running and last settled races.
-    pub async fn lobby(&self, only: Option<Sport>, currency: Option<kernel::Currency>) -> Result<Lobby, AppError> {
+    pub async fn lobby(&self, only: Option<Sport>, currency: Option<kernel::Currency>) -> Result<VirtualsLobby, AppError> {
         let config = self.config();
         let mut sports = Vec::new();
         for t in config.timetables.iter().filter(|t| only.is_none_or(|s| s == t.sport)) {
@@ -503,7 +503,7 @@ impl Virtuals {
             let open = self.race_rows("r.sport = $1 AND r.phase = 'open' ORDER BY r.closes_at LIMIT 6", sport).await?;
             let running = self.race_rows("r.sport = $1 AND r.phase = 'running' ORDER BY r.closes_at", sport).await?;
             let results = self.race_rows("r.sport = $1 AND r.phase = 'settled' ORDER BY r.closes_at DESC LIMIT 5", sport).await?;
-            sports.push(SportView {
+            sports.push(VirtualSport {
                 sport: sport.into(),
                 every_ms: t.every_ms,
                 run_ms: t.run_ms,
@@ -514,7 +514,7 @@ impl Virtuals {
                 results: results.iter().map(RaceRow::view).collect(),
             });
         }
-        Ok(Lobby { server_time: self.now(), sports, limits: currency.map(StakeLimits::of) })
+        Ok(VirtualsLobby { server_time: self.now(), sports, limits: currency.map(VirtualStakeLimits::of) })
     }
 
     async fn race_rows(&self, condition: &str, sport: &str) -> Result<Vec<RaceRow>, AppError> {
@@ -536,9 +536,9 @@ impl Virtuals {
     }
 
     /// One race; 43 when there is none.
-    pub async fn race(&self, id: i64) -> Result<RaceDetail, AppError> {
+    pub async fn race(&self, id: i64) -> Result<VirtualRaceDetail, AppError> {
         let race = self.race_row(id).await?.ok_or_else(|| AppError::with_detail(ErrorCode::NotFound, "no such race"))?;
-        Ok(RaceDetail { server_time: self.now(), race: race.view(), recipe: race.recipe() })
+        Ok(VirtualRaceDetail { server_time: self.now(), race: race.view(), recipe: race.recipe() })
     }
 
     /// Runs the loop (a pass every `tick_ms`). Does nothing when it already runs.

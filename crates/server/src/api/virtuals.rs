@@ -11,7 +11,7 @@ use axum::http::request::Parts;
 use axum::routing::get;
 use axum::Router;
 use games::races::maths::Sport;
-use games::races::{BetRequest, BetView, Bettor, Lobby, RaceDetail};
+use games::races::{BetRequest, VirtualBet, Bettor, VirtualsLobby, VirtualRaceDetail};
 use kernel::{AppError, ErrorCode};
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
@@ -34,9 +34,9 @@ pub struct RacesQuery {
 /// The race types with their open races (runners, strengths, prices, the committed hash),
 /// the races being shown and the last results, in the lobby's order; for a signed-in player,
 /// their stake limits.
-#[utoipa::path(get, path = "/api/virtuals/races", tag = "virtuals", params(RacesQuery),
-    responses((status = 200, body = Envelope<Lobby>), (status = "default", description = "40 malformed query, 47 unknown sport", body = ErrorEnvelope)))]
-pub async fn races(State(state): State<AppState>, MaybeSession(session): MaybeSession, QueryParams(q): QueryParams<RacesQuery>) -> ApiResult<Lobby> {
+#[utoipa::path(get, operation_id = "virtuals_races", path = "/api/virtuals/races", tag = "virtuals", params(RacesQuery),
+    responses((status = 200, body = Envelope<VirtualsLobby>), (status = "default", description = "40 malformed query, 47 unknown sport", body = ErrorEnvelope)))]
+pub async fn races(State(state): State<AppState>, MaybeSession(session): MaybeSession, QueryParams(q): QueryParams<RacesQuery>) -> ApiResult<VirtualsLobby> {
     let only = match q.sport.as_deref() {
         None => None,
         Some(s) => Some(Sport::parse(s).ok_or_else(|| AppError::with_detail(ErrorCode::InvalidField, "sport: horses, greyhounds or speedway"))?),
@@ -46,9 +46,9 @@ pub async fn races(State(state): State<AppState>, MaybeSession(session): MaybeSe
 
 /// One race; once betting has closed, with its finishing order, its revealed seed and a
 /// script that verifies both.
-#[utoipa::path(get, path = "/api/virtuals/races/{id}", tag = "virtuals", params(("id" = i64, Path, description = "The race's id")),
-    responses((status = 200, body = Envelope<RaceDetail>), (status = "default", description = "40 malformed id, 43 no such race", body = ErrorEnvelope)))]
-pub async fn race(State(state): State<AppState>, PathParam(id): PathParam<i64>) -> ApiResult<RaceDetail> {
+#[utoipa::path(get, operation_id = "virtuals_race", path = "/api/virtuals/races/{id}", tag = "virtuals", params(("id" = i64, Path, description = "The race's id")),
+    responses((status = 200, body = Envelope<VirtualRaceDetail>), (status = "default", description = "40 malformed id, 43 no such race", body = ErrorEnvelope)))]
+pub async fn race(State(state): State<AppState>, PathParam(id): PathParam<i64>) -> ApiResult<VirtualRaceDetail> {
     ok(state.virtuals.race(id).await?)
 }
 
@@ -66,11 +66,11 @@ pub struct PlaceVirtualBetRequest {
 
 /// Places a win, place or forecast bet at the race's published price; the stake leaves the
 /// balance at once. A retry with the same `Idempotency-Key` answers the same bet (`replayed`).
-#[utoipa::path(post, path = "/api/virtuals/bets", tag = "virtuals", request_body = PlaceVirtualBetRequest,
+#[utoipa::path(post, operation_id = "virtuals_place", path = "/api/virtuals/bets", tag = "virtuals", request_body = PlaceVirtualBetRequest,
     params(("Idempotency-Key" = String, Header, description = "A retry with the same key answers the same bet")),
-    responses((status = 200, body = Envelope<BetView>),
+    responses((status = 200, body = Envelope<VirtualBet>),
               (status = "default", description = "23, 26 key reused for another bet, 40 malformed or no key, 47 invalid key, 43 no such race, 68 selection or stake refused, 69 betting closed, 501 balance, 5 banned, 61 not a player, 121/122 blocked", body = ErrorEnvelope)))]
-pub async fn place(State(state): State<AppState>, session: Session, parts: Parts, JsonBody(req): JsonBody<PlaceVirtualBetRequest>) -> ApiResult<BetView> {
+pub async fn place(State(state): State<AppState>, session: Session, parts: Parts, JsonBody(req): JsonBody<PlaceVirtualBetRequest>) -> ApiResult<VirtualBet> {
     let key = client_key(&parts)?;
     let user = &session.user;
     let who = Bettor { user_id: user.id, player_session_id: session.session_id, currency: user.currency, lang: user.lang.clone() };
@@ -90,9 +90,9 @@ pub struct VirtualBetsQuery {
 }
 
 /// The player's bets on virtual races, newest first.
-#[utoipa::path(get, path = "/api/virtuals/bets", tag = "virtuals", params(VirtualBetsQuery),
-    responses((status = 200, body = Envelope<Vec<BetView>>), (status = "default", description = "23, 40 malformed query or limit", body = ErrorEnvelope)))]
-pub async fn bets(State(state): State<AppState>, session: Session, QueryParams(q): QueryParams<VirtualBetsQuery>) -> ApiResult<Vec<BetView>> {
+#[utoipa::path(get, operation_id = "virtuals_bets", path = "/api/virtuals/bets", tag = "virtuals", params(VirtualBetsQuery),
+    responses((status = 200, body = Envelope<Vec<VirtualBet>>), (status = "default", description = "23, 40 malformed query or limit", body = ErrorEnvelope)))]
+pub async fn bets(State(state): State<AppState>, session: Session, QueryParams(q): QueryParams<VirtualBetsQuery>) -> ApiResult<Vec<VirtualBet>> {
     let limit = q.limit.unwrap_or(20);
     if !(1..=100).contains(&limit) {
         return Err(bad_request("limit must be between 1 and 100"));

@@ -2,9 +2,9 @@ import { api } from '../../api/api';
 import type { ReplyOf, RequestBody, Schemas } from '../../api/types';
 
 export type Lobby = ReplyOf<'/api/virtuals/races', 'get'>;
-export type SportView = Schemas['SportView'];
-export type Race = Schemas['RaceView'];
-export type Runner = Schemas['RunnerView'];
+export type SportView = Schemas['VirtualSport'];
+export type Race = Schemas['VirtualRace'];
+export type Runner = Schemas['VirtualRunner'];
 export type RaceDetail = ReplyOf<'/api/virtuals/races/{id}', 'get'>;
 export type VirtualBet = ReplyOf<'/api/virtuals/bets', 'post'>;
 export type PlaceBody = RequestBody<'/api/virtuals/bets', 'post'>;
