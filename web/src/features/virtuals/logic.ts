@@ -211,3 +211,8 @@ export const clockOffset = (serverTime: number, receivedAt: number): number => s
 /** A fresh Idempotency-Key for one bet submission. */
 export const newKey = (): string =>
   typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+
+/** "A race every …": minutes, or seconds for a timetable under a minute (fast test servers). */
+export function everyText(everyMs: number, t: (key: string, o: { count: number }) => string): string {
+  return everyMs < 60_000 ? t('everySeconds', { count: Math.round(everyMs / 1000) }) : t('every', { count: Math.round(everyMs / 60_000) });
+}

@@ -71,15 +71,15 @@ export function useServerNow(offset: number, frames = false, everyMs = 250): num
   return now;
 }
 
-/** The first `count` finishers: place, colours, name. */
-export function Podium({ sport, order, names, count = 3 }: { sport: SportId; order: number[]; names: Map<number, string>; count?: number }) {
+/** The first `count` finishers: place, colours, name (`compact`: the winner's name only). */
+export function Podium({ sport, order, names, count = 3, compact = false }: { sport: SportId; order: number[]; names: Map<number, string>; count?: number; compact?: boolean }) {
   return (
     <ol className={css.podium}>
       {order.slice(0, count).map((n, i) => (
         <li key={n}>
-          <span className={css.place}>{i + 1}.</span>
-          <Silk sport={sport} number={n} />
-          <span>{names.get(n) ?? `#${n}`}</span>
+          <span className={css.place}>{i + 1}</span>
+          <Silk sport={sport} number={n} className={css.silkSmall} />
+          {(!compact || i === 0) && <bdi>{names.get(n) ?? `#${n}`}</bdi>}
         </li>
       ))}
     </ol>

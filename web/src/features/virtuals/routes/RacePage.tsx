@@ -13,6 +13,7 @@ import {
   clockOffset,
   complete,
   countdown,
+  everyText,
   formatPrice,
   formPercent,
   isSport,
@@ -62,7 +63,9 @@ function RaceScreen({ sport }: { sport: SportId }) {
   const [pick, setPick] = useState<Pick | null>(null);
   // A pick on a race that has closed is dropped.
   const activePick = pick && open.some((r) => r.id === pick.raceId) ? pick : null;
-  const lastResult = view?.results[0];
+  // The last race over on our clock (shown, maybe not settled yet), else the last settled one.
+  const lastResult = [...(view?.running ?? []).filter((r) => r.finishesAt <= now && r.result), ...(view?.results ?? [])].sort((a, b) => b.closesAt - a.closesAt)[0];
+  const slipRef = useRef<HTMLDivElement>(null);
 
   if (q.isLoading) return <Spinner />;
   if (!view) {
@@ -91,7 +94,7 @@ function RaceScreen({ sport }: { sport: SportId }) {
         <div>
           <h1>{t(`sport.${sport}`)}</h1>
           <p className={css.sub}>
-            {t('every', { count: Math.round(view.everyMs / 60_000) })} · {t('placeTerms', { count: view.places })}
+            {everyText(view.everyMs, t)} · {t('placeTerms', { count: view.places })}
           </p>
         </div>
       </div>
@@ -102,7 +105,7 @@ function RaceScreen({ sport }: { sport: SportId }) {
           <h2 className={css.sectionTitle}>
             {shown ? (
               <>
-                <span className={css.liveDot}>{t('live')}</span> {t('race', { time: raceTime(shown.closesAt, i18n.language) })}
+                <span className={css.liveDot} data-testid="race-live">{t('live')}</span> {t('race', { time: raceTime(shown.closesAt, i18n.language) })}
               </>
             ) : next ? (
               t('race', { time: raceTime(next.closesAt, i18n.language) })
@@ -165,7 +168,22 @@ function RaceScreen({ sport }: { sport: SportId }) {
         />
       )}
 
-      {selected && <Slip race={open.find((r) => r.id === activePick?.raceId) ?? selected} pick={activePick} limits={lobby?.limits ?? null} onDone={() => setPick(null)} />}
+      {activePick && complete(activePick) && (
+        <button type="button" className={css.pickBar} onClick={() => slipRef.current?.scrollIntoView({ behavior: 'smooth', block: 'center' })} data-testid="pick-bar">
+          <span>
+            <strong>{t(`kinds.${activePick.kind}`)}</strong> · <bdi>{activePick.runners.join(' → ')}</bdi>
+          </span>
+          <span className={css.pickPrice}>
+            {t('slip.title')} <span aria-hidden="true">↓</span>
+          </span>
+        </button>
+      )}
+
+      {selected && (
+        <div ref={slipRef}>
+          <Slip race={open.find((r) => r.id === activePick?.raceId) ?? selected} pick={activePick} limits={lobby?.limits ?? null} onDone={() => setPick(null)} />
+        </div>
+      )}
 
       <MyBets sport={sport} />
 
@@ -176,13 +194,11 @@ function RaceScreen({ sport }: { sport: SportId }) {
         ) : (
           <ul className={css.list} data-testid="virtual-results">
             {view.results.map((r) => (
-              <li key={r.id} className={css.row}>
-                <span className={css.rowMain}>
-                  <strong>
-                    <bdi>{raceTime(r.closesAt, i18n.language)}</bdi>
-                  </strong>
-                  {r.result && <Podium sport={sport} order={r.result} names={names(r)} />}
-                </span>
+              <li key={r.id} className={css.resultRow}>
+                <strong>
+                  <bdi>{raceTime(r.closesAt, i18n.language)}</bdi>
+                </strong>
+                {r.result && <Podium sport={sport} order={r.result} names={names(r)} compact />}
               </li>
             ))}
           </ul>
@@ -312,7 +328,7 @@ function Slip({ race, pick, limits, onDone }: { race: Race; pick: Pick | null; l
       <h2 className={css.sectionTitle}>{t('slip.title')}</h2>
       {placed && !pick && (
         <p className={css.success} role="status" data-testid="virtual-bet-placed">
-          {t('slip.placed', { what: `${t(`kinds.${placed.kind}`)} ${placed.runners.join(' → ')}`, price: formatPrice(priceHundredths(placed.price) ?? 0) })}
+          {t('slip.placed', { what: `${t(`kinds.${placed.kind}`)} · ${placed.runners.join(' → ')}`, price: formatPrice(priceHundredths(placed.price) ?? 0) })}
         </p>
       )}
       {!pick ? (

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { BackButton } from '../../../components/BackButton';
 import { Spinner } from '../../../components/Spinner';
 import { virtualsApi, type SportView } from '../api';
-import { clockOffset, countdown, isSport, raceTime, SPORTS } from '../logic';
+import { clockOffset, countdown, everyText, isSport, raceTime, SPORTS } from '../logic';
 import { SportIcon, useServerNow } from '../components/parts';
 import css from '../Virtuals.module.css';
 
@@ -54,7 +54,7 @@ function SportCard({ sport, now, locale }: { sport: SportView; now: number; loca
           {live && <span className={css.liveDot}>{t('live')}</span>}
         </span>
         <span className={css.cardLine}>
-          {t('every', { count: Math.round(sport.everyMs / 60_000) })} · {t('runnersCount', { count: sport.runners })}
+          {everyText(sport.everyMs, t)} · {t('runnersCount', { count: sport.runners })}
         </span>
         {next ? (
           <span className={css.cardNext}>
@@ -68,7 +68,7 @@ function SportCard({ sport, now, locale }: { sport: SportView; now: number; loca
         )}
         {winner !== undefined && (
           <span className={css.cardLine}>
-            {t('lastWinner', { name: `${winner}. ${winnerName ?? ''}` })}
+            {t('lastWinner')}: <bdi>{`${winner}. ${winnerName ?? ''}`}</bdi>
           </span>
         )}
       </span>
