@@ -5842,7 +5842,10 @@ export interface components {
             kind: string;
             /** Format: int64 */
             raceId: number;
-            /** @description One runner number (win, place), or two in finishing order (forecast). */
+            /**
+             * @description One runner number (win, place), or two in finishing order (forecast); a number the
+             *     race does not have → 68.
+             */
             runners: number[];
             /**
              * Format: int64

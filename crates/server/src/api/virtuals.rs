@@ -58,8 +58,9 @@ pub struct PlaceVirtualBetRequest {
     pub race_id: i64,
     /// `win`, `place` or `forecast`.
     pub kind: String,
-    /// One runner number (win, place), or two in finishing order (forecast).
-    pub runners: Vec<u32>,
+    /// One runner number (win, place), or two in finishing order (forecast); a number the
+    /// race does not have → 68.
+    pub runners: Vec<i64>,
     /// Minor units of the player's currency, within the studio's limits.
     pub stake: i64,
 }
@@ -74,7 +75,9 @@ pub async fn place(State(state): State<AppState>, session: Session, parts: Parts
     let key = client_key(&parts)?;
     let user = &session.user;
     let who = Bettor { user_id: user.id, player_session_id: session.session_id, currency: user.currency, lang: user.lang.clone() };
-    let req = BetRequest { race_id: req.race_id, kind: req.kind, runners: req.runners, stake: req.stake };
+    // A number no runner can have (negative, too large) is a selection the race refuses (68).
+    let runners = req.runners.iter().map(|r| u32::try_from(*r).unwrap_or(0)).collect();
+    let req = BetRequest { race_id: req.race_id, kind: req.kind, runners, stake: req.stake };
     ok(state.virtuals.place(&who, &req, &key).await?)
 }
 

@@ -178,7 +178,9 @@ async fn a_race_takes_bets_runs_settles_once_and_verifies() {
         fail(bet(&api, "r4", json!({ "raceId": race_id, "kind": "win", "runners": [1], "stake": 100_001 })).await, 200, 68);
         fail(bet(&api, "r5", json!({ "raceId": race_id, "kind": "exacta", "runners": [1, 2], "stake": 1_000 })).await, 200, 68);
         fail(bet(&api, "r6", json!({ "raceId": 42, "kind": "win", "runners": [1], "stake": 1_000 })).await, 404, 43);
-        fail(bet(&api, "r7", json!({ "raceId": race_id, "kind": "win", "runners": [-1], "stake": 1_000 })).await, 400, 40);
+        fail(bet(&api, "r7", json!({ "raceId": race_id, "kind": "win", "runners": [-1], "stake": 1_000 })).await, 200, 68);
+        fail(bet(&api, "r7b", json!({ "raceId": race_id, "kind": "win", "runners": [4_294_967_297i64], "stake": 1_000 })).await, 200, 68);
+        fail(bet(&api, "r7c", json!({ "raceId": race_id, "kind": "win", "runners": "1", "stake": 1_000 })).await, 400, 40);
         fail(api.post("/api/virtuals/bets", json!({ "raceId": race_id, "kind": "win", "runners": [1], "stake": 1_000 })).await, 400, 40);
         fail(bet(&app.client(), "r8", json!({ "raceId": race_id, "kind": "win", "runners": [1], "stake": 1_000 })).await, 401, 23);
         assert_eq!(app.minor_balance(user, BalanceKind::Real).await, START - staked);
