@@ -538,4 +538,37 @@ mod tests {
         // The largest payout at the cap stays within i64 and exact.
         assert_eq!(payout(&Selection::Win(4), 100_000, MAX_PRICE, &result), 100_000_000);
     }
+
+    /// docs/VIRTUALS.md "Test vectors" is what the code computes (the document cannot drift).
+    #[test]
+    fn virtuals_md_vectors_match_the_code() {
+        let doc = include_str!("../../../../docs/VIRTUALS.md");
+        let block = doc.split("```text\nseed").nth(1).expect("the vectors block").split("```").next().unwrap();
+        let value = |key: &str| -> String {
+            block.lines().find_map(|l| l.strip_prefix(key)).unwrap_or_else(|| panic!("no {key} line")).trim().to_string()
+        };
+        let seed = parse_hex32(&block.lines().next().unwrap().trim()).expect("seed hex");
+        let salt = value("salt");
+        let overround: u32 = value("overround").parse().unwrap();
+        assert_eq!(studio::fair::hex32(&commitment(&seed)), value("commitment"));
+        let price_text = |p: Option<u64>| p.map(|v| format!("{}.{:02}", v / 100, v % 100)).unwrap_or_else(|| "-".into());
+        let mut checked = 0;
+        for sport in Sport::ALL {
+            let line = value(sport.id());
+            let parts: Vec<&str> = line.split(" | ").collect();
+            assert_eq!(parts.len(), 5, "{line}");
+            let f = field(sport, &commitment(&seed));
+            let field_text: Vec<String> = f.iter().map(|r| format!("{}:{}", r.name, r.strength)).collect();
+            assert_eq!(parts[0], format!("field {}", field_text.join(", ")), "{}", sport.id());
+            let order: Vec<String> = finishing_order(&seed, &salt, &f).iter().map(u32::to_string).collect();
+            assert_eq!(parts[1], format!("order {}", order.join(" ")), "{}", sport.id());
+            let p = prices(&f, sport.places(), overround);
+            let list = |v: &[Option<u64>]| v.iter().map(|x| price_text(*x)).collect::<Vec<_>>().join(" ");
+            assert_eq!(parts[2], format!("win {}", list(&p.win)), "{}", sport.id());
+            assert_eq!(parts[3], format!("place {}", list(&p.place)), "{}", sport.id());
+            assert_eq!(parts[4], format!("forecast 1-2 {}", price_text(p.forecast[0][1])), "{}", sport.id());
+            checked += 1;
+        }
+        assert_eq!(checked, 3);
+    }
 }
