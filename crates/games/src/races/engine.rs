@@ -39,9 +39,18 @@ pub fn tx_id(bet_id: i64, kind: &str) -> String {
 /// stopped (then `/healthz` fails).
 pub(super) async fn run(v: Virtuals) {
     tracing::info!("virtual races: loop starting");
+    /// Stopping the loop stops the pass it is waiting for too (as a process exit would).
+    struct AbortOnDrop(tokio::task::AbortHandle);
+    impl Drop for AbortOnDrop {
+        fn drop(&mut self) {
+            self.0.abort();
+        }
+    }
     loop {
         let me = v.clone();
-        match tokio::spawn(async move { me.tick().await }).await {
+        let pass = tokio::spawn(async move { me.tick().await });
+        let _guard = AbortOnDrop(pass.abort_handle());
+        match pass.await {
             Ok(Ok(r)) => {
                 if r.failures > 0 {
                     tracing::warn!(?r, "virtual races: a pass left work for the next one");
