@@ -98,6 +98,9 @@ impl Virtuals {
                 first_error.get_or_insert(e);
             }
         }
+        if report.scheduled + report.closed + report.settled_races + report.settled_bets > 0 {
+            self.lobby_changed();
+        }
         // Every part was tried; a pass that could do nothing at all (the database is gone)
         // reports the first error.
         match first_error {

@@ -33,7 +33,9 @@ use kernel::money::Fixed;
 use kernel::{AppError, ErrorCode};
 use maths::{Prices, Runner, Sport};
 use serde::Serialize;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 use std::sync::{Arc, Mutex};
 use store::sqlx::{self, Row};
 use store::Db;
@@ -453,7 +455,16 @@ struct Inner {
     pass: tokio::sync::Mutex<()>,
     task: Mutex<Option<tokio::task::JoinHandle<()>>>,
     chain: Mutex<Option<chain::Chain>>,
+    /// The lobby's races by sport filter, as the last pass left them: the races change only
+    /// in passes (which clear it), so players polling the lobby cost no query between two
+    /// passes that changed something. Kept at most [`LOBBY_TTL`] (another instance's passes).
+    lobby: Mutex<HashMap<Option<Sport>, (Instant, Arc<Vec<VirtualSport>>)>>,
+    /// Counts the passes that changed races: a lobby read across one is not kept.
+    lobby_generation: AtomicU64,
 }
+
+/// The longest a cached lobby is served.
+const LOBBY_TTL: Duration = Duration::from_secs(2);
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
@@ -476,6 +487,8 @@ impl Virtuals {
                 pass: tokio::sync::Mutex::new(()),
                 task: Mutex::new(None),
                 chain: Mutex::new(None),
+                lobby: Mutex::new(HashMap::new()),
+                lobby_generation: AtomicU64::new(0),
             }),
         }
     }
@@ -496,6 +509,30 @@ impl Virtuals {
 
     /// The lobby: every race type with its open, running and last settled races.
     pub async fn lobby(&self, only: Option<Sport>, currency: Option<kernel::Currency>) -> Result<VirtualsLobby, AppError> {
+        let cached = lock(&self.inner.lobby).get(&only).filter(|(at, _)| at.elapsed() < LOBBY_TTL).map(|(_, v)| v.clone());
+        let sports = match cached {
+            Some(v) => v,
+            None => {
+                let generation = self.inner.lobby_generation.load(Ordering::SeqCst);
+                let v = Arc::new(self.lobby_sports(only).await?);
+                let mut cache = lock(&self.inner.lobby);
+                if self.inner.lobby_generation.load(Ordering::SeqCst) == generation {
+                    cache.insert(only, (Instant::now(), v.clone()));
+                }
+                v
+            }
+        };
+        Ok(VirtualsLobby { server_time: self.now(), sports: sports.as_ref().clone(), limits: currency.map(VirtualStakeLimits::of) })
+    }
+
+    /// A pass changed races: the lobby is read again.
+    pub(crate) fn lobby_changed(&self) {
+        let mut cache = lock(&self.inner.lobby);
+        self.inner.lobby_generation.fetch_add(1, Ordering::SeqCst);
+        cache.clear();
+    }
+
+    async fn lobby_sports(&self, only: Option<Sport>) -> Result<Vec<VirtualSport>, AppError> {
         let config = self.config();
         let mut sports = Vec::new();
         for t in config.timetables.iter().filter(|t| only.is_none_or(|s| s == t.sport)) {
@@ -514,7 +551,7 @@ impl Virtuals {
                 results: results.iter().map(RaceRow::view).collect(),
             });
         }
-        Ok(VirtualsLobby { server_time: self.now(), sports, limits: currency.map(VirtualStakeLimits::of) })
+        Ok(sports)
     }
 
     async fn race_rows(&self, condition: &str, sport: &str) -> Result<Vec<RaceRow>, AppError> {
