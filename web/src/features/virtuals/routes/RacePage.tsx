@@ -337,7 +337,7 @@ function Slip({ race, pick, limits, onDone }: { race: Race; pick: Pick | null; l
         <>
           <div className={css.pick}>
             <span>
-              <strong>{t(`kinds.${pick.kind}`)}</strong> · {pick.runners.map((n) => `${n}. ${name(n)}`).join(' → ')}
+              <strong>{t(`kinds.${pick.kind}`)}</strong> · <bdi>{pick.runners.map((n) => `${n}. ${name(n)}`).join(' → ')}</bdi>
               {!complete(pick) && ` → ${t('second')}…`}
             </span>
             {price !== null && <bdi className={css.pickPrice}>{formatPrice(price)}</bdi>}
