@@ -5,4 +5,5 @@
 
 pub mod crash;
 pub mod history;
+pub mod races;
 pub mod single;

@@ -32,6 +32,8 @@ pub struct AppState {
     pub casino: casino::Casino,
     pub single: games::single::Single,
     pub crash: games::crash::CrashEngine, // crash
+    /// The studio's virtual races (`serve` runs their loop; docs/VIRTUALS.md).
+    pub virtuals: games::races::Virtuals,
     /// Deposits and withdrawals through payment providers (`serve` runs its jobs).
     pub payments: payments::Payments,
     pub metrics: Arc<Metrics>,
@@ -154,6 +156,7 @@ impl AppState {
         let content = Content::new(db.clone());
         let single = games::single::Single::new(db.clone(), casino.wallet().clone(), casino.sessions().clone());
         let crash = games::crash::CrashEngine::new(db.clone(), ledger.clone(), casino.clone(), games::crash::CrashConfig::from_env()); // crash
+        let virtuals = games::races::Virtuals::new(db.clone(), casino.clone(), games::races::VirtualsConfig::from_env());
         let payments = payments::Payments::new(db.clone(), ledger.clone(), content.clone(), config.payments.clone());
         payments.set_deposit_guard(Arc::new(DepositLimits(accounts.clone())));
         let cashier = payments::cashier::Cashier::new(db.clone(), ledger.clone(), config.cashier.clone());
@@ -181,6 +184,7 @@ impl AppState {
             casino,
             single,
             crash,
+            virtuals,
             payments,
             metrics: Arc::new(Metrics::default()),
             outbox,
@@ -259,12 +263,18 @@ async fn healthz(State(state): State<AppState>) -> Response {
     if !payments {
         tracing::error!("health check: the payments write batch has stopped");
     }
-    let up = database && ledger && payments;
+    // The virtual races' loop (docs/VIRTUALS.md): a stopped loop leaves races unsettled.
+    let virtuals = state.virtuals.alive();
+    if !virtuals {
+        tracing::error!("health check: the virtual races loop has stopped");
+    }
+    let up = database && ledger && payments && virtuals;
     let body = serde_json::json!({
         "status": if up { "ok" } else { "unavailable" },
         "database": if database { "ok" } else { "error" },
         "ledger": if ledger { "ok" } else { "stopped" },
         "payments": if payments { "ok" } else { "stopped" },
+        "virtuals": if virtuals { "ok" } else { "stopped" },
     });
     let status = if up { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
     (status, axum::Json(body)).into_response()

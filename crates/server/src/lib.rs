@@ -47,6 +47,8 @@ pub async fn serve(
     let payments = state.payments.clone();
     let crash = state.crash.clone(); // crash
     crash.start().await; // crash
+    let virtuals = state.virtuals.clone();
+    virtuals.start();
     let single = state.single.clone();
     let cashier = state.cashier.clone();
     let betting = state.betting.clone();
@@ -197,6 +199,7 @@ pub async fn serve(
         m.abort();
     }
     crash.stop().await; // crash
+    virtuals.stop().await;
     result.map_err(Into::into)
 }
 

@@ -1917,6 +1917,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/virtuals/bets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The player's bets on virtual races, newest first. */
+        get: operations["virtuals_bets"];
+        put?: never;
+        /**
+         * Places a win, place or forecast bet at the race's published price; the stake leaves the
+         *     balance at once. A retry with the same `Idempotency-Key` answers the same bet (`replayed`).
+         */
+        post: operations["virtuals_place"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/virtuals/races": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The race types with their open races (runners, strengths, prices, the committed hash),
+         *     the races being shown and the last results, in the lobby's order; for a signed-in player,
+         *     their stake limits.
+         */
+        get: operations["virtuals_races"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/virtuals/races/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One race; once betting has closed, with its finishing order, its revealed seed and a
+         *     script that verifies both.
+         */
+        get: operations["virtuals_race"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/wallet/v1/balance": {
         parameters: {
             query?: never;
@@ -4891,6 +4953,67 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_VirtualBet: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /**
+                 * Format: int64
+                 * @description The player's real balance after the stake (placement replies only).
+                 */
+                balance?: number | null;
+                /** Format: int64 */
+                closesAt: number;
+                currency: string;
+                /** Format: int32 */
+                exponent: number;
+                /** Format: int64 */
+                finishesAt: number;
+                /** Format: int64 */
+                id: number;
+                /** @description `win`, `place` or `forecast`. */
+                kind: string;
+                /** Format: int64 */
+                placedAt: number;
+                /**
+                 * Format: int64
+                 * @description What it returns if it wins: floor(stake × price), minor units.
+                 */
+                potentialWin: number;
+                /**
+                 * Format: double
+                 * @description The price taken (two decimals).
+                 */
+                price: number;
+                /** Format: int64 */
+                raceId: number;
+                /** @description The race's phase now. */
+                racePhase: string;
+                /** @description True when this answers an earlier request with the same Idempotency-Key. */
+                replayed: boolean;
+                /** @description Runner numbers: one, or two in order for a forecast. */
+                runners: number[];
+                sport: string;
+                /**
+                 * Format: int64
+                 * @description Minor units of `currency`.
+                 */
+                stake: number;
+                /** @description `placing`, `open`, `won`, `lost`, `void`. */
+                status: string;
+                /**
+                 * Format: int64
+                 * @description What it returned (minor units; 0 until settled or when lost).
+                 */
+                win: number;
+            }[];
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_VerifyReply: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -4899,6 +5022,110 @@ export interface components {
                 /** Format: int64 */
                 id: number;
                 verified: boolean;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_VirtualBet: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description A player's bet. */
+            result?: {
+                /**
+                 * Format: int64
+                 * @description The player's real balance after the stake (placement replies only).
+                 */
+                balance?: number | null;
+                /** Format: int64 */
+                closesAt: number;
+                currency: string;
+                /** Format: int32 */
+                exponent: number;
+                /** Format: int64 */
+                finishesAt: number;
+                /** Format: int64 */
+                id: number;
+                /** @description `win`, `place` or `forecast`. */
+                kind: string;
+                /** Format: int64 */
+                placedAt: number;
+                /**
+                 * Format: int64
+                 * @description What it returns if it wins: floor(stake × price), minor units.
+                 */
+                potentialWin: number;
+                /**
+                 * Format: double
+                 * @description The price taken (two decimals).
+                 */
+                price: number;
+                /** Format: int64 */
+                raceId: number;
+                /** @description The race's phase now. */
+                racePhase: string;
+                /** @description True when this answers an earlier request with the same Idempotency-Key. */
+                replayed: boolean;
+                /** @description Runner numbers: one, or two in order for a forecast. */
+                runners: number[];
+                sport: string;
+                /**
+                 * Format: int64
+                 * @description Minor units of `currency`.
+                 */
+                stake: number;
+                /** @description `placing`, `open`, `won`, `lost`, `void`. */
+                status: string;
+                /**
+                 * Format: int64
+                 * @description What it returned (minor units; 0 until settled or when lost).
+                 */
+                win: number;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_VirtualRaceDetail: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description `GET /api/virtuals/races/{id}`: a race, and once it has run, how to check it. */
+            result?: {
+                race: components["schemas"]["VirtualRace"];
+                /**
+                 * @description A Python 3 script (standard library) with this race's values that checks the seed
+                 *     against the commitment and the chain and recomputes the finishing order; null while
+                 *     betting is open.
+                 */
+                recipe?: string | null;
+                /** Format: int64 */
+                serverTime: number;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_VirtualsLobby: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description `GET /api/virtuals/races`. */
+            result?: {
+                limits?: null | components["schemas"]["VirtualStakeLimits"];
+                /**
+                 * Format: int64
+                 * @description The server's clock (epoch ms) for countdowns.
+                 */
+                serverTime: number;
+                sports: components["schemas"]["VirtualSport"][];
             };
             /**
              * Format: int32
@@ -5610,6 +5837,22 @@ export interface components {
              */
             stake: number;
         };
+        PlaceVirtualBetRequest: {
+            /** @description `win`, `place` or `forecast`. */
+            kind: string;
+            /** Format: int64 */
+            raceId: number;
+            /**
+             * @description One runner number (win, place), or two in finishing order (forecast); a number the
+             *     race does not have → 68.
+             */
+            runners: number[];
+            /**
+             * Format: int64
+             * @description Minor units of the player's currency, within the studio's limits.
+             */
+            stake: number;
+        };
         /** @description A draw's prize per winning coupon. */
         PrizeView: {
             /** Format: double */
@@ -6159,6 +6402,180 @@ export interface components {
             /** Format: int64 */
             id: number;
             verified: boolean;
+        };
+        /** @description A player's bet. */
+        VirtualBet: {
+            /**
+             * Format: int64
+             * @description The player's real balance after the stake (placement replies only).
+             */
+            balance?: number | null;
+            /** Format: int64 */
+            closesAt: number;
+            currency: string;
+            /** Format: int32 */
+            exponent: number;
+            /** Format: int64 */
+            finishesAt: number;
+            /** Format: int64 */
+            id: number;
+            /** @description `win`, `place` or `forecast`. */
+            kind: string;
+            /** Format: int64 */
+            placedAt: number;
+            /**
+             * Format: int64
+             * @description What it returns if it wins: floor(stake × price), minor units.
+             */
+            potentialWin: number;
+            /**
+             * Format: double
+             * @description The price taken (two decimals).
+             */
+            price: number;
+            /** Format: int64 */
+            raceId: number;
+            /** @description The race's phase now. */
+            racePhase: string;
+            /** @description True when this answers an earlier request with the same Idempotency-Key. */
+            replayed: boolean;
+            /** @description Runner numbers: one, or two in order for a forecast. */
+            runners: number[];
+            sport: string;
+            /**
+             * Format: int64
+             * @description Minor units of `currency`.
+             */
+            stake: number;
+            /** @description `placing`, `open`, `won`, `lost`, `void`. */
+            status: string;
+            /**
+             * Format: int64
+             * @description What it returned (minor units; 0 until settled or when lost).
+             */
+            win: number;
+        };
+        /** @description A race as the lobby and the race page show it. */
+        VirtualRace: {
+            /** Format: int64 */
+            closesAt: number;
+            /** @description SHA-256(seed ‖ "race"), published before betting opens (hex). */
+            commitHash: string;
+            /** Format: int64 */
+            finishesAt: number;
+            /** @description `forecast[i][j]`: runner i + 1 first and runner j + 1 second (null on the diagonal). */
+            forecast: (number | null)[][];
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: int64
+             * @description Its number in the hash chain (seed = c_{N − number}).
+             */
+            number: number;
+            /**
+             * Format: int64
+             * @description Epoch ms: scheduled (betting opened), betting closes (the start), the race is over.
+             */
+            opensAt: number;
+            /**
+             * Format: int32
+             * @description The declared overround in percent (115 = 115 %).
+             */
+            overround: number;
+            /** @description `open` (betting), `running` (closed: result and seed public, the race is shown) or `settled`. */
+            phase: string;
+            /**
+             * Format: int32
+             * @description Place bets are paid on this many finishers.
+             */
+            places: number;
+            /** @description The finishing order (runner numbers, winner first), once betting has closed. */
+            result?: number[] | null;
+            runners: components["schemas"]["VirtualRunner"][];
+            salt: string;
+            /** @description The race seed (hex), once betting has closed. */
+            seed?: string | null;
+            /** @description `horses`, `greyhounds` or `speedway`. */
+            sport: string;
+            /** @description The chain's public values: its terminating hash c_N and salt. */
+            terminatingHash: string;
+        };
+        /** @description `GET /api/virtuals/races/{id}`: a race, and once it has run, how to check it. */
+        VirtualRaceDetail: {
+            race: components["schemas"]["VirtualRace"];
+            /**
+             * @description A Python 3 script (standard library) with this race's values that checks the seed
+             *     against the commitment and the chain and recomputes the finishing order; null while
+             *     betting is open.
+             */
+            recipe?: string | null;
+            /** Format: int64 */
+            serverTime: number;
+        };
+        /** @description One runner with its prices (null: not offered). */
+        VirtualRunner: {
+            name: string;
+            /** Format: int32 */
+            number: number;
+            /**
+             * Format: double
+             * @description Decimal price of a place bet (paid on the first `places` finishers).
+             */
+            place?: number | null;
+            /**
+             * Format: int32
+             * @description The runner's weight in the draw: P(win) = strength / Σ strengths.
+             */
+            strength: number;
+            /**
+             * Format: double
+             * @description Decimal price of a win bet (two decimals; stake included).
+             */
+            win?: number | null;
+        };
+        /** @description One race type in the lobby. */
+        VirtualSport: {
+            /**
+             * Format: int64
+             * @description A race closes every this many ms; it runs for `runMs`.
+             */
+            everyMs: number;
+            /** Format: int32 */
+            places: number;
+            /** @description The last settled races, newest first. */
+            results: components["schemas"]["VirtualRace"][];
+            /** Format: int64 */
+            runMs: number;
+            /** Format: int32 */
+            runners: number;
+            /** @description Closed and being shown. */
+            running: components["schemas"]["VirtualRace"][];
+            sport: string;
+            /** @description Open for betting, soonest first. */
+            upcoming: components["schemas"]["VirtualRace"][];
+        };
+        /** @description The stakes a player may bet (their currency's studio limits). */
+        VirtualStakeLimits: {
+            currency: string;
+            /** Format: int32 */
+            exponent: number;
+            /** Format: int64 */
+            maxStake: number;
+            /**
+             * Format: int64
+             * @description Minor units.
+             */
+            minStake: number;
+        };
+        /** @description `GET /api/virtuals/races`. */
+        VirtualsLobby: {
+            limits?: null | components["schemas"]["VirtualStakeLimits"];
+            /**
+             * Format: int64
+             * @description The server's clock (epoch ms) for countdowns.
+             */
+            serverTime: number;
+            sports: components["schemas"]["VirtualSport"][];
         };
         /** @description `bet` / `win` request body. */
         WalletCall: {
@@ -10568,6 +10985,172 @@ export interface operations {
                 };
             };
             /** @description 23 not signed in, 40 bad query, 46 invalid range */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    virtuals_bets: {
+        parameters: {
+            query?: {
+                /** @description Only the bets on this race. */
+                raceId?: number;
+                /** @description 1–100, default 20. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_VirtualBet"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 40 malformed query or limit */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    virtuals_place: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A retry with the same key answers the same bet */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlaceVirtualBetRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_VirtualBet"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 26 key reused for another bet, 40 malformed or no key, 47 invalid key, 43 no such race, 68 selection or stake refused, 69 betting closed, 501 balance, 5 banned, 61 not a player, 121/122 blocked */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    virtuals_races: {
+        parameters: {
+            query?: {
+                /** @description `horses`, `greyhounds` or `speedway` (all three when absent). */
+                sport?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_VirtualsLobby"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40 malformed query, 47 unknown sport */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    virtuals_race: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The race's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_VirtualRaceDetail"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40 malformed id, 43 no such race */
             default: {
                 headers: {
                     [name: string]: unknown;

@@ -113,6 +113,9 @@ const tree: RouteObject[] = [
       { path: 'betting/gr/*', ...partners },
       { path: 'digsport/*', ...partners },
       { path: 'payment-frame', ...page(() => import('../features/payments/routes/PaymentFramePage')) },
+      // The studio's own virtual races (features/virtuals): the lobby and a race type's page.
+      { path: 'virtual-games', ...page(() => import('../features/virtuals/routes/VirtualsLobbyPage')) },
+      { path: 'virtual-games/studio/:sport', ...page(() => import('../features/virtuals/routes/RacePage')) },
       ...['virtual-games/*'].map((path) => ({
         path,
         ...comingSoon,

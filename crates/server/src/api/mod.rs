@@ -25,6 +25,7 @@ pub mod types;
 pub mod user;
 pub mod wallet;
 pub mod rg; // responsible gambling
+pub mod virtuals; // studio virtual races
 
 use crate::app::AppState;
 use axum::Router;
@@ -49,7 +50,8 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .merge(promotions::routes())
         .merge(promotions_extra::routes())
         .merge(promotions_admin::routes())
-        .merge(deposit_bonus::routes());
+        .merge(deposit_bonus::routes())
+        .merge(virtuals::routes()); // studio virtual races
     if state.is_demo() {
         r = r.merge(dev::routes());
     }
@@ -89,6 +91,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         sportsbook::line, sportsbook::event, sportsbook::place, sportsbook::bets, sportsbook::top, sportsbook::feed,
         partners::digitain_token, partners::gr8_game_link, partners::gr8_frame,
         desk::me, desk::player, desk::deposit, desk::payout, desk::report, desk::cashiers, desk::move_float,
+        virtuals::races, virtuals::race, virtuals::place, virtuals::bets, // studio virtual races
     ),
     components(schemas(envelope::ErrorEnvelope)),
     modifiers(&ErrorCatalogue),

@@ -25,6 +25,7 @@ mod partner_conformance;
 mod sportsbook;
 mod sportsbook_fixtures;
 mod studio;
+mod virtuals;
 mod contract;
 
 use common::*;
@@ -1953,7 +1954,7 @@ async fn healthz_metrics_and_headers() {
     each_backend(async |app| {
         let h = app.send(Method::GET, "/healthz", None).await;
         assert_eq!(h.status, 200);
-        assert_eq!(h.body, json!({ "status": "ok", "database": "ok", "ledger": "ok", "payments": "ok" }));
+        assert_eq!(h.body, json!({ "status": "ok", "database": "ok", "ledger": "ok", "payments": "ok", "virtuals": "ok" }));
         let s = app.send(Method::GET, "/api/site/settings", None).await;
         assert_eq!(s.header("x-content-type-options").as_deref(), Some("nosniff"));
         assert_eq!(s.header("x-frame-options").as_deref(), Some("DENY"));
