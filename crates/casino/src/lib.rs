@@ -3,7 +3,9 @@
 //! wallet through which every game — in-house studio or third party — moves money.
 
 pub mod catalogue;
+pub mod feeds;
 pub mod sessions;
+pub mod shapes;
 pub mod signature;
 pub mod wallet;
 

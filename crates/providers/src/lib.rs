@@ -19,6 +19,7 @@
 pub mod amount;
 pub mod fake;
 pub mod glue;
+pub mod import;
 pub mod ordered;
 pub mod pragmatic;
 pub mod settings;

@@ -35,6 +35,7 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 25, name: "wager_terms", sql: include_str!("../migrations/0025_wager_terms.sql") },
     Migration { version: 27, name: "deposit_bonus_choice", sql: include_str!("../migrations/0027_deposit_bonus_choice.sql") },
     Migration { version: 28, name: "drop_bonus_wagering", sql: include_str!("../migrations/0028_drop_bonus_wagering.sql") },
+    Migration { version: 30, name: "provider_catalogue", sql: include_str!("../migrations/0030_provider_catalogue.sql") },
 ];
 
 /// Splits a migration file into statements: they end with `;` at the end of a line.
