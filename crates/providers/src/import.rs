@@ -560,6 +560,18 @@ pub fn parse(feed: &Feed, rules: &ListRules, body: &[u8]) -> Result<Page, String
 
 // ------------------------------------------------------------------------------ HTTP
 
+/// The HTTP client of the list and image calls.
+pub use reqwest::Client as HttpClient;
+
+/// A client for the job: our user agent, at most five redirects.
+pub fn http_client() -> HttpClient {
+    reqwest::Client::builder()
+        .user_agent(concat!("carthage-catalogue/", env!("CARGO_PKG_VERSION")))
+        .redirect(reqwest::redirect::Policy::limited(5))
+        .build()
+        .unwrap_or_default()
+}
+
 async fn read_capped(mut resp: reqwest::Response, max: usize) -> Result<Vec<u8>, String> {
     if resp.content_length().is_some_and(|n| n as usize > max) {
         return Err(format!("the answer is larger than {max} bytes"));
