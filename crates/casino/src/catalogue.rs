@@ -137,6 +137,11 @@ pub fn display_name(provider: &str) -> String {
         "igt" => "IGT".into(),
         "relaxgaming" => "Relax Gaming".into(),
         "playngo" => "Play'n GO".into(),
+        "pgsoft" => "PG Soft".into(),
+        "goldenrace" => "Golden Race".into(),
+        "tvbet" => "TVBet".into(),
+        "evolutionlive" => "Evolution".into(),
+        "pragmaticlive" => "Pragmatic Live".into(),
         other => {
             let mut c = other.chars();
             c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
