@@ -94,7 +94,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         provider_links::amatic_list, provider_links::amatic_link, provider_links::evolution_list, provider_links::evolution_frame,
         provider_links::fiable_list, provider_links::fiable_token, provider_links::habanero_list, provider_links::habanero_launch,
         provider_links::slotegrator_list, provider_links::slotegrator_link, provider_links::evoplay_list, provider_links::evoplay_frame,
-        provider_links::evoplay_image, provider_links::outcome_list, provider_links::outcome_session, provider_links::pragmatic_list,
+        provider_links::outcome_list, provider_links::outcome_session, provider_links::pragmatic_list,
         provider_links::pragmatic_link, provider_links::gitslotpark_list, provider_links::gitslotpark_link, provider_links::pgsoft_list,
         provider_links::pgsoft_link, provider_links::golden_race_list, provider_links::golden_race_frame, provider_links::golden_race_session,
         provider_links::tv_tiles, provider_links::tv_token,

@@ -373,10 +373,8 @@ pub async fn evoplay_frame(State(state): State<AppState>, MaybeSession(session):
     ok(link(l, &[("project_name", &project), ("user_geo", &geo)]))
 }
 
-/// An Evoplay game's image by its name (`/api/evoplay/images/{Name}.jpg`), from our cache.
-#[utoipa::path(get, path = "/api/evoplay/images/{file}", tag = "providers",
-    params(("file" = String, Path, description = "`{Name}.jpg`")),
-    responses((status = 200, description = "The image", content_type = "image/*"), (status = 404, description = "43 no such image", body = ErrorEnvelope)))]
+/// An Evoplay game's image by its name (`/api/evoplay/images/{Name}.jpg`), from our cache
+/// (43 when there is none). An image, not a JSON reply: not in the OpenAPI document.
 pub async fn evoplay_image(State(state): State<AppState>, PathParam(file): PathParam<String>) -> Response {
     let Some(name) = file.strip_suffix(".jpg").or_else(|| file.strip_suffix(".JPG")).filter(|n| !n.is_empty() && n.len() <= 256) else {
         return ApiError(AppError::new(ErrorCode::NotFound)).into_response();
