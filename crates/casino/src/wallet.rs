@@ -310,6 +310,16 @@ impl ProviderWallet {
         Ok(Self::reply(&s, &call.transaction_id, &receipt))
     }
 
+    /// [`Self::not_reversed`] before a batch: a stake or win re-sent in an all-or-none
+    /// operation after its rollback is refused (28) before anything of the batch moves. (A
+    /// rollback landing between this read and the batch's commit is the one window left.)
+    async fn not_reversed_key(&self, provider: &str, transaction_id: &str) -> Result<(), AppError> {
+        match self.ledger.lookup(&ledger_key(provider, transaction_id)).await? {
+            Some(found) if !found.tombstone && self.ledger.is_reversed(found.tx_id).await? => Err(AppError::new(ErrorCode::TransactionRolledBack)),
+            _ => Ok(()),
+        }
+    }
+
     /// A replayed stake or win that has since been rolled back is refused (28), never
     /// answered as accepted: the provider would believe a bet stands that was refunded (a
     /// round played for free) or a win paid that was taken back.
@@ -501,6 +511,10 @@ impl ProviderWallet {
                     .check_amend(provider, &s, call, win_transaction_id)
                     .await
                     .map(|()| ::wallet::AllRequest::Post(Self::amend_posting(provider, call, &s, win_transaction_id, *debit))),
+            };
+            let checked = match (checked, op) {
+                (Ok(request), WalletOp::Bet(c) | WalletOp::Win(c)) => self.not_reversed_key(provider, &c.transaction_id).await.map(|()| request),
+                (other, _) => other,
             };
             requests.push(checked.map_err(|e| (i, e))?);
         }

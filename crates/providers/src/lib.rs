@@ -17,12 +17,17 @@
 //! must not pass it.
 
 pub mod amount;
+pub mod evoplay;
 pub mod fake;
 pub mod glue;
+pub mod hub88;
 pub mod import;
 pub mod ordered;
+pub mod partners;
 pub mod pragmatic;
 pub mod settings;
+pub mod slotegrator;
+pub mod softswiss;
 
 use async_trait::async_trait;
 use axum::http::HeaderMap;
@@ -106,6 +111,10 @@ impl Registry {
         for s in all.iter().filter(|s| s.enabled) {
             let adapter: Option<Arc<dyn ProviderAdapter>> = match s.name.as_str() {
                 pragmatic::CODE => Some(Arc::new(pragmatic::Pragmatic::new(s))),
+                slotegrator::CODE => Some(Arc::new(slotegrator::Slotegrator::new(s))),
+                evoplay::CODE => Some(Arc::new(evoplay::Evoplay::new(s))),
+                softswiss::CODE => Some(Arc::new(softswiss::SoftSwiss::new(s))),
+                hub88::CODE => Some(Arc::new(hub88::Hub88::new(s))),
                 _ => None,
             };
             if let Some(a) = adapter {

@@ -60,9 +60,10 @@ impl ProviderSettings {
         let secret = get("SECRET").or_else(|| demo.then(|| demo_secret(name)));
         let enabled = match get("ENABLED") {
             Some(v) => truthy(&v).ok_or_else(|| format!("PROVIDER_{up}_ENABLED must be true or false, not {v:?}"))?,
-            None => demo || get("SECRET").is_some(),
+            None => demo || get("SECRET").is_some() || (name == "hub88" && get("PUBLIC_KEY").is_some()),
         };
-        if enabled && secret.is_none() {
+        // Hub88 signs with RSA (`PROVIDER_HUB88_PUBLIC_KEY`): it has no shared secret.
+        if enabled && secret.is_none() && name != "hub88" {
             return Err(format!("PROVIDER_{up}_SECRET is required when the provider is enabled"));
         }
         let url = match get("URL") {

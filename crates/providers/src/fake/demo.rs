@@ -100,6 +100,25 @@ fn major(minor: i64) -> String {
     crate::amount::format(minor, kernel::Currency::Tnd)
 }
 
+/// The reels' symbols (drawn with CSS, no images or fonts needed): the last three are the
+/// 2×, 5× and 12× lines; a losing spin shows three that do not line up.
+const SYMBOLS: [&str; 6] = ["7", "♣", "♥", "●", "★", "◆"];
+
+/// The reels of a result: three alike for a win, a mixed line otherwise (cosmetic).
+fn reels_of(tenths: i64) -> [usize; 3] {
+    match tenths {
+        20 => [3, 3, 3],
+        50 => [4, 4, 4],
+        120 => [5, 5, 5],
+        _ => {
+            let mut rng = rand::rngs::OsRng;
+            let a = rng.gen_range(0..6);
+            let b = (a + rng.gen_range(1..6)) % 6;
+            [a, b, rng.gen_range(0..6)]
+        }
+    }
+}
+
 /// What a spin drew: the multiplier in tenths (0 = lost).
 fn draw() -> i64 {
     let r: u32 = rand::rngs::OsRng.gen_range(0..1000);
@@ -111,7 +130,7 @@ fn draw() -> i64 {
     }
 }
 
-fn page(provider: &str, q: &PlayQuery, balance: Option<i64>, message: Option<(&str, String)>) -> Response {
+fn page(provider: &str, q: &PlayQuery, balance: Option<i64>, message: Option<(&str, String)>, reels: [usize; 3]) -> Response {
     let lang = lang_of(&q.lang);
     let dir = if lang == "ar" { "rtl" } else { "ltr" };
     let catalogue = super::catalogue::provider(provider);
@@ -120,10 +139,11 @@ fn page(provider: &str, q: &PlayQuery, balance: Option<i64>, message: Option<(&s
     let stakes: String = STAKES.iter().map(|s| format!("<option value=\"{s}\">{} TND</option>", major(*s))).collect();
     let balance = balance.map(|b| format!("<p class=\"balance\">{}: <b>{} TND</b></p>", t(lang, "balance"), major(b))).unwrap_or_default();
     let message = message.map(|(class, text)| format!("<p class=\"msg {class}\" role=\"status\">{}</p>", esc(&text))).unwrap_or_default();
+    let reels: String = reels.iter().map(|&i| format!("<span class=\"sym s{i}\">{}</span>", SYMBOLS[i % SYMBOLS.len()])).collect();
     let body = format!(
         "<!doctype html><html lang=\"{lang}\" dir=\"{dir}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
          <title>{game}</title><link rel=\"stylesheet\" href=\"/demo-providers/assets/page.css\"></head><body>\
-         <p class=\"demo\">{demo}</p><h1>{game}</h1><p class=\"provider\">{display}</p>{balance}{message}\
+         <p class=\"demo\">{demo}</p><h1>{game}</h1><p class=\"provider\">{display}</p><div class=\"reels\" aria-hidden=\"true\">{reels}</div>{balance}{message}\
          <form method=\"post\" action=\"/demo-providers/{provider}/spin\">\
          <input type=\"hidden\" name=\"game\" value=\"{g}\"><input type=\"hidden\" name=\"token\" value=\"{token}\">\
          <input type=\"hidden\" name=\"lang\" value=\"{lang}\"><input type=\"hidden\" name=\"player\" value=\"{player}\">\
@@ -148,13 +168,13 @@ async fn play(State(f): State<Arc<Fakes>>, Path(provider): Path<String>, Query(q
     let d = Delivery { op: Op::Authenticate, player: q.player, token: q.token.clone(), tx: String::new(), round: String::new(), game: q.game.clone(), amount: 0, currency: "TND".into(), of: None, forge: Forge::None };
     let a = f.deliver(&provider, &d).await;
     match a.outcome {
-        Outcome::Done => page(&provider, &q, a.balance, None),
+        Outcome::Done => page(&provider, &q, a.balance, None, [5, 4, 3]),
         Outcome::Unsupported => {
             // A dialect without a login call: ask the balance.
             let a = f.deliver(&provider, &Delivery { op: Op::Balance, ..d }).await;
-            page(&provider, &q, a.balance, (a.outcome != Outcome::Done).then(|| ("bad", t(lang, "unavailable").to_string())))
+            page(&provider, &q, a.balance, (a.outcome != Outcome::Done).then(|| ("bad", t(lang, "unavailable").to_string())), [5, 4, 3])
         }
-        _ => page(&provider, &q, None, Some(("bad", t(lang, "session").to_string()))),
+        _ => page(&provider, &q, None, Some(("bad", t(lang, "session").to_string())), [5, 4, 3]),
     }
 }
 
@@ -162,21 +182,21 @@ async fn spin(State(f): State<Arc<Fakes>>, Path(provider): Path<String>, Form(s)
     let q = PlayQuery { game: s.game.clone(), token: s.token.clone(), lang: s.lang.clone(), player: s.player };
     let lang = lang_of(&s.lang);
     if !STAKES.contains(&s.stake) {
-        return page(&provider, &q, None, Some(("bad", t(lang, "refused").to_string())));
+        return page(&provider, &q, None, Some(("bad", t(lang, "refused").to_string())), [5, 4, 3]);
     }
     // A round id the provider never reuses.
     let round = format!("demo-{}-{}", kernel::clock::now_ms(), rand::rngs::OsRng.gen::<u32>());
     let base = Delivery { op: Op::Bet, player: s.player, token: s.token.clone(), tx: format!("{round}-bet"), round: round.clone(), game: s.game.clone(), amount: s.stake, currency: "TND".into(), of: None, forge: Forge::None };
     let bet = f.deliver(&provider, &base).await;
     if bet.outcome != Outcome::Done {
-        return page(&provider, &q, bet.balance, Some(("bad", format!("{} ({})", t(lang, "refused"), bet.code))));
+        return page(&provider, &q, bet.balance, Some(("bad", format!("{} ({})", t(lang, "refused"), bet.code))), [5, 4, 3]);
     }
     let tenths = draw();
     let win = s.stake * tenths / 10;
     // Every round is closed with its result, a zero win included (as Pragmatic's `result`).
     let paid = f.deliver(&provider, &Delivery { op: Op::Win, tx: format!("{round}-win"), amount: win, ..base }).await;
     let message = if win > 0 { ("good", format!("{} {} TND ({}×)", t(lang, "won"), major(win), tenths as f64 / 10.0)) } else { ("", t(lang, "lost").to_string()) };
-    page(&provider, &q, paid.balance.or(bet.balance), Some(message))
+    page(&provider, &q, paid.balance.or(bet.balance), Some(message), reels_of(tenths))
 }
 
 async fn css() -> Response {
@@ -189,7 +209,10 @@ async fn css() -> Response {
          form{display:flex;gap:12px;align-items:end;flex-wrap:wrap;margin:16px 0}label{display:flex;flex-direction:column;gap:6px;font-size:14px}\
          select{font-size:16px;padding:10px;border-radius:8px;min-width:140px}\
          button{font-size:18px;font-weight:700;padding:12px 28px;border:0;border-radius:10px;background:#22c55e;color:#04210f;min-height:48px}\
-         .rtp{color:#9fb0c8;font-size:12px}",
+         .rtp{color:#9fb0c8;font-size:12px}\
+         .reels{display:flex;gap:10px;justify-content:center;margin:18px 0;padding:14px;border-radius:16px;background:linear-gradient(180deg,#1b2a44,#0b1322);box-shadow:inset 0 0 0 2px #2c3f60}\
+         .sym{display:flex;align-items:center;justify-content:center;width:84px;height:96px;border-radius:12px;background:#f7f3e8;font-size:52px;font-weight:800;color:#1a1300}\
+         .s0{color:#d72638}.s1{color:#2d6a4f}.s2{color:#c9184a}.s3{color:#f77f00}.s4{color:#e9b10a}.s5{color:#3a86ff}",
     )
         .into_response()
 }

@@ -16,7 +16,11 @@
 
 pub mod catalogue;
 pub mod demo;
+pub mod evoplay;
+pub mod hub88;
 pub mod pragmatic;
+pub mod slotegrator;
+pub mod softswiss;
 
 use axum::extract::{Path, State};
 use axum::routing::post;
@@ -212,13 +216,23 @@ pub async fn deliver(http: &reqwest::Client, base: &str, dialect: &dyn Dialect, 
 /// The keys a fake holds beyond the shared secret, in demo mode and tests (Hub88's RSA
 /// private key, …).
 pub fn demo_keys(code: &str) -> BTreeMap<String, String> {
-    let _ = code;
-    BTreeMap::new()
+    match code {
+        // DEMO ONLY: the published demo key (`hub88_demo_key.pem`); the adapter trusts its
+        // public half in demo mode without PROVIDER_HUB88_PUBLIC_KEY.
+        "hub88" => [("private_key".to_string(), hub88::demo_private_key().to_string())].into(),
+        _ => BTreeMap::new(),
+    }
 }
 
 /// Every dialect with a fake.
 pub fn dialects() -> Vec<Arc<dyn Dialect>> {
-    vec![Arc::new(pragmatic::PragmaticFake)]
+    vec![
+        Arc::new(pragmatic::PragmaticFake),
+        Arc::new(slotegrator::SlotegratorFake),
+        Arc::new(evoplay::EvoplayFake),
+        Arc::new(softswiss::SoftSwissFake),
+        Arc::new(hub88::Hub88Fake),
+    ]
 }
 
 /// The fakes' shared state: where our wallet is, and each provider's keys.

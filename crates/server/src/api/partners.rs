@@ -197,7 +197,7 @@ async fn gr8_transaction(State(state): State<AppState>, PeerAddr(peer): PeerAddr
         timestamp: header("x-timestamp"),
         signature: header("x-signature"),
     };
-    let (status, reply) = partners::gr8::perform(&state, &player_id, &h, &body).await;
+    let (status, reply) = partners::gr8::perform(&state.partner_state(), &player_id, &h, &body).await;
     json_reply(status, reply.to_string())
 }
 
@@ -208,7 +208,7 @@ async fn digitain_wallet(State(state): State<AppState>, PeerAddr(peer): PeerAddr
         tracing::warn!(peer = ?peer, "digitain: a wallet call from an address not in DIGITAIN_ALLOWED_IPS");
         return json_reply(403, serde_json::json!({ "errorCode": partners::digitain::INVALID_SIGNATURE }).to_string());
     }
-    json_reply(200, partners::digitain::handle(&state, &method, &body).await)
+    json_reply(200, partners::digitain::handle(&state.partner_state(), &method, &body).await)
 }
 
 // ---------------------------------------------------------------- demo pages

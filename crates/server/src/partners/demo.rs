@@ -136,7 +136,7 @@ async fn digitain_call(state: &AppState, method: &str, mut body: Value) -> Value
     body["operatorId"] = json!(cfg.digitain_operator_id);
     body["timestamp"] = json!(ts);
     body["signature"] = json!(digitain::sign(cfg.digitain_secret.as_deref().unwrap_or(""), &ts, &cfg.digitain_operator_id));
-    serde_json::from_str(&digitain::handle(state, method, body.to_string().as_bytes()).await).unwrap_or(Value::Null)
+    serde_json::from_str(&digitain::handle(&state.partner_state(), method, body.to_string().as_bytes()).await).unwrap_or(Value::Null)
 }
 
 /// A GR8 transaction as GR8 makes it (signed), through the real adapter.
@@ -153,7 +153,7 @@ async fn gr8_call(state: &AppState, user_id: i64, kind: &str, id: &str, bet_id: 
     let player = user_id.to_string();
     let sig = gr8::sign(cfg.gr8_secret.as_deref().unwrap_or(""), &ts, &player, body.as_bytes());
     let h = gr8::Gr8Headers { brand: Some(&cfg.gr8_brand), operator_id: Some(&cfg.gr8_operator_id), timestamp: Some(&ts), signature: Some(&sig) };
-    gr8::perform(state, &player, &h, body.as_bytes()).await
+    gr8::perform(&state.partner_state(), &player, &h, body.as_bytes()).await
 }
 
 fn secret(state: &AppState, partner: &str) -> String {

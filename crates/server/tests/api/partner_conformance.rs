@@ -330,7 +330,7 @@ async fn every_partner_wallet_passes_the_table() {
 }
 
 /// The game providers with a wallet adapter, each driven through its local fake.
-const PROVIDERS: [&str; 1] = ["pragmatic"];
+const PROVIDERS: [&str; 5] = ["pragmatic", "slotegrator", "evoplay", "softswiss", "hub88"];
 
 #[tokio::test]
 async fn every_provider_wallet_passes_the_table() {

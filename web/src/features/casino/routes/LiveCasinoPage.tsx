@@ -1,7 +1,8 @@
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/api';
-import { useAppSelector } from '../../../app/store';
+import { openAuthModal } from '../../../app/authSlice';
+import { useAppDispatch, useAppSelector } from '../../../app/store';
 import { MobileButton } from '../../../components/MobileButton';
 import { casinoApi } from '../api';
 import { EmptyState } from '../components/EmptyState';
@@ -15,7 +16,8 @@ export default function LiveCasinoPage() {
   const { t } = useTranslation('casino');
   const { pathname } = useLocation();
   const [params] = useSearchParams();
-  const isAuth = useAppSelector((s) => s.auth.isAuth);
+  const { isAuth, checked } = useAppSelector((s) => s.auth);
+  const dispatch = useAppDispatch();
   const banned = api.useBlocklistQuery().data ?? [];
   const { data, isLoading, isError } = casinoApi.useCasinoProvidersQuery('casinolive');
   const providers = (data ?? []).filter((p) => !isProviderBanned(p.name, banned));
@@ -24,6 +26,14 @@ export default function LiveCasinoPage() {
     return (
       <EmptyState icon="live" title={isError ? t('loadFailed') : t('liveEmptyTitle')} text={isError ? undefined : t('liveEmptyText')} testId="live-empty">
         <MobileButton to="/slots/lobby">{t('toSlots')}</MobileButton>
+      </EmptyState>
+    );
+  }
+  // Every live table needs an account (spec §6): a guest is asked to log in, not shown empty rows.
+  if (!isAuth && providers.every((p) => p.authRequired)) {
+    return (
+      <EmptyState icon="live" title={t('liveGuestTitle')} text={t('liveGuestText')} testId="live-guest">
+        {checked && <MobileButton onClick={() => dispatch(openAuthModal('login'))}>{t('logIn')}</MobileButton>}
       </EmptyState>
     );
   }

@@ -241,14 +241,14 @@ pub fn error_of(e: &AppError) -> Gr8Error {
 /// The whole call: verify → parse → the wallet → GR8's reply (status, body). Every
 /// refusal happens before money moves; no input answers 5xx (503 only when the
 /// database's outcome is unknown).
-pub async fn perform(state: &crate::app::AppState, player_id: &str, h: &Gr8Headers<'_>, body: &[u8]) -> (u16, Value) {
+pub async fn perform(state: &super::PartnerState<'_>, player_id: &str, h: &Gr8Headers<'_>, body: &[u8]) -> (u16, Value) {
     match perform_inner(state, player_id, h, body).await {
         Ok(v) => (200, v),
         Err(e) => (e.http, e.body()),
     }
 }
 
-async fn perform_inner(state: &crate::app::AppState, player_id: &str, h: &Gr8Headers<'_>, body: &[u8]) -> Result<Value, Gr8Error> {
+async fn perform_inner(state: &super::PartnerState<'_>, player_id: &str, h: &Gr8Headers<'_>, body: &[u8]) -> Result<Value, Gr8Error> {
     verify(&state.partners.config, h, player_id, body, kernel::clock::now_ms() / 1000)?;
     let cmd = parse(body)?;
     let not_found = || Gr8Error::new(404, "player.notfound", "unknown player");

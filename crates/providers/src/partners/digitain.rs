@@ -37,7 +37,7 @@
 //! its win) can then move money.
 
 use super::amount;
-use crate::app::AppState;
+use super::PartnerState;
 use casino::{GameSession, RollbackCall, WalletCall, WalletOp, WalletReply};
 use hmac::{Hmac, Mac};
 use kernel::{AppError, ErrorCode};
@@ -206,7 +206,7 @@ fn unsigned(error_code: i64) -> String {
 
 /// The whole call: parse the object, verify, bind the signature to this body, dispatch.
 /// Always a reply (HTTP 200).
-pub async fn handle(state: &AppState, method: &str, body: &[u8]) -> String {
+pub async fn handle(state: &PartnerState<'_>, method: &str, body: &[u8]) -> String {
     let Ok(b) = serde_json::from_slice::<Map<String, Value>>(body) else {
         return unsigned(MISSING_PARAMETER);
     };
@@ -256,7 +256,7 @@ fn keeps_reply(r: &Reply) -> bool {
 }
 
 /// The session of a token: unknown → 2.
-async fn session_of(state: &AppState, token: Option<String>) -> Result<GameSession, i64> {
+async fn session_of(state: &PartnerState<'_>, token: Option<String>) -> Result<GameSession, i64> {
     let token = token.filter(|t| !t.is_empty()).ok_or(MISSING_PARAMETER)?;
     match state.casino.sessions().find(&token).await {
         Ok(s) if s.provider == super::DIGITAIN => Ok(s),
@@ -267,7 +267,7 @@ async fn session_of(state: &AppState, token: Option<String>) -> Result<GameSessi
 }
 
 /// `authenticate` (the token of `/digitain/front/token` → the player) and `getBalance`.
-async fn authenticate(state: &AppState, f: &Frame, b: &Map<String, Value>, balance_only: bool) -> Reply {
+async fn authenticate(state: &PartnerState<'_>, f: &Frame, b: &Map<String, Value>, balance_only: bool) -> Reply {
     let s = match session_of(state, text(b.get("token"))).await {
         Ok(s) => s,
         Err(code) => return f.reply(code),
@@ -315,7 +315,7 @@ async fn authenticate(state: &AppState, f: &Frame, b: &Map<String, Value>, balan
 
 /// `refreshtoken`: a live session is extended and keeps its token (we never change it:
 /// the token is the game session, ended with the player's sign-in).
-async fn refresh(state: &AppState, f: &Frame, b: &Map<String, Value>) -> Reply {
+async fn refresh(state: &PartnerState<'_>, f: &Frame, b: &Map<String, Value>) -> Reply {
     let token = text(b.get("token"));
     match state.casino.sessions().live(token.as_deref().unwrap_or("")).await {
         Ok(s) if s.provider == super::DIGITAIN => {
@@ -340,7 +340,7 @@ struct Resolved {
     seen: bool,
 }
 
-async fn resolve(state: &AppState, method: &str, item: &Map<String, Value>) -> Result<Resolved, i64> {
+async fn resolve(state: &PartnerState<'_>, method: &str, item: &Map<String, Value>) -> Result<Resolved, i64> {
     // At most 96 characters: a betwin's return and a refund's second reversal add ":win".
     let tx_id = text(item.get("txId")).filter(|t| !t.is_empty() && t.len() <= 96).ok_or(MISSING_PARAMETER)?;
     let session = match (text(item.get("token")), text(item.get("playerId"))) {
@@ -444,7 +444,7 @@ fn done_reply(item: &Map<String, Value>, res: &Resolved, replies: &[WalletReply]
     item_reply(item, if refund_again { ALREADY_EXISTS } else { SUCCESS }, Some(last), Some(&res.session))
 }
 
-async fn batch(state: &AppState, f: &Frame, method: &str, b: &Map<String, Value>) -> Reply {
+async fn batch(state: &PartnerState<'_>, f: &Frame, method: &str, b: &Map<String, Value>) -> Reply {
     let Some(items) = b.get("items").and_then(Value::as_array).filter(|i| !i.is_empty() && i.len() <= 100) else {
         return f.reply(MISSING_PARAMETER);
     };
