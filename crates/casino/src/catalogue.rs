@@ -23,6 +23,9 @@ pub struct Provider {
     pub auth_required: bool,
     pub game_count: i64,
     pub logo_url: Option<String>,
+    /// The provider's last catalogue refresh failed: its games are the last ones read and
+    /// may not open ("temporarily unavailable").
+    pub unavailable: bool,
 }
 
 /// A game normalised to the spec's Game shape (§3).
@@ -134,6 +137,11 @@ pub fn display_name(provider: &str) -> String {
         "igt" => "IGT".into(),
         "relaxgaming" => "Relax Gaming".into(),
         "playngo" => "Play'n GO".into(),
+        "pgsoft" => "PG Soft".into(),
+        "goldenrace" => "Golden Race".into(),
+        "tvbet" => "TVBet".into(),
+        "evolutionlive" => "Evolution".into(),
+        "pragmaticlive" => "Pragmatic Live".into(),
         other => {
             let mut c = other.chars();
             c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
@@ -301,10 +309,18 @@ impl Catalogue {
         let now = now_ms();
         let mut tx = self.db.writer().begin().await.map_err(AppError::internal)?;
         Self::provider_row(&mut tx, p, now).await?;
+        Self::write_games(&mut tx, &p.name, games, now).await?;
+        tx.commit().await.map_err(AppError::internal)?;
+        Ok(())
+    }
+
+    /// Replaces a provider's games inside `tx`: the ones given are written (enabled), the
+    /// others disabled, never deleted (history and favourites refer to them).
+    pub(crate) async fn write_games(tx: &mut sqlx::Transaction<'_, sqlx::Any>, provider: &str, games: &[NewGame], now: i64) -> Result<(), AppError> {
         sqlx::query("UPDATE casino_games SET enabled = 0, updated_at = $2 WHERE provider = $1")
-            .bind(&p.name)
+            .bind(provider)
             .bind(now)
-            .execute(&mut *tx)
+            .execute(&mut **tx)
             .await
             .map_err(AppError::internal)?;
         for g in games {
@@ -318,7 +334,7 @@ impl Catalogue {
                  enabled = 1, sort = excluded.sort, updated_at = excluded.updated_at",
             )
             .bind(next_id())
-            .bind(&p.name)
+            .bind(provider)
             .bind(&g.game_id)
             .bind(&g.name)
             .bind(&g.description)
@@ -333,11 +349,10 @@ impl Catalogue {
             .bind(g.sort)
             .bind(now)
             .bind(serde_json::to_string(&g.descriptions).unwrap_or_else(|_| "{}".into()))
-            .execute(&mut *tx)
+            .execute(&mut **tx)
             .await
             .map_err(AppError::internal)?;
         }
-        tx.commit().await.map_err(AppError::internal)?;
         Ok(())
     }
 
@@ -362,7 +377,8 @@ impl Catalogue {
     pub async fn providers(&self, casino_type: Option<&str>, banned: &HashSet<String>) -> Result<Vec<Provider>, AppError> {
         let rows = sqlx::query(
             "SELECT p.name, p.display_name, p.casino_type, p.auth_required, p.logo_url, \
-             (SELECT COUNT(*) FROM casino_games g WHERE g.provider = p.name AND g.enabled = 1) \
+             (SELECT COUNT(*) FROM casino_games g WHERE g.provider = p.name AND g.enabled = 1), \
+             (SELECT COUNT(*) FROM provider_catalogue f WHERE f.provider = p.name AND f.failures > 0) \
              FROM casino_providers p WHERE p.listed = 1 AND p.enabled = 1 AND ($1 = '' OR p.casino_type = $1) \
              ORDER BY p.priority DESC, p.name",
         )
@@ -379,6 +395,7 @@ impl Catalogue {
                 auth_required: store::flag(r.get(3)),
                 logo_url: r.get(4),
                 game_count: r.get(5),
+                unavailable: r.get::<i64, _>(6) > 0,
             })
             .filter(|p| !is_banned(&p.name, banned))
             .collect())

@@ -3,7 +3,9 @@
 //! wallet through which every game — in-house studio or third party — moves money.
 
 pub mod catalogue;
+pub mod feeds;
 pub mod sessions;
+pub mod shapes;
 pub mod signature;
 pub mod wallet;
 
@@ -44,13 +46,20 @@ pub struct Casino {
     catalogue: Catalogue,
     sessions: Sessions,
     wallet: ProviderWallet,
+    feeds: feeds::Feeds,
 }
 
 impl Casino {
     pub fn new(db: Db, ledger: Ledger) -> Casino {
         let sessions = Sessions::new(db.clone());
+        let feeds = feeds::Feeds::new(db.clone());
         let catalogue = Catalogue::new(db);
-        Casino { wallet: ProviderWallet::new(ledger, sessions.clone(), catalogue.clone()), catalogue, sessions }
+        Casino { wallet: ProviderWallet::new(ledger, sessions.clone(), catalogue.clone()), catalogue, sessions, feeds }
+    }
+
+    /// The providers' imported catalogues: their own fields, refresh runs and §9 rules.
+    pub fn feeds(&self) -> &feeds::Feeds {
+        &self.feeds
     }
 
     pub fn catalogue(&self) -> &Catalogue {

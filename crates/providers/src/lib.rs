@@ -24,6 +24,7 @@ pub mod glue;
 pub mod goldenrace;
 pub mod habanero;
 pub mod hub88;
+pub mod import;
 pub mod ordered;
 pub mod partners;
 pub mod pragmatic;

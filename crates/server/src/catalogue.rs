@@ -141,8 +141,10 @@ pub async fn install(state: &AppState) -> anyhow::Result<()> {
             launch_url: format!("{}/play?game={{gameId}}&token={{token}}&lang={{lang}}&player={{userId}}", settings.url),
             logo_url: None,
         };
-        if !settings.demo {
-            // A real provider's games come from its catalogue import, not from here.
+        // A real provider's games come from its catalogue import, not from here; so do a demo
+        // provider's once the refresh job has imported its fake's list (its images cached).
+        let imported = state.casino.feeds().imported(&settings.name).await.map_err(|e| anyhow::anyhow!(e.text()))?;
+        if !settings.demo || imported {
             state.casino.catalogue().upsert_provider_row(&provider).await.map_err(|e| anyhow::anyhow!(e.text()))?;
             continue;
         }

@@ -62,6 +62,31 @@ pub enum Command {
         #[command(subcommand)]
         command: PromoCommand,
     },
+    /// Game providers' catalogues: refresh them from the providers' lists, their status,
+    /// the §9 rules (docs/OPERATIONS.md "Provider catalogues").
+    Catalogue {
+        #[command(subcommand)]
+        command: CatalogueCommand,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum CatalogueCommand {
+    /// Fetch every enabled provider's list now (or one, with --provider) and replace its
+    /// catalogue; a provider that fails keeps its last one. Exit status 1 when one failed.
+    Refresh {
+        #[arg(long)]
+        provider: Option<String>,
+    },
+    /// Each provider's last refresh: state, games, images, failures, error.
+    Status,
+    /// Print the rules document in force (pragmatic swap table, featured ids, Golden Race
+    /// whitelist, exclusions, live providers, TV tiles), or replace it with --set FILE (a
+    /// JSON object; keys left out keep their defaults).
+    Rules {
+        #[arg(long)]
+        set: Option<std::path::PathBuf>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -549,6 +574,58 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
                 Err(e) => {
                     eprintln!("refused: {}", e.text());
                     Ok(1)
+                }
+            }
+        }
+        Command::Catalogue { command } => {
+            let state = state().await?;
+            match command {
+                CatalogueCommand::Refresh { provider } => {
+                    let all = crate::catalogue_refresh::feeds(&state);
+                    let names: Vec<String> = all.iter().map(|f| f.provider().to_string()).collect();
+                    let chosen: Vec<_> = match provider.as_deref().map(|p| p.trim().to_ascii_lowercase()) {
+                        Some(p) => all.into_iter().filter(|f| f.provider() == p).collect(),
+                        None => all,
+                    };
+                    if chosen.is_empty() {
+                        eprintln!("no enabled provider with a list to refresh (enabled: {})", if names.is_empty() { "none".into() } else { names.join(", ") });
+                        return Ok(1);
+                    }
+                    let mut failed = 0;
+                    for feed in chosen {
+                        let r = crate::catalogue_refresh::refresh(state.clone(), feed, true).await;
+                        match r.outcome {
+                            "refreshed" => println!("{}: {} games, {} images cached, {} left out", r.provider, r.games, r.images, r.dropped),
+                            "skipped" => println!("{}: skipped (another instance is refreshing it)", r.provider),
+                            _ => {
+                                failed += 1;
+                                println!("{}: failed: {} (its last catalogue is kept)", r.provider, r.error.unwrap_or_default());
+                            }
+                        }
+                    }
+                    Ok(if failed > 0 { 1 } else { 0 })
+                }
+                CatalogueCommand::Status => {
+                    let list = state.casino.feeds().statuses().await.map_err(|e| anyhow::anyhow!(e.text()))?;
+                    println!("{}", pretty(&list));
+                    Ok(0)
+                }
+                CatalogueCommand::Rules { set } => {
+                    let feeds = state.casino.feeds();
+                    if let Some(path) = set {
+                        let text = std::fs::read_to_string(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+                        let doc: serde_json::Value = serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("{}: not JSON: {e}", path.display()))?;
+                        match feeds.put_rules(&doc).await {
+                            Ok(rules) => println!("{}", pretty(&rules)),
+                            Err(e) => {
+                                eprintln!("refused: {}", e.text());
+                                return Ok(1);
+                            }
+                        }
+                    } else {
+                        println!("{}", pretty(&feeds.rules().await.map_err(|e| anyhow::anyhow!(e.text()))?));
+                    }
+                    Ok(0)
                 }
             }
         }

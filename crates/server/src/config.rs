@@ -55,6 +55,8 @@ pub struct Config {
     pub partners: crate::partners::PartnersConfig,
     /// The game providers' settings (`PROVIDER_<NAME>_<SETTING>`, docs/OPERATIONS.md).
     pub providers: Vec<providers::ProviderSettings>,
+    /// The providers' catalogue refresh job (`CATALOGUE_*`, `PROVIDER_<NAME>_LIST_URL`, …).
+    pub catalogue: crate::catalogue_refresh::RefreshConfig,
 }
 
 fn parse_var<T: std::str::FromStr>(var: &impl Fn(&str) -> Option<String>, key: &str) -> anyhow::Result<Option<T>> {
@@ -166,10 +168,12 @@ impl Config {
             },
             partners: Default::default(),
             providers: Vec::new(),
+            catalogue: crate::catalogue_refresh::RefreshConfig::for_tests(),
         };
         let mut config = config;
         config.partners = crate::partners::PartnersConfig::from_lookup(&var, mode == Mode::Demo)?;
         config.providers = provider_settings(&var, mode == Mode::Demo, &config.public_url)?;
+        config.catalogue = crate::catalogue_refresh::RefreshConfig::from_lookup(&var, mode == Mode::Demo, &config.providers)?;
         config.validate()?;
         Ok(config)
     }
@@ -242,15 +246,19 @@ impl Config {
             sportsbook_feed: SportsbookFeed::Off,
             partners: crate::partners::PartnersConfig::from_lookup(&|_: &str| None, true).expect("the demo partner settings"),
             providers: provider_settings(&|_: &str| None, true, "http://127.0.0.1:8080").expect("the demo provider settings"),
+            catalogue: crate::catalogue_refresh::RefreshConfig::for_tests(),
         }
     }
 }
 
-/// Every provider adapter's settings from `PROVIDER_<NAME>_<SETTING>`.
+/// Every provider adapter's settings from `PROVIDER_<NAME>_<SETTING>`, then the providers
+/// known by their list and launch only (`providers::import::LINK_PROVIDERS`: enabled by
+/// their own settings, never filled in by demo mode).
 pub fn provider_settings(var: &dyn Fn(&str) -> Option<String>, demo: bool, public_url: &str) -> anyhow::Result<Vec<providers::ProviderSettings>> {
     providers::settings::WALLET_PROVIDERS
         .iter()
         .map(|name| providers::ProviderSettings::from_lookup(name, var, demo, public_url, providers::extra_settings(name)).map_err(|e| anyhow::anyhow!(e)))
+        .chain(providers::import::LINK_PROVIDERS.iter().map(|name| providers::ProviderSettings::from_lookup(name, var, false, public_url, &[]).map_err(|e| anyhow::anyhow!(e))))
         .collect()
 }
 

@@ -4,6 +4,7 @@
 pub mod api;
 pub mod app;
 pub mod catalogue;
+pub mod catalogue_refresh;
 pub mod cli;
 pub mod config;
 pub mod metrics;
@@ -184,6 +185,9 @@ pub async fn serve(
         }
         None => None,
     };
+    // The providers' catalogue refresh (docs/OPERATIONS.md "Provider catalogues"): every
+    // instance runs the task; a lease per provider keeps one owner per pass.
+    let catalogue_refresh = catalogue_refresh::spawn_periodic(state.clone());
     let app = app::router(state).into_make_service_with_connect_info::<SocketAddr>();
     let result = axum::serve(listener, app).with_graceful_shutdown(shutdown).await;
     housekeeping.abort();
@@ -193,6 +197,9 @@ pub async fn serve(
         f.abort();
     }
     outbox.abort();
+    if let Some(c) = catalogue_refresh {
+        c.abort();
+    }
     payments_jobs.abort();
     payments.release_jobs().await;
     if let Some(m) = metrics {

@@ -36,6 +36,7 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 27, name: "deposit_bonus_choice", sql: include_str!("../migrations/0027_deposit_bonus_choice.sql") },
     Migration { version: 28, name: "drop_bonus_wagering", sql: include_str!("../migrations/0028_drop_bonus_wagering.sql") },
     Migration { version: 29, name: "virtual_races", sql: include_str!("../migrations/0029_virtual_races.sql") },
+    Migration { version: 30, name: "provider_catalogue", sql: include_str!("../migrations/0030_provider_catalogue.sql") },
 ];
 
 /// Splits a migration file into statements: they end with `;` at the end of a line.

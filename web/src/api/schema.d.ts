@@ -4,6 +4,40 @@
  */
 
 export interface paths {
+    "/amatic/game_link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An Amatic game's launch link. */
+        get: operations["amatic_link"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/amatic/game_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Amatic's games (and outcome_amatic's, shown as Amatic); tabs from the names. */
+        get: operations["amatic_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/jackpots": {
         parameters: {
             query?: never;
@@ -457,6 +491,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/evolution/get_game_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Evolution-type games (merchants upgaming and betsolutions; a direct feed naming no
+         *     merchant is kept), by `game_type`.
+         */
+        get: operations["evolution_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evolution/open_frame": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An Evolution-type game's frame. */
+        get: operations["evolution_frame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evoplay/frame": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An Evoplay game's frame. */
+        get: operations["evoplay_frame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evoplay/game_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Evoplay's games, an object keyed by game id (`order` gives the display order). */
+        get: operations["evoplay_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/favorite_slots/add": {
         parameters: {
             query?: never;
@@ -508,6 +613,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/golden_race/create_session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A Golden Race game session (the app reads `url`). */
+        post: operations["golden_race_session"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/golden_race/game_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Golden Race's virtual games: the whitelist's titles, in its order. */
+        get: operations["golden_race_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/golden_race/open_frame": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A Golden Race game's frame (`url`). */
+        get: operations["golden_race_frame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/jackpots": {
         parameters: {
             query?: never;
@@ -519,6 +675,40 @@ export interface paths {
         get: operations["jackpots_public"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/outcome/games/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Outcome's games, Evoplay's section left out. */
+        get: operations["outcome_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/outcome/session/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An Outcome game session (the language is the request's `Accept-Language`). */
+        post: operations["outcome_session"];
         delete?: never;
         options?: never;
         head?: never;
@@ -765,6 +955,46 @@ export interface paths {
          *     The funds are held at once (type 10).
          */
         post: operations["withdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pragmatic/game_link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Pragmatic game's launch link (through pragmaticf for a game of the swap table that
+         *     pragmaticf holds).
+         */
+        get: operations["pragmatic_link"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pragmatic/game_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pragmatic's games (`gameTypeID` `lg` is live); a game of the swap table that
+         *     pragmaticf holds is flagged `pragmaticf`.
+         */
+        get: operations["pragmatic_list"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1185,6 +1415,43 @@ export interface paths {
         put?: never;
         /** One slot round (base spin and every feature spin it triggers), provably fair. */
         post: operations["slot_spin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tvbet/tiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The TV betting tiles (spec §9: purple, red and black by default; the rules document's
+         *     `tvTiles`).
+         */
+        get: operations["tv_tiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tvbet/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A TV betting session token (provider `tvbet`) and the frame's address. */
+        get: operations["tv_token"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2073,6 +2340,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/fiable/v1/game_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fiable's games (inactive ones are never imported). */
+        get: operations["fiable_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fiable/v1/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Fiable session token; `url` is the game's address with the token, the language prefix
+         *     and the home address appended (spec §7).
+         */
+        get: operations["fiable_token"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gitslotpark/game_link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A pragmaticf game's launch link; the partner name gets `_PYG` when the player's
+         *     currency is PYG.
+         */
+        get: operations["gitslotpark_link"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gitslotpark/game_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** pragmaticf's games (Pragmatic titles through GitSlotPark, shown as Pragmatic). */
+        get: operations["gitslotpark_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/gr8/frame": {
         parameters: {
             query?: never;
@@ -2110,6 +2451,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/habanero/game/launch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A Habanero game's launch link. */
+        get: operations["habanero_launch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/habanero/game/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Habanero's games. */
+        get: operations["habanero_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/paykassma/deposit/init": {
         parameters: {
             query?: never;
@@ -2138,6 +2513,77 @@ export interface paths {
         put?: never;
         /** A withdrawal to a phone through Paykassma (whole major units). */
         post: operations["paykassma_withdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pgsoft/game_link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A PG Soft game's launch link. */
+        get: operations["pgsoft_link"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pgsoft/game_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** PG Soft's games. */
+        get: operations["pgsoft_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/slotegrator/games/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A Slotegrator game's launch link. */
+        get: operations["slotegrator_link"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/slotegrator/games/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Slotegrator's games without the excluded studios ('lotto instant win', betsolutions,
+         *     betradar), one version per platform.
+         */
+        get: operations["slotegrator_list"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2195,6 +2641,27 @@ export interface components {
             reason: string;
             /** Format: int64 */
             userId: number;
+        };
+        /** @description `amatic/game_list` item. */
+        AmaticGame: {
+            /**
+             * Format: int64
+             * @description Our catalogue id (favourites take it).
+             */
+            catalogueId: number;
+            gameid: string;
+            iconurl: string;
+            name: string;
+            /** @description `amatic` or `outcome_amatic` (shown as Amatic). */
+            provider: string;
+            /** @description Category tabs (for amatic, from the name: roulette, cardGames, lotto, slotMachines). */
+            tab: string[];
+        };
+        AmaticList: {
+            games: components["schemas"]["AmaticGame"][];
+            provider: string;
+            /** @description The provider's last catalogue refresh failed: its games are the last ones read. */
+            unavailable: boolean;
         };
         AmountRequest: {
             /**
@@ -2966,6 +3433,22 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_AmaticList: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                games: components["schemas"]["AmaticGame"][];
+                provider: string;
+                /** @description The provider's last catalogue refresh failed: its games are the last ones read. */
+                unavailable: boolean;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_BalanceReply: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -3530,6 +4013,41 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_EvolutionList: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                games: components["schemas"]["EvolutionGame"][];
+                provider: string;
+                unavailable: boolean;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_EvoplayList: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /** @description Keyed by Evoplay's game id. */
+                games: {
+                    [key: string]: components["schemas"]["EvoplayGame"];
+                };
+                /** @description The ids in display order (featured first). */
+                order: string[];
+                provider: string;
+                unavailable: boolean;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Fairness: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -3558,6 +4076,21 @@ export interface components {
                  *     change before its fixture…), with their index in the delivery; nothing of them applied.
                  */
                 refused: components["schemas"]["FeedRefusal"][];
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_FiableList: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                game_list: components["schemas"]["FiableGame"][];
+                provider: string;
+                unavailable: boolean;
             };
             /**
              * Format: int32
@@ -3658,6 +4191,21 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_GoldenRaceList: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                gamesList: components["schemas"]["VirtualGame"][];
+                provider: string;
+                unavailable: boolean;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Gr8Frame: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -3680,6 +4228,21 @@ export interface components {
             result?: {
                 /** @description `{iframe}/{lang}/?jwt={RS256 JWT}`. */
                 game_link: string;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_HabaneroList: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                games: components["schemas"]["HabaneroGame"][];
+                provider: string;
+                unavailable: boolean;
             };
             /**
              * Format: int32
@@ -3813,6 +4376,21 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_OutcomeList: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                Games: components["schemas"]["OutcomeGame"][];
+                provider: string;
+                unavailable: boolean;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_PartnerCodeApplied: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -3858,6 +4436,21 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_PgsoftList: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                games: components["schemas"]["PgsoftGame"][];
+                provider: string;
+                unavailable: boolean;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_PhoneCodeReply: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -3869,6 +4462,40 @@ export interface components {
                  */
                 id: number;
                 phone: string;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_PragmaticList: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                gameList: components["schemas"]["PragmaticGame"][];
+                /** @description The game server's host (images and the legacy launch). */
+                game_server_domain: string;
+                /** @description The language of the names (`en`, `fr`, `ar`). */
+                language: string;
+                provider: string;
+                unavailable: boolean;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_PragmaticfList: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                games: components["schemas"]["PragmaticfGame"][];
+                provider: string;
+                unavailable: boolean;
             };
             /**
              * Format: int32
@@ -3919,6 +4546,24 @@ export interface components {
                  */
                 state: number;
                 success: boolean;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_ProviderLink: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /**
+             * @description What every link endpoint answers: the address the game page frames, and the game
+             *     session's token (Fiable's "URL response has a token"; Golden Race reads `url`).
+             */
+            result?: {
+                token: string;
+                url: string;
             };
             /**
              * Format: int32
@@ -4137,6 +4782,22 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_SlotegratorList: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                games: components["schemas"]["SlotegratorGame"][];
+                project_name: string;
+                provider: string;
+                unavailable: boolean;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_SlotsHistoryReply: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -4263,6 +4924,22 @@ export interface components {
                 wageringBase: string;
                 /** Format: int32 */
                 wageringMultiple: number;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_TvTiles: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description `GET /api/tvbet/tiles`. */
+            result?: {
+                provider: string;
+                tiles: components["schemas"]["TvTile"][];
+                unavailable: boolean;
             };
             /**
              * Format: int32
@@ -4804,6 +5481,11 @@ export interface components {
                 logoUrl?: string | null;
                 /** @description Lower-case code (the name used in routes, blocklists and the wallet API). */
                 name: string;
+                /**
+                 * @description The provider's last catalogue refresh failed: its games are the last ones read and
+                 *     may not open ("temporarily unavailable").
+                 */
+                unavailable: boolean;
             }[];
             /**
              * Format: int32
@@ -5277,6 +5959,48 @@ export interface components {
             status: string;
             tournament: string;
         };
+        /** @description `api/evolution/get_game_list` item (Evolution-type payload). */
+        EvolutionGame: {
+            ImageURL: string;
+            MerchantName?: string | null;
+            PageCode: string;
+            System: string;
+            /** @description Names by language (`en` always). */
+            Trans: {
+                [key: string]: string;
+            };
+            /** Format: int64 */
+            catalogueId: number;
+            /** @description `live` or `slots`. */
+            game_type: string;
+            provider: string;
+            tab: string[];
+        };
+        EvolutionList: {
+            games: components["schemas"]["EvolutionGame"][];
+            provider: string;
+            unavailable: boolean;
+        };
+        /** @description `api/evoplay/game_list` entry (the list is an object keyed by game id). */
+        EvoplayGame: {
+            /** Format: int64 */
+            catalogueId: number;
+            /** @description `/api/evoplay/images/{Name}.jpg`. */
+            image: string;
+            name: string;
+            tab: string[];
+            type_id: string;
+        };
+        EvoplayList: {
+            /** @description Keyed by Evoplay's game id. */
+            games: {
+                [key: string]: components["schemas"]["EvoplayGame"];
+            };
+            /** @description The ids in display order (featured first). */
+            order: string[];
+            provider: string;
+            unavailable: boolean;
+        };
         /** @description `GET /api/studio/crash/fairness`. */
         Fairness: {
             salt: string;
@@ -5310,6 +6034,25 @@ export interface components {
              *     change before its fixture…), with their index in the delivery; nothing of them applied.
              */
             refused: components["schemas"]["FeedRefusal"][];
+        };
+        /** @description `fiable/v1/game_list` item. */
+        FiableGame: {
+            /** Format: int64 */
+            catalogueId: number;
+            description: string;
+            /** @description Fiable's game id. */
+            id: string;
+            image_name: string;
+            is_active: boolean;
+            name: string;
+            tab: string[];
+            /** @description The game's launch address at Fiable (the token link adds token, language and home). */
+            url: string;
+        };
+        FiableList: {
+            game_list: components["schemas"]["FiableGame"][];
+            provider: string;
+            unavailable: boolean;
         };
         /** @description A flat page (spec §3): sanitised HTML in `text`. */
         FlatPage: {
@@ -5408,6 +6151,17 @@ export interface components {
             /** @description `low`, `medium`, `high`, or null when unknown. */
             volatility?: string | null;
         };
+        GoldenRaceList: {
+            gamesList: components["schemas"]["VirtualGame"][];
+            provider: string;
+            unavailable: boolean;
+        };
+        GoldenRaceSessionRequest: {
+            game_id: string;
+            lang?: string | null;
+            /** @description `desktop` or `mobile`. */
+            platform?: string | null;
+        };
         /** @description `GET /gr8/frame`. */
         Gr8Frame: {
             /** @description `{iframe}/{lang}/` (view-only, no JWT). */
@@ -5445,6 +6199,21 @@ export interface components {
              * @description Major units of each player's currency: one of 10, 50, 100, 250, 500 (`limits.freebet`).
              */
             value: number;
+        };
+        /** @description `habanero/game/list` item. */
+        HabaneroGame: {
+            /** Format: int64 */
+            catalogueId: number;
+            game_name: string;
+            /** @description The game's image (cached by us). */
+            img_name: string;
+            keyname: string;
+            tab: string[];
+        };
+        HabaneroList: {
+            games: components["schemas"]["HabaneroGame"][];
+            provider: string;
+            unavailable: boolean;
         };
         /** @description The sportsbook bet a history entry belongs to (what the player saw when betting). */
         HistoryBet: {
@@ -5721,6 +6490,24 @@ export interface components {
             text: string;
             to: string;
         };
+        /** @description `api/outcome/games/list` item. */
+        OutcomeGame: {
+            Description: string;
+            Format: string;
+            Id: string;
+            Name: string;
+            SectionId: string;
+            /** Format: int64 */
+            catalogueId: number;
+            /** @description Our cached image. */
+            image: string;
+            tab: string[];
+        };
+        OutcomeList: {
+            Games: components["schemas"]["OutcomeGame"][];
+            provider: string;
+            unavailable: boolean;
+        };
         OutcomeReply: {
             /** @description Offered now. */
             active: boolean;
@@ -5731,6 +6518,10 @@ export interface components {
              * @description Decimal odds (3 decimals at most).
              */
             odds: number;
+        };
+        OutcomeSessionRequest: {
+            /** @description The game's `Id`. */
+            game_id: string;
         };
         /** @description What set-promocode did. */
         PartnerCodeApplied: {
@@ -5789,6 +6580,20 @@ export interface components {
         PayoutRequest: {
             /** @description The player's 8-digit payout code. */
             code: string;
+        };
+        /** @description `pgsoft/game_list` item. */
+        PgsoftGame: {
+            /** Format: int64 */
+            catalogueId: number;
+            gameid: string;
+            iconurl: string;
+            name: string;
+            tab: string[];
+        };
+        PgsoftList: {
+            games: components["schemas"]["PgsoftGame"][];
+            provider: string;
+            unavailable: boolean;
         };
         /** @description Spec §3 phone code reply. */
         PhoneCodeReply: {
@@ -5852,6 +6657,44 @@ export interface components {
              * @description Minor units of the player's currency, within the studio's limits.
              */
             stake: number;
+        };
+        /** @description `api/pragmatic/game_list` item. */
+        PragmaticGame: {
+            /** Format: int64 */
+            catalogueId: number;
+            gameID: string;
+            gameName: string;
+            /** @description `lg` is live casino. */
+            gameTypeID: string;
+            image: string;
+            isLiveGame: boolean;
+            /** @description `pragmatic`, or `pragmaticf` for a game of the swap table (launched through it). */
+            provider: string;
+            tab: string[];
+            technologyID: string;
+        };
+        PragmaticList: {
+            gameList: components["schemas"]["PragmaticGame"][];
+            /** @description The game server's host (images and the legacy launch). */
+            game_server_domain: string;
+            /** @description The language of the names (`en`, `fr`, `ar`). */
+            language: string;
+            provider: string;
+            unavailable: boolean;
+        };
+        /** @description `gitslotpark/game_list` item (pragmaticf). */
+        PragmaticfGame: {
+            /** Format: int64 */
+            catalogueId: number;
+            gameid: string;
+            iconurl1: string;
+            name: string;
+            tab: string[];
+        };
+        PragmaticfList: {
+            games: components["schemas"]["PragmaticfGame"][];
+            provider: string;
+            unavailable: boolean;
         };
         /** @description A draw's prize per winning coupon. */
         PrizeView: {
@@ -5923,6 +6766,19 @@ export interface components {
             logoUrl?: string | null;
             /** @description Lower-case code (the name used in routes, blocklists and the wallet API). */
             name: string;
+            /**
+             * @description The provider's last catalogue refresh failed: its games are the last ones read and
+             *     may not open ("temporarily unavailable").
+             */
+            unavailable: boolean;
+        };
+        /**
+         * @description What every link endpoint answers: the address the game page frames, and the game
+         *     session's token (Fiable's "URL response has a token"; Golden Race reads `url`).
+         */
+        ProviderLink: {
+            token: string;
+            url: string;
         };
         RealityCheckRequest: {
             /**
@@ -6169,6 +7025,27 @@ export interface components {
             url: string;
             url_image: string;
         };
+        /** @description `slotegrator/games/list` item. */
+        SlotegratorGame: {
+            /** Format: int64 */
+            catalogueId: number;
+            /** @description The game has a desktop and a mobile version; this is the platform's. */
+            haveTwoVersion: boolean;
+            image: string;
+            is_mobile: boolean;
+            name: string;
+            /** @description The studio. */
+            provider: string;
+            tab: string[];
+            type: string;
+            uuid: string;
+        };
+        SlotegratorList: {
+            games: components["schemas"]["SlotegratorGame"][];
+            project_name: string;
+            provider: string;
+            unavailable: boolean;
+        };
         SlotsHistoryReply: {
             items: components["schemas"]["SlotsRoundReply"][];
             /** Format: int64 */
@@ -6370,6 +7247,21 @@ export interface components {
              */
             winAmount: number;
         };
+        /** @description One TV betting tile (spec §9: three default tiles, purple, red and black). */
+        TvTile: {
+            /** @description CSS colour of the tile. */
+            color: string;
+            /** @description The TV game it opens (`null`: the TV provider's lobby). */
+            gameId?: string | null;
+            /** @description `purple`, `red`, `black`, … */
+            id: string;
+        };
+        /** @description `GET /api/tvbet/tiles`. */
+        TvTiles: {
+            provider: string;
+            tiles: components["schemas"]["TvTile"][];
+            unavailable: boolean;
+        };
         /** @description The user (spec §3 User). */
         UserReply: {
             /**
@@ -6454,6 +7346,21 @@ export interface components {
              * @description What it returned (minor units; 0 until settled or when lost).
              */
             win: number;
+        };
+        /** @description `api/golden_race/game_list` item (spec §3 virtual game). */
+        VirtualGame: {
+            gameId: string;
+            /** @description The app's page of the game: `/virtual-games/goldenrace/{gameId}`. */
+            gameUrl: string;
+            /**
+             * Format: int64
+             * @description Our catalogue id.
+             */
+            id: number;
+            imageUrl: string;
+            name: string;
+            /** @description `goldenrace`. */
+            provider: string;
         };
         /** @description A race as the lobby and the race page show it. */
         VirtualRace: {
@@ -6700,6 +7607,78 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    amatic_link: {
+        parameters: {
+            query?: {
+                /** @description The game id (`gameid` of the list). */
+                gameid?: string;
+                /** @description `en`, `fr`, `ar` (or `fr-fr` …). */
+                lang?: string;
+                /** @description Where the game's lobby button leads (an http(s) URL or a path of ours). */
+                lobbyUrl?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProviderLink"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 47 bad parameter, 61 not a player, 60 unknown provider, 62 unknown game, 71 provider banned */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    amatic_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AmaticList"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     list_pools: {
         parameters: {
             query?: never;
@@ -7773,6 +8752,161 @@ export interface operations {
             };
         };
     };
+    evolution_list: {
+        parameters: {
+            query?: {
+                /** @description `live`, `slots` (or `rng`); all games when absent. */
+                game_type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_EvolutionList"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 47 unknown game_type */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    evolution_frame: {
+        parameters: {
+            query?: {
+                language?: string;
+                /** @description The game's `PageCode`. */
+                page_id?: string;
+                /** @description The game's `System`. */
+                system?: string;
+                game_type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProviderLink"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 47, 61, 60, 62, 71 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    evoplay_frame: {
+        parameters: {
+            query?: {
+                project_name?: string;
+                game_id?: string;
+                language?: string;
+                /** @description The player's country (two letters). */
+                user_geo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProviderLink"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 47, 61, 60, 62, 71 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    evoplay_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_EvoplayList"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     favourite_add: {
         parameters: {
             query?: never;
@@ -7892,6 +9026,117 @@ export interface operations {
             };
         };
     };
+    golden_race_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GoldenRaceSessionRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProviderLink"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 47, 61, 60, 62, 71 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    golden_race_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_GoldenRaceList"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    golden_race_frame: {
+        parameters: {
+            query?: {
+                game_id?: string;
+                /** @description `desktop` or `mobile` (default). */
+                platform?: string;
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProviderLink"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 47, 61, 60, 62, 71 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     jackpots_public: {
         parameters: {
             query?: never;
@@ -7911,6 +9156,75 @@ export interface operations {
             };
             /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
             "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    outcome_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OutcomeList"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    outcome_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OutcomeSessionRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProviderLink"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 47, 61, 60, 62, 71 */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8447,6 +9761,82 @@ export interface operations {
             };
             /** @description 106 below the minimum, 84 above the maximum, 508 insufficient funds, 6252 wagering (number) or blocked (object), 80 token, 92 phone, 91 amount, 26, 23, 24, 40 */
             default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    pragmatic_link: {
+        parameters: {
+            query?: {
+                /** @description The game's `gameID`. */
+                symbol?: string;
+                /** @description `WEB` or `MOBILE` (default). */
+                platform?: string;
+                lang?: string;
+                /** @description Default `H5`. */
+                technology?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProviderLink"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 47, 61, 60, 62, 71 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    pragmatic_list: {
+        parameters: {
+            query?: {
+                /** @description The names' language (`en`, `fr`, `ar`; default the request's `Accept-Language`). */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PragmaticList"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9366,6 +10756,75 @@ export interface operations {
                 };
             };
             /** @description 68, 501, 63 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    tv_tiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TvTiles"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    tv_token: {
+        parameters: {
+            query?: {
+                /** @description A TV game (a tile's `gameId`); the first of the TV provider's list when absent. */
+                game_id?: string;
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProviderLink"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 47, 61, 60, 62, 71 */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -11381,6 +12840,155 @@ export interface operations {
             };
         };
     };
+    fiable_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FiableList"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    fiable_token: {
+        parameters: {
+            query?: {
+                /** @description `main` (the only type). */
+                game_type?: string;
+                /** @description The game to open (default: the first of the list). */
+                game_id?: string;
+                /** @description `fr-fr`, `en-US`, `ar-ar`: its part before the dash goes in the link. */
+                lang?: string;
+                /** @description The home address the game returns to. */
+                home?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProviderLink"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 47 (game_type other than main), 61, 60, 62, 71 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    gitslotpark_link: {
+        parameters: {
+            query?: {
+                lobbyUrl?: string;
+                /** @description The game id (`gameid` of the list); `symbol` when absent. */
+                gameid?: string;
+                symbol?: string;
+                /** @description `WEB` or `MOBILE` (default). */
+                platform?: string;
+                lang?: string;
+                /** @description Default `H5`. */
+                technology?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProviderLink"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 47, 61, 60, 62, 71 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    gitslotpark_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PragmaticfList"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     gr8_frame: {
         parameters: {
             query?: {
@@ -11452,6 +13060,75 @@ export interface operations {
             };
             /** @description 23, 60, 61, 62, 71 */
             default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    habanero_launch: {
+        parameters: {
+            query?: {
+                /** @description The game's `keyname`. */
+                game_id?: string;
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProviderLink"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 47, 61, 60, 62, 71 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    habanero_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_HabaneroList"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11533,6 +13210,163 @@ export interface operations {
                 };
             };
             /** @description 106, 84, 508, 6252, 89 not configured, 92 phone, 91 amount, 23, 24, 40 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    pgsoft_link: {
+        parameters: {
+            query?: {
+                gameid?: string;
+                lobbyUrl?: string;
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProviderLink"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 47, 61, 60, 62, 71 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    pgsoft_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PgsoftList"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    slotegrator_link: {
+        parameters: {
+            query?: {
+                project_name?: string;
+                /** @description Sent on mobile (where the game returns to); its presence makes the session mobile. */
+                return_url?: string;
+                game_uuid?: string;
+                language?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProviderLink"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 47, 61, 60, 62, 71 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    slotegrator_list: {
+        parameters: {
+            query?: {
+                /** @description Our project name at Slotegrator (spec §9 `{product}`). */
+                project_name?: string;
+                /**
+                 * @description `mobile` (default: the app asks every list for mobile) or `desktop`: of a game with
+                 *     both versions, the platform's is listed.
+                 */
+                platform?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SlotegratorList"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 47 bad project_name or platform */
             default: {
                 headers: {
                     [name: string]: unknown;

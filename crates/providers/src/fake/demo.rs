@@ -5,6 +5,12 @@
 //! then sends the win the same way. Server-rendered forms, no script (the CSP allows none
 //! inline), so it works on any phone.
 //!
+//! Each fake also serves its catalogue in its provider's own list format
+//! (`/demo-providers/{provider}/games`: Pragmatic's `getCasinoGames`, Evolution-type pages,
+//! Habanero's `Games`, Slotegrator's paged `items`, Evoplay's `data` keyed by id, …) and a
+//! generated SVG tile per game as its image, which the catalogue refresh job imports and
+//! caches like any provider's (docs/providers/endpoints.md).
+//!
 //! The outcome: a spin pays 2× with probability 1/4, 5× with 2/25 and 12× with 1/200 (RTP
 //! 96 %), drawn with the operating system's generator — a demo of the wallet path, not a
 //! certified game.
@@ -28,6 +34,9 @@ pub fn router(fakes: Fakes) -> Router {
         .route("/assets/page.css", get(css))
         .route("/{provider}/play", get(play))
         .route("/{provider}/spin", post(spin))
+        .route("/{provider}/games", get(games).post(games))
+        .route("/{provider}/img/{file}", get(image))
+        .route("/{provider}/game_pic/rec/325/{file}", get(image))
         .with_state(Arc::new(fakes))
 }
 
@@ -206,4 +215,170 @@ async fn css() -> Response {
          .s0{color:#d72638}.s1{color:#2d6a4f}.s2{color:#c9184a}.s3{color:#f77f00}.s4{color:#e9b10a}.s5{color:#3a86ff}",
     )
         .into_response()
+}
+
+// ------------------------------------------------------------------------------ catalogue
+
+#[derive(Debug, Deserialize)]
+struct ListQuery {
+    #[serde(default)]
+    page: Option<u32>,
+}
+
+/// Slotegrator's page size in the demo: one game a page, so the job's paging is exercised.
+const SLOTEGRATOR_PER_PAGE: usize = 1;
+
+/// The demo games of `provider` in its provider's own list format (`None`: no such fake).
+pub fn list_payload(provider: &str, page: u32) -> Option<serde_json::Value> {
+    use serde_json::json;
+    let p = super::catalogue::provider(provider)?;
+    let live = p.casino_type == "casinolive";
+    let payload = match provider {
+        "pragmatic" => json!({
+            "error": "0",
+            "description": "OK",
+            "gameList": p.games.iter().map(|g| {
+                let lg = live || matches!(g.kind, "table" | "roulette");
+                json!({ "gameID": g.id, "gameName": g.name, "gameTypeID": if lg { "lg" } else { "vs" },
+                        "typeDescription": if lg { "Live games" } else { "Video Slots" }, "technology": "html5", "technologyID": "H5",
+                        "platform": "MOBILE,WEB", "demoGameAvailable": true, "aspectRatio": "16:9", "frbAvailable": false, "variableFrbAvailable": false })
+            }).collect::<Vec<_>>(),
+        }),
+        // The demo fake stands for an Evolution-type aggregator feed whose merchant is
+        // upgaming (one of the two the spec keeps).
+        "evolution" => json!(p.games.iter().map(|g| json!({
+            "PageCode": g.id, "Trans": { "en": g.name }, "MerchantName": "upgaming", "ImageURL": format!("{}.svg", g.id),
+            "System": "evolution", "GameType": if live { "live" } else { "slots" },
+        })).collect::<Vec<_>>()),
+        "habanero" => json!({ "Games": p.games.iter().enumerate().map(|(i, g)| json!({
+            "BrandGameId": format!("demo-{}", g.id), "KeyName": g.id, "Name": g.name, "GameTypeName": "Video Slots", "IsNew": i == 0,
+        })).collect::<Vec<_>>() }),
+        "slotegrator" => {
+            let pages = p.games.len().div_ceil(SLOTEGRATOR_PER_PAGE).max(1);
+            let page = (page.max(1) as usize).min(pages);
+            let items: Vec<_> = p.games.iter().skip((page - 1) * SLOTEGRATOR_PER_PAGE).take(SLOTEGRATOR_PER_PAGE).map(|g| json!({
+                "uuid": g.id, "name": g.name, "image": format!("{}.svg", g.id), "type": kind_word(g.kind), "provider": "Demo Studio",
+                "technology": "HTML5", "has_lobby": 0, "is_mobile": 0, "has_freespins": 0, "has_tables": 0,
+            })).collect();
+            json!({ "items": items, "_links": { "self": { "href": format!("games?page={page}") } },
+                    "_meta": { "totalCount": p.games.len(), "pageCount": pages, "currentPage": page, "perPage": SLOTEGRATOR_PER_PAGE } })
+        }
+        "evoplay" => json!({ "status": "ok", "data": p.games.iter().map(|g| (g.id.to_string(), json!({
+            "name": g.name, "type_id": match g.kind { "crash" => 3, "table" | "roulette" => 2, _ => 1 }, "game_sub_type": kind_word(g.kind),
+        }))).collect::<serde_json::Map<_, _>>() }),
+        "goldenrace" => json!({ "games": p.games.iter().map(|g| json!({ "gameId": g.id, "name": g.name, "type": "racing", "image": format!("{}.svg", g.id) })).collect::<Vec<_>>() }),
+        "softswiss" => json!(p.games.iter().map(|g| json!({
+            "identifier": g.id, "title": g.name, "producer": "demo", "category": kind_word(g.kind), "devices": ["desktop", "mobile"],
+            "payout": format!("{}.{:02}", g.rtp_bp / 100, g.rtp_bp % 100),
+        })).collect::<Vec<_>>()),
+        "hub88" => json!(p.games.iter().map(|g| json!({
+            "game_code": g.id, "name": g.name, "url_thumb": format!("{}.svg", g.id), "category": kind_word(g.kind),
+            "product": p.display, "platforms": ["GPL_DESKTOP", "GPL_MOBILE"], "enabled": true,
+        })).collect::<Vec<_>>()),
+        _ => return None,
+    };
+    Some(payload)
+}
+
+fn kind_word(kind: &str) -> &'static str {
+    match kind {
+        "crash" => "crash",
+        "roulette" => "roulette",
+        "table" => "table",
+        "virtual" => "virtual",
+        _ => "slots",
+    }
+}
+
+async fn games(Path(provider): Path<String>, Query(q): Query<ListQuery>) -> Response {
+    match list_payload(&provider, q.page.unwrap_or(1)) {
+        Some(p) => ([(header::CONTENT_TYPE, "application/json")], p.to_string()).into_response(),
+        None => (axum::http::StatusCode::NOT_FOUND, "no such demo provider").into_response(),
+    }
+}
+
+/// A demo game's image: an SVG tile with its name, found by the file's stem (the game's id,
+/// or its name for Evoplay's `{Name}.jpg`), whatever extension is asked.
+async fn image(Path((provider, file)): Path<(String, String)>) -> Response {
+    let stem = file.rsplit_once('.').map(|(s, _)| s).unwrap_or(&file);
+    let Some(p) = super::catalogue::provider(&provider) else {
+        return (axum::http::StatusCode::NOT_FOUND, "no such demo provider").into_response();
+    };
+    let Some(g) = p.games.iter().find(|g| g.id == stem || g.name.eq_ignore_ascii_case(stem)) else {
+        return (axum::http::StatusCode::NOT_FOUND, "no such demo game").into_response();
+    };
+    ([(header::CONTENT_TYPE, "image/svg+xml"), (header::CACHE_CONTROL, "public, max-age=3600")], tile(p.display, g.id, g.name)).into_response()
+}
+
+/// A 300×300 tile: a colour from the game id, the name in up to three lines, "DEMO".
+pub fn tile(display: &str, id: &str, name: &str) -> String {
+    let h = id.bytes().fold(2166136261u32, |h, b| (h ^ b as u32).wrapping_mul(16777619));
+    let hue = h % 360;
+    let mut lines: Vec<String> = Vec::new();
+    for word in name.split_whitespace() {
+        match lines.last_mut() {
+            Some(l) if l.chars().count() + 1 + word.chars().count() <= 14 => {
+                l.push(' ');
+                l.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines.truncate(3);
+    let text: String = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| format!("<text x=\"150\" y=\"{}\" font-size=\"30\" font-weight=\"700\" text-anchor=\"middle\" fill=\"#fff\">{}</text>", 130 + i as i32 * 38 - (lines.len() as i32 - 1) * 19, esc(l)))
+        .collect();
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"300\" height=\"300\" viewBox=\"0 0 300 300\" font-family=\"sans-serif\">\
+         <defs><linearGradient id=\"g\" x1=\"0\" y1=\"0\" x2=\"1\" y2=\"1\"><stop offset=\"0\" stop-color=\"hsl({hue},65%,45%)\"/>\
+         <stop offset=\"1\" stop-color=\"hsl({hue2},70%,22%)\"/></linearGradient></defs>\
+         <rect width=\"300\" height=\"300\" rx=\"24\" fill=\"url(#g)\"/>{text}\
+         <text x=\"150\" y=\"250\" font-size=\"15\" text-anchor=\"middle\" fill=\"#e8ecf4\">{display}</text>\
+         <rect x=\"112\" y=\"262\" width=\"76\" height=\"22\" rx=\"11\" fill=\"#ffcf33\"/>\
+         <text x=\"150\" y=\"278\" font-size=\"13\" font-weight=\"700\" text-anchor=\"middle\" fill=\"#1a1300\">DEMO</text></svg>",
+        hue2 = (hue + 40) % 360,
+        display = esc(display),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_fake_serves_its_catalogue_in_its_format() {
+        for p in super::super::catalogue::PROVIDERS {
+            let payload = list_payload(p.code, 1).unwrap_or_else(|| panic!("{} has no list", p.code));
+            let feed = crate::import::Feed::new(crate::ProviderSettings::local(p.code, "k", "http://127.0.0.1:9/demo-providers/x"), Default::default());
+            let mut ids = Vec::new();
+            let mut page = 1;
+            loop {
+                let body = list_payload(p.code, page).unwrap().to_string();
+                let parsed = crate::import::parse(&feed, &casino::shapes::ListRules::default(), body.as_bytes()).unwrap_or_else(|e| panic!("{}: {e}", p.code));
+                ids.extend(parsed.games.iter().map(|g| g.game.game_id.clone()));
+                assert_eq!(parsed.dropped, 0, "{}", p.code);
+                if page >= parsed.page_count {
+                    break;
+                }
+                page += 1;
+            }
+            let expected: Vec<String> = p.games.iter().map(|g| g.id.to_string()).collect();
+            let mut sorted_ids = ids.clone();
+            sorted_ids.sort();
+            let mut sorted_expected = expected.clone();
+            sorted_expected.sort();
+            assert_eq!(sorted_ids, sorted_expected, "{}: the import reads back every demo game", p.code);
+            assert!(payload.is_object() || payload.is_array());
+        }
+        assert!(list_payload("nobody", 1).is_none());
+    }
+
+    #[test]
+    fn tiles_escape_names() {
+        let svg = tile("Demo <x>", "id", "A & B <script>");
+        assert!(svg.contains("A &amp; B") && !svg.contains("<script>") && svg.contains("Demo &lt;x&gt;"));
+        assert!(svg.starts_with("<svg"));
+    }
 }

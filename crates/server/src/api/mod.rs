@@ -17,6 +17,7 @@ pub mod payments;
 pub mod promotions;
 pub mod promotions_extra;
 pub mod promotions_admin;
+pub mod provider_links;
 pub mod provider_wallet;
 pub mod providers;
 pub mod site;
@@ -39,6 +40,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .merge(casino_history::routes())
         .merge(provider_wallet::routes())
         .merge(providers::routes())
+        .merge(provider_links::routes())
         .merge(studio::routes())
         .merge(crash::routes()) // crash
         .merge(rg::routes()) // responsible gambling
@@ -92,10 +94,17 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         partners::digitain_token, partners::gr8_game_link, partners::gr8_frame,
         desk::me, desk::player, desk::deposit, desk::payout, desk::report, desk::cashiers, desk::move_float,
         virtuals::races, virtuals::race, virtuals::place, virtuals::bets, // studio virtual races
+        provider_links::amatic_list, provider_links::amatic_link, provider_links::evolution_list, provider_links::evolution_frame,
+        provider_links::fiable_list, provider_links::fiable_token, provider_links::habanero_list, provider_links::habanero_launch,
+        provider_links::slotegrator_list, provider_links::slotegrator_link, provider_links::evoplay_list, provider_links::evoplay_frame,
+        provider_links::outcome_list, provider_links::outcome_session, provider_links::pragmatic_list,
+        provider_links::pragmatic_link, provider_links::gitslotpark_list, provider_links::gitslotpark_link, provider_links::pgsoft_list,
+        provider_links::pgsoft_link, provider_links::golden_race_list, provider_links::golden_race_frame, provider_links::golden_race_session,
+        provider_links::tv_tiles, provider_links::tv_token,
     ),
     components(schemas(envelope::ErrorEnvelope)),
     modifiers(&ErrorCatalogue),
-    tags((name = "user"), (name = "wallet"), (name = "site"), (name = "admin", description = "Back office"), (name = "casino", description = "Catalogue, favourites and game launch"), (name = "provider wallet", description = "Seamless wallet for game providers (signed)"), (name = "studio", description = "The in-house studio's game client"), (name = "dev", description = "Demo mode only"), (name = "responsible gambling", description = "Deposit limits, self-exclusion, cool-off, reality check"), (name = "payments", description = "Deposits and withdrawals through payment providers"), (name = "cashier", description = "Cashier network: the player side"), (name = "desk", description = "Cashier desk (cashiers and super agents)"), (name = "sportsbook", description = "Our sportsbook: the line, bets, settlement"), (name = "partners", description = "Partner sportsbooks (Digitain, GR8): frame tokens and links"))
+    tags((name = "user"), (name = "wallet"), (name = "site"), (name = "admin", description = "Back office"), (name = "casino", description = "Catalogue, favourites and game launch"), (name = "provider wallet", description = "Seamless wallet for game providers (signed)"), (name = "studio", description = "The in-house studio's game client"), (name = "dev", description = "Demo mode only"), (name = "responsible gambling", description = "Deposit limits, self-exclusion, cool-off, reality check"), (name = "payments", description = "Deposits and withdrawals through payment providers"), (name = "cashier", description = "Cashier network: the player side"), (name = "desk", description = "Cashier desk (cashiers and super agents)"), (name = "sportsbook", description = "Our sportsbook: the line, bets, settlement"), (name = "partners", description = "Partner sportsbooks (Digitain, GR8): frame tokens and links"), (name = "providers", description = "Game providers: each provider's game list and launch link (spec §7), Golden Race, TV betting"))
 )]
 pub struct ApiDoc;
 

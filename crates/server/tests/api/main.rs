@@ -15,6 +15,7 @@ mod payments;
 mod promotions;
 mod promotions_admin;
 mod promotions_payouts;
+mod provider_links;
 mod provider_wallet;
 mod rg;
 mod slots_history;

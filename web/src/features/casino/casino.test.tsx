@@ -153,6 +153,7 @@ describe('provider list', () => {
       casinoType: 'slots',
       authRequired: false,
       gameCount: 1,
+      unavailable: false,
     }));
     mockApi({
       '/api/user/blocklist': ok(['p1']),
