@@ -27,7 +27,7 @@ use crate::glue::{form_params, secure_eq, Money};
 use crate::rawjson::Obj;
 use crate::{Ctx, Inbound, JsonOut, Outbound, ProviderAdapter, ProviderSettings};
 use async_trait::async_trait;
-use casino::GameSession;
+use casino::{GameSession, RollbackCall, WalletCall, WalletOp};
 use kernel::clock::now_ms;
 use kernel::{AppError, Currency, ErrorCode};
 
@@ -283,25 +283,50 @@ async fn open_bet(ctx: &Ctx, s: &GameSession, ref_id: &str) -> Result<Option<wal
     if bet.user_id != Some(s.user_id) {
         return Err(status::BET_DOES_NOT_EXIST);
     }
-    if bet.tombstone || settled(ctx, s, ref_id, &bet).await.map_err(|e| refusal(Kind::Credit, &e))? {
+    if bet.tombstone || settled(ctx, ref_id, &bet).await.map_err(|e| refusal(Kind::Credit, &e))? {
         return Err(status::BET_ALREADY_SETTLED);
     }
     Ok(Some(bet))
 }
 
-/// Whether the bet was cancelled or credited already. A credit is found among the player's
-/// postings since the bet (the credit's key is its own transaction id, which a later call of
-/// the refId does not know); two different credits of one refId racing each other are not
-/// caught here (docs/providers/evolution.md).
-async fn settled(ctx: &Ctx, s: &GameSession, ref_id: &str, bet: &wallet::PostedTx) -> Result<bool, AppError> {
-    let ledger = ctx.casino.wallet().ledger();
-    if ledger.is_reversed(bet.tx_id).await? {
+/// The ledger key that marks the bet `ref_id` settled: a zero posting claimed by its first
+/// credit or cancel, in the same all-or-none operation as that credit or cancel. Its game
+/// field names the settling transaction, so another settlement of the same bet is a
+/// conflicting duplicate (refused by the ledger's unique index, race-free) and the same one
+/// sent again a replay: either way `BET_ALREADY_SETTLED`, and no money moves twice.
+pub fn settle_key(ref_id: &str) -> String {
+    format!("settle:{ref_id}")
+}
+
+/// Whether the bet was cancelled or credited already (two indexed look-ups).
+async fn settled(ctx: &Ctx, ref_id: &str, bet: &wallet::PostedTx) -> Result<bool, AppError> {
+    if ctx.casino.wallet().ledger().is_reversed(bet.tx_id).await? {
         return Ok(true);
     }
-    // From a little before the bet: entries carry their batch's clock, not the bet's.
-    let q = wallet::HistoryQuery { user_id: s.user_id, from_ms: bet.created_at - 5_000, to_ms: i64::MAX, limit: 1_000, offset: 0, kind: Some(wallet::BalanceKind::Real) };
-    let entries = ledger.history(&q).await?;
-    Ok(entries.iter().any(|e| e.metadata["provider"] == CODE && e.metadata["kind"] == "win" && e.metadata["roundId"] == ref_id))
+    Ok(ctx.lookup(CODE, &settle_key(ref_id)).await?.is_some())
+}
+
+fn wallet_call(s: &GameSession, tx: &str, round: &str, game: &str, amount: i64) -> WalletCall {
+    WalletCall { session_token: String::new(), transaction_id: tx.into(), round_id: round.into(), game_id: game.into(), amount, currency: s.currency.code().into() }
+}
+
+/// The settlement marker of `ref_id` claimed by the transaction `by`.
+fn marker(s: &GameSession, ref_id: &str, by: &str) -> (GameSession, WalletOp) {
+    (s.clone(), WalletOp::Win(wallet_call(s, &settle_key(ref_id), ref_id, &format!("settled-by:{by}"), 0)))
+}
+
+/// Runs a settlement with its marker; the reply of the settlement itself.
+async fn settle(ctx: &Ctx, s: &GameSession, ops: Vec<(GameSession, WalletOp)>, kind: Kind, uuid: &str) -> Reply {
+    match ctx.casino.wallet().all_or_none(CODE, ops).await {
+        Ok(replies) => match replies.last() {
+            Some(r) if r.replayed => Err(fail(ctx, s, status::BET_ALREADY_SETTLED, uuid).await),
+            Some(r) => ok(ctx, s, status::OK, Some(r.balance), uuid).await,
+            None => Err(fail(ctx, s, status::UNKNOWN_ERROR, uuid).await),
+        },
+        // The marker claimed by another settlement of this bet.
+        Err((0, e)) if e.code == ErrorCode::IdempotencyConflict => Err(fail(ctx, s, status::BET_ALREADY_SETTLED, uuid).await),
+        Err((_, e)) => Err(fail(ctx, s, refusal(kind, &e), uuid).await),
+    }
 }
 
 async fn credit(ctx: &Ctx, call: &Call<'_>) -> Reply {
@@ -313,24 +338,25 @@ async fn credit(ctx: &Ctx, call: &Call<'_>) -> Reply {
     }
     let key = format!("credit:{}", tx.id);
     let game = call.game();
-    let m = Money { tx: &key, round: &tx.ref_id, game: &game, amount: minor };
-    match ctx.win(CODE, &s, &m).await {
-        Ok(r) if r.replayed => Err(fail(ctx, &s, status::BET_ALREADY_SETTLED, &call.uuid).await),
-        Ok(r) => ok(ctx, &s, status::OK, Some(r.balance), &call.uuid).await,
-        Err(e) => Err(fail(ctx, &s, refusal(Kind::Credit, &e), &call.uuid).await),
-    }
+    let ops = vec![marker(&s, &tx.ref_id, &key), (s.clone(), WalletOp::Win(wallet_call(&s, &key, &tx.ref_id, &game, minor)))];
+    settle(ctx, &s, ops, Kind::Credit, &call.uuid).await
 }
 
 async fn cancel(ctx: &Ctx, call: &Call<'_>) -> Reply {
     let (s, tx, _minor) = money_call(ctx, call, "transaction").await?;
-    if let Err(st) = open_bet(ctx, &s, &tx.ref_id).await {
-        return Err(fail(ctx, &s, st, &call.uuid).await);
-    }
+    let open = match open_bet(ctx, &s, &tx.ref_id).await {
+        Ok(open) => open,
+        Err(st) => return Err(fail(ctx, &s, st, &call.uuid).await),
+    };
     let own = format!("cancel:{}", tx.id);
     let game = call.game();
+    let rollback = RollbackCall { session_token: String::new(), transaction_id: own.clone(), reference_transaction_id: debit_key(&tx.ref_id), round_id: tx.ref_id.clone(), game_id: game.clone() };
+    if open.is_some() {
+        return settle(ctx, &s, vec![marker(&s, &tx.ref_id, &own), (s.clone(), WalletOp::Rollback(rollback))], Kind::Cancel, &call.uuid).await;
+    }
+    // A debit never seen: a tombstone refuses it if it arrives (no marker: no bet to settle).
     match ctx.rollback(CODE, &s, &own, &debit_key(&tx.ref_id), &tx.ref_id, &game).await {
         Ok(r) if r.replayed => Err(fail(ctx, &s, status::BET_ALREADY_SETTLED, &call.uuid).await),
-        // Reversed, or a tombstone left for a debit that never arrived: OK either way.
         Ok(r) => ok(ctx, &s, status::OK, Some(r.balance), &call.uuid).await,
         Err(e) => Err(fail(ctx, &s, refusal(Kind::Cancel, &e), &call.uuid).await),
     }

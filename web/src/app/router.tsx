@@ -116,6 +116,7 @@ const tree: RouteObject[] = [
       // The studio's own virtual races (features/virtuals): the lobby and a race type's page.
       { path: 'virtual-games', ...page(() => import('../features/virtuals/routes/VirtualsLobbyPage')) },
       { path: 'virtual-games/studio/:sport', ...page(() => import('../features/virtuals/routes/RacePage')) },
+      { path: 'virtual-games/goldenrace/:gameId', ...page(() => import('../features/virtuals/routes/GoldenRacePage')) },
       ...['virtual-games/*'].map((path) => ({
         path,
         ...comingSoon,

@@ -8,6 +8,9 @@ export type Runner = Schemas['VirtualRunner'];
 export type RaceDetail = ReplyOf<'/api/virtuals/races/{id}', 'get'>;
 export type VirtualBet = ReplyOf<'/api/virtuals/bets', 'post'>;
 export type PlaceBody = RequestBody<'/api/virtuals/bets', 'post'>;
+export type GoldenRaceList = ReplyOf<'/api/golden_race/game_list', 'get'>;
+export type GoldenRaceLink = ReplyOf<'/api/golden_race/create_session', 'post'>;
+export type GoldenRaceSessionBody = RequestBody<'/api/golden_race/create_session', 'post'>;
 
 const V = '/api/virtuals';
 
@@ -25,6 +28,14 @@ export const virtualsApi = api.enhanceEndpoints({ addTagTypes: ['VirtualRaces', 
     placeVirtualBet: build.mutation<VirtualBet, { body: PlaceBody; key: string }>({
       query: ({ body, key }) => ({ url: `${V}/bets`, method: 'POST', body, headers: { 'Idempotency-Key': key } }),
       invalidatesTags: (result) => (result ? ['Balance', 'VirtualBets'] : []),
+    }),
+    /** Golden Race's virtual games (spec §7), in its whitelist's order. */
+    goldenRaceGames: build.query<GoldenRaceList, void>({
+      query: () => ({ url: '/api/golden_race/game_list' }),
+    }),
+    /** A Golden Race game session: the app frames `url`. */
+    goldenRaceSession: build.mutation<GoldenRaceLink, GoldenRaceSessionBody>({
+      query: (body) => ({ url: '/api/golden_race/create_session', method: 'POST', body }),
     }),
     myVirtualBets: build.query<VirtualBet[], void>({
       query: () => ({ url: `${V}/bets?limit=30` }),

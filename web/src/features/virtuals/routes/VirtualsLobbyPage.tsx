@@ -31,7 +31,33 @@ export default function VirtualsLobbyPage() {
           <SportCard key={s.sport} sport={s} now={now} locale={i18n.language} />
         ))}
       </div>
+      <GoldenRaceSection />
     </section>
+  );
+}
+
+/** Golden Race's games (spec §7, §9: its whitelist, in that order), each opening /virtual-games/goldenrace/{gameId}. */
+function GoldenRaceSection() {
+  const { t } = useTranslation('virtuals');
+  const { data, isError } = virtualsApi.useGoldenRaceGamesQuery();
+  const games = data?.gamesList ?? [];
+  if (!isError && games.length === 0 && !data?.unavailable) return null;
+  return (
+    <>
+      <h2 className={css.sectionTitle}>{t('goldenRace')}</h2>
+      {data?.unavailable || isError ? (
+        <p className={css.error} data-testid="goldenrace-unavailable">{t('providerUnavailable')}</p>
+      ) : (
+        <div className={css.grTiles} data-testid="goldenrace-games">
+          {games.map((g) => (
+            <Link key={g.gameId} to={`/virtual-games/goldenrace/${encodeURIComponent(g.gameId)}`} className={css.grTile} data-testid="goldenrace-game">
+              {g.imageUrl ? <img src={g.imageUrl} alt="" loading="lazy" width={140} height={140} /> : <span className={css.grArt} aria-hidden="true" />}
+              <span className={css.grName}>{g.name}</span>
+            </Link>
+          ))}
+        </div>
+      )}
+    </>
   );
 }
 
