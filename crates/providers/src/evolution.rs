@@ -283,7 +283,9 @@ async fn open_bet(ctx: &Ctx, s: &GameSession, ref_id: &str) -> Result<Option<wal
     if bet.user_id != Some(s.user_id) {
         return Err(status::BET_DOES_NOT_EXIST);
     }
-    if bet.tombstone || settled(ctx, ref_id, &bet).await.map_err(|e| refusal(Kind::Credit, &e))? {
+    // A cancelled or credited bet is refused by its settlement marker (`settle`), in the
+    // same operation as the payment: no read here can race it.
+    if bet.tombstone {
         return Err(status::BET_ALREADY_SETTLED);
     }
     Ok(Some(bet))
@@ -296,14 +298,6 @@ async fn open_bet(ctx: &Ctx, s: &GameSession, ref_id: &str) -> Result<Option<wal
 /// sent again a replay: either way `BET_ALREADY_SETTLED`, and no money moves twice.
 pub fn settle_key(ref_id: &str) -> String {
     format!("settle:{ref_id}")
-}
-
-/// Whether the bet was cancelled or credited already (two indexed look-ups).
-async fn settled(ctx: &Ctx, ref_id: &str, bet: &wallet::PostedTx) -> Result<bool, AppError> {
-    if ctx.casino.wallet().ledger().is_reversed(bet.tx_id).await? {
-        return Ok(true);
-    }
-    Ok(ctx.lookup(CODE, &settle_key(ref_id)).await?.is_some())
 }
 
 fn wallet_call(s: &GameSession, tx: &str, round: &str, game: &str, amount: i64) -> WalletCall {

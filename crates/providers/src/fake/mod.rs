@@ -186,6 +186,12 @@ pub async fn deliver(http: &reqwest::Client, base: &str, dialect: &dyn Dialect, 
     let Some(req) = dialect.request(d, keys) else {
         return Answer::unsupported();
     };
+    send(http, base, dialect, &req, d, retry).await
+}
+
+/// Sends a request already built (and signed) for `d`, resending as [`deliver`] does (the
+/// load generator builds its requests before it starts the clock).
+pub async fn send(http: &reqwest::Client, base: &str, dialect: &dyn Dialect, req: &Request, d: &Delivery, retry: Retry) -> Answer {
     let mut url = format!("{}/api/providers/{}/{}", base.trim_end_matches('/'), dialect.code(), req.path);
     if !req.query.is_empty() {
         url = format!("{url}?{}", req.query);

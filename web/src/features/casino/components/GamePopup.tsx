@@ -63,6 +63,10 @@ export function GamePopup({ game, pool, onClose, onOpen }: { game: Game; pool: r
   const notify = useNotify();
   const isAuth = useAppSelector((s) => s.auth.isAuth);
   const providerGames = casinoApi.useGameListQuery(game.provider, { skip: game.provider === FAVORITE });
+  // A provider whose catalogue refresh failed is "temporarily unavailable": said here, and
+  // the play button says why it does nothing rather than opening a broken game.
+  const providers = casinoApi.useCasinoProvidersQuery(game.casinoType || 'slots');
+  const unavailable = providers.data?.find((p) => p.name === game.provider)?.unavailable === true;
   const { i18n } = useTranslation();
   const rtp = useMemo(() => formatRtp(gameRtp(game, new Date()), i18n.language), [game, i18n.language]);
   const [seed] = useState(() => Math.random());
@@ -78,6 +82,10 @@ export function GamePopup({ game, pool, onClose, onOpen }: { game: Game; pool: r
   }, [game, pool, providerGames.data, seed]);
 
   const play = () => {
+    if (unavailable) {
+      notify.errorKey('casino:providerUnavailable', 'game-popup');
+      return;
+    }
     if (!isAuth) {
       // Spec §4: guests are blocked, told to sign in, and the pop-up closes.
       notify.errorKey('pleaseAuth');
@@ -124,8 +132,13 @@ export function GamePopup({ game, pool, onClose, onOpen }: { game: Game; pool: r
             {game.description}
           </p>
         )}
+        {unavailable && (
+          <p className={css.popupUnavailable} role="alert" data-testid="provider-unavailable">
+            {t('providerUnavailable')}
+          </p>
+        )}
         <div className={css.popupActions}>
-          <MobileButton block onClick={play} data-testid="play">
+          <MobileButton block onClick={play} data-testid="play" aria-disabled={unavailable || undefined}>
             <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
               <path d="M8 5.5v13l10.5-6.5z" fill="currentColor" />
             </svg>
