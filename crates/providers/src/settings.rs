@@ -52,7 +52,7 @@ impl ProviderSettings {
         let up = name.to_ascii_uppercase();
         let get = |setting: &str| var(&format!("PROVIDER_{up}_{setting}")).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
         let mut values = BTreeMap::new();
-        for setting in ["ENABLED", "SECRET", "URL", "AUTH_REQUIRED"].iter().chain(extra) {
+        for setting in ["ENABLED", "SECRET", "URL", "AUTH_REQUIRED", "LAUNCH_URL"].iter().chain(extra) {
             if let Some(v) = get(setting) {
                 values.insert(setting.to_ascii_lowercase(), v);
             }
@@ -83,6 +83,16 @@ impl ProviderSettings {
     /// A dialect-specific setting (`"operator_id"`), read as `PROVIDER_<NAME>_OPERATOR_ID`.
     pub fn value(&self, setting: &str) -> Option<&str> {
         self.values.get(setting).map(String::as_str)
+    }
+
+    /// The launch link template of the provider's games (`{gameId}`, `{token}`, `{lang}`,
+    /// `{userId}` replaced): the local fake's game page in demo mode; else
+    /// `PROVIDER_<NAME>_LAUNCH_URL`, or `{URL}/launch?…` when it is not set.
+    pub fn launch_template(&self) -> String {
+        if self.demo {
+            return format!("{}/play?game={{gameId}}&token={{token}}&lang={{lang}}&player={{userId}}", self.url);
+        }
+        self.value("launch_url").map(String::from).unwrap_or_else(|| format!("{}/launch?game={{gameId}}&token={{token}}&lang={{lang}}", self.url))
     }
 
     /// Settings for tests and the demo: enabled, a secret, the given URL.

@@ -130,7 +130,8 @@ pub async fn install(state: &AppState) -> anyhow::Result<()> {
         let Some(fake) = providers::fake::catalogue::provider(&settings.name) else { continue };
         let provider = NewProvider {
             name: settings.name.clone(),
-            display_name: fake.display.into(),
+            // "(demo)" only for a local fake; a real provider shows its own name.
+            display_name: if settings.demo { fake.display.into() } else { casino::catalogue::display_name(&settings.name) },
             casino_type: fake.casino_type.into(),
             auth_required: settings.auth_required,
             listed: true,
@@ -138,7 +139,7 @@ pub async fn install(state: &AppState) -> anyhow::Result<()> {
             wallet_secret: None,
             // The player id is what a real provider learns from the launch call (Evolution's
             // UA2, Hub88's game/url); the demo fakes read it from their link.
-            launch_url: format!("{}/play?game={{gameId}}&token={{token}}&lang={{lang}}&player={{userId}}", settings.url),
+            launch_url: settings.launch_template(),
             logo_url: None,
         };
         // A real provider's games come from its catalogue import, not from here; so do a demo
