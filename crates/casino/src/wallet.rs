@@ -314,7 +314,7 @@ impl ProviderWallet {
     /// operation after its rollback is refused (28) before anything of the batch moves. (A
     /// rollback landing between this read and the batch's commit is the one window left.)
     async fn not_reversed_key(&self, provider: &str, transaction_id: &str) -> Result<(), AppError> {
-        match self.ledger.lookup(&ledger_key(provider, transaction_id)).await? {
+        match self.ledger.lookup_committed(&ledger_key(provider, transaction_id)).await? {
             Some(found) if !found.tombstone && self.ledger.is_reversed(found.tx_id).await? => Err(AppError::new(ErrorCode::TransactionRolledBack)),
             _ => Ok(()),
         }

@@ -110,9 +110,10 @@ impl Ctx {
         }
     }
 
-    /// Whether the provider transaction `tx` exists (posted or tombstoned) and what it is.
+    /// Whether the provider transaction `tx` exists (posted or tombstoned) and what it is, as
+    /// committed (the readers' pool: never queued behind the ledger's writer).
     pub async fn lookup(&self, provider: &str, tx: &str) -> Result<Option<wallet::PostedTx>, AppError> {
-        Ok(self.casino.wallet().ledger().lookup(&casino::wallet::ledger_key(provider, tx)).await?)
+        Ok(self.casino.wallet().ledger().lookup_committed(&casino::wallet::ledger_key(provider, tx)).await?)
     }
 }
 

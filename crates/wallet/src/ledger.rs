@@ -484,13 +484,26 @@ impl Ledger {
         Ok(out)
     }
 
-    /// The posting (or tombstone) stored under an idempotency key, if any.
+    /// The posting (or tombstone) stored under an idempotency key, if any (read on the
+    /// writer's connection: it sees the writer's own uncommitted work).
     pub async fn lookup(&self, key: &str) -> Result<Option<PostedTx>, LedgerError> {
+        self.lookup_on(key, self.db.writer()).await
+    }
+
+    /// [`Self::lookup`] of what is committed, on the readers' pool: never queued behind the
+    /// group-commit writer (SQLite's one writer connection). For checks made before a
+    /// posting (a provider's "is this bet known, was it reversed"), which see every posting
+    /// answered before they started.
+    pub async fn lookup_committed(&self, key: &str) -> Result<Option<PostedTx>, LedgerError> {
+        self.lookup_on(key, self.db.reader()).await
+    }
+
+    async fn lookup_on(&self, key: &str, pool: &sqlx::AnyPool) -> Result<Option<PostedTx>, LedgerError> {
         let row = sqlx::query(
             "SELECT id, tx_type, user_id, metadata, created_at, request_hash FROM ledger_transactions WHERE idempotency_key = $1",
         )
         .bind(key)
-        .fetch_optional(self.db.writer())
+        .fetch_optional(pool)
         .await?;
         Ok(row.map(|r| {
             let metadata: String = r.get(3);
@@ -518,11 +531,12 @@ impl Ledger {
         Ok(row.is_some())
     }
 
-    /// Whether the posting `tx_id` has been reversed (a rollback names it).
+    /// Whether the posting `tx_id` has been reversed (a rollback names it), as committed
+    /// (the readers' pool).
     pub async fn is_reversed(&self, tx_id: i64) -> Result<bool, LedgerError> {
         let row = sqlx::query("SELECT id FROM ledger_transactions WHERE reverses_tx_id = $1 LIMIT 1")
             .bind(tx_id)
-            .fetch_optional(self.db.writer())
+            .fetch_optional(self.db.reader())
             .await?;
         Ok(row.is_some())
     }

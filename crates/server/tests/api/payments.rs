@@ -810,6 +810,18 @@ async fn payments_sandbox_callbacks_are_retried_until_answered_200() {
             // Refused twice (503), then delivered after the back-off (1 s, then 2 s).
             wait_status(&api, id, "succeeded").await;
             assert_eq!(seen_ref.load(Ordering::SeqCst), 3);
+            // The sandbox marks its callback delivered once the 200 is back, which can be a
+            // moment after the intent succeeded (the credit happens while the callback is
+            // answered): wait for the mark, for at most 10 s.
+            let mut delivered = 0;
+            for _ in 0..100 {
+                delivered = app.count("sandbox_callbacks WHERE delivered_at IS NOT NULL").await;
+                if delivered > 0 {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            assert_eq!(delivered, 1, "the callback was never marked delivered");
             assert_eq!(app.scalar("SELECT attempts FROM sandbox_callbacks WHERE delivered_at IS NOT NULL").await, 3);
             assert_eq!(app.minor_balance(user, BalanceKind::Real).await, before + 9 * TND);
             app.assert_ledger_consistent().await;
