@@ -139,7 +139,7 @@ describe('provider list', () => {
       constructor(private cb: IntersectionObserverCallback) {}
       observe(el: Element) {
         // The end marker's observer (tiles' lazy images have their own).
-        if (el.getAttribute('role') === 'status') {
+        if (el.getAttribute('data-testid') === 'provider-list-end') {
           visible = (v) => this.cb([{ isIntersecting: v } as IntersectionObserverEntry], this as unknown as IntersectionObserver);
         }
       }

@@ -35,7 +35,8 @@ export function useProgressiveCount(total: number, step = PROVIDER_STEP, everyMs
     return () => clearTimeout(timer);
   }, [markerVisible, shown, total, step, everyMs]);
 
-  return { shown: Math.min(shown, total), marker, more };
+  // `loading`: the marker is in view and more rows are on their way (what a status announces).
+  return { shown: Math.min(shown, total), marker, more, loading: more && markerVisible };
 }
 
 /** Providers of a casino type as rows of games, banned ones left out, loaded progressively. */
@@ -44,16 +45,17 @@ export function ProviderList({ casinoType, isAuth, providers: given }: { casinoT
   const query = casinoApi.useCasinoProvidersQuery(casinoType, { skip: given !== undefined });
   const banned = api.useBlocklistQuery().data ?? [];
   const providers = (given ?? query.data ?? []).filter((p) => !isProviderBanned(p.name, banned));
-  const { shown, marker, more } = useProgressiveCount(providers.length);
+  const { shown, marker, more, loading } = useProgressiveCount(providers.length);
 
   return (
     <div className={css.rows} data-testid="provider-list">
       {providers.slice(0, shown).map((p) => (
         <ProviderRow key={p.name} provider={{ ...p, casinoType: p.casinoType || casinoType }} isAuth={isAuth} />
       ))}
+      {/* The end marker is a sentinel below the fold; it is a status only while rows load. */}
       {more && (
-        <div ref={marker} className={css.endMarker} role="status">
-          <span className={css.srOnly}>{t('loadingMore')}</span>
+        <div ref={marker} className={css.endMarker} data-testid="provider-list-end" role={loading ? 'status' : undefined} aria-hidden={loading ? undefined : true}>
+          {loading && <span className={css.srOnly}>{t('loadingMore')}</span>}
         </div>
       )}
     </div>
