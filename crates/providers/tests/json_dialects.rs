@@ -165,6 +165,27 @@ async fn evolution_settles_each_bet_once() {
 }
 
 #[tokio::test]
+async fn evolution_pays_one_of_twenty_racing_settlements() {
+    with_each_backend(|db| async move {
+        let w = World::new(&db);
+        let evo = Evo { w: &w, a: evolution::Evolution::new(&ProviderSettings::local("evolution", EVO_SECRET, "http://127.0.0.1")) };
+        let p = w.player(&db, "evolution").await;
+        assert_eq!(evo.send("debit", &p, Some(("d1", "R1", "1.000000"))).await.0, "OK");
+        // Twenty different settlements of one bet at once: ten credits of 5, ten cancels.
+        let ids: Vec<(String, &str)> = (0..20).map(|i| (format!("s{i}"), if i % 2 == 0 { "credit" } else { "cancel" })).collect();
+        let answers = futures::future::join_all(ids.iter().map(|(id, method)| evo.send(method, &p, Some((id, "R1", if *method == "credit" { "5.000000" } else { "1.000000" }))))).await;
+        let ok: Vec<_> = answers.iter().filter(|(s, _)| s == "OK").collect();
+        assert_eq!(ok.len(), 1, "{answers:?}");
+        assert!(answers.iter().all(|(s, _)| s == "OK" || s == "BET_ALREADY_SETTLED"), "{answers:?}");
+        // 10 − 1 + (5 if a credit won, else the stake back).
+        let b = w.balance(&p).await;
+        assert!(b == 9_000 + 5_000 || b == 10_000, "balance {b}");
+        assert!(w.ledger.verify().await.expect("verify").is_consistent());
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn evolution_answers_malformed_calls_in_its_dialect() {
     with_each_backend(|db| async move {
         let w = World::new(&db);

@@ -10,7 +10,7 @@ use store::Db;
 use studio::crash::{chain_advance, chain_next};
 use studio::fair::{hex32, new_server_seed, parse_hex32, Hash32};
 
-/// The active chain, with its checkpoints in memory.
+/// A chain with its checkpoints in memory (the crash game's and the virtual races').
 #[derive(Debug, Clone)]
 pub struct Chain {
     pub id: i64,
@@ -19,7 +19,7 @@ pub struct Chain {
     pub salt: String,
     pub checkpoint_every: u64,
     /// checkpoints[i] = c_{i·K}
-    checkpoints: Vec<Hash32>,
+    pub(crate) checkpoints: Vec<Hash32>,
 }
 
 impl Chain {

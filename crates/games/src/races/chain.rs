@@ -9,34 +9,10 @@ use kernel::ids::next_id;
 use kernel::AppError;
 use store::sqlx::{self, Row};
 use store::Db;
-use studio::crash::chain_advance;
 use studio::fair::{hex32, new_server_seed, parse_hex32, Hash32};
 
-/// A chain with its checkpoints in memory.
-#[derive(Debug, Clone)]
-pub struct Chain {
-    pub id: i64,
-    pub length: u64,
-    pub terminating_hash: Hash32,
-    pub salt: String,
-    pub checkpoint_every: u64,
-    /// checkpoints[i] = c_{i·K}
-    checkpoints: Vec<Hash32>,
-}
-
-impl Chain {
-    /// h_r = c_{N−r} for race r in 1..=N.
-    pub fn seed(&self, race: u64) -> Option<Hash32> {
-        if race < 1 || race > self.length {
-            return None;
-        }
-        let position = self.length - race;
-        let k = self.checkpoint_every.max(1);
-        let i = (position / k) as usize;
-        let from = self.checkpoints.get(i)?;
-        Some(chain_advance(from, position - i as u64 * k))
-    }
-}
+/// The crash game's chain type: race r's seed is `round_hash(r)` = c_{N−r}.
+pub use crate::crash::chain::Chain;
 
 fn parse(text: &str) -> Result<Hash32, AppError> {
     parse_hex32(text).ok_or_else(|| AppError::internal("virtual races chain: a stored hash is not 64 hex digits"))
@@ -122,6 +98,7 @@ pub async fn create(db: &Db, length: u64, checkpoint_every: u64, salt: Option<St
 #[cfg(test)]
 mod tests {
     use super::*;
+    use studio::crash::chain_advance;
 
     #[test]
     fn seeds_walk_from_the_checkpoints() {
@@ -129,11 +106,11 @@ mod tests {
         let (term, checkpoints) = generate(&c0, 500, 32);
         let chain = Chain { id: 1, length: 500, terminating_hash: term, salt: "s".into(), checkpoint_every: 32, checkpoints };
         for r in [1u64, 2, 31, 32, 33, 250, 468, 469, 499, 500] {
-            assert_eq!(chain.seed(r), Some(chain_advance(&c0, 500 - r)), "race {r}");
+            assert_eq!(chain.round_hash(r), Some(chain_advance(&c0, 500 - r)), "race {r}");
             // SHA-256 applied r times to h_r gives the terminating hash.
-            assert_eq!(chain_advance(&chain.seed(r).unwrap(), r), term);
+            assert_eq!(chain_advance(&chain.round_hash(r).unwrap(), r), term);
         }
-        assert_eq!(chain.seed(0), None);
-        assert_eq!(chain.seed(501), None);
+        assert_eq!(chain.round_hash(0), None);
+        assert_eq!(chain.round_hash(501), None);
     }
 }

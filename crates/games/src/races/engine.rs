@@ -177,7 +177,7 @@ impl Virtuals {
                     .enumerate()
                     .map(|(i, (at, _, t))| {
                         let number = last + 1 + i as i64;
-                        let seed = chain.seed(number as u64).expect("the chain has room (checked above)");
+                        let seed = chain.round_hash(number as u64).expect("the chain has room (checked above)");
                         let commit = maths::commitment(&seed);
                         let runners = maths::field(t.sport, &commit);
                         let prices = maths::prices(&runners, t.sport.places(), overround);
