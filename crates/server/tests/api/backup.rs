@@ -276,3 +276,66 @@ async fn postgres_pg_dump_and_pg_restore_bring_the_balances_back() {
     app.cleanup().await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The figure in docs/PERFORMANCE.md "Backups": the seeded demo database plus 100,000
+/// postings, backed up and restored (with its verification) on each backend.
+/// `cargo test --release -p server --test api backup_figures -- --ignored --nocapture`
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore]
+async fn backup_figures() {
+    let postings: usize = std::env::var("BACKUP_POSTINGS").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    for backend in selected_backends() {
+        if backend == Backend::Postgres && (!on_path("pg_dump") || !on_path("pg_restore")) {
+            continue;
+        }
+        let mut app = spawn_app(backend).await;
+        let dir = scratch("figures");
+        let mut players = Vec::new();
+        for i in 0..16 {
+            let (_, id, _) = app.player(&format!("backup-fig-{i}@example.tn")).await;
+            app.credit(id, BalanceKind::Real, 1_000_000_000).await;
+            players.push(id);
+        }
+        let started = std::time::Instant::now();
+        let per = postings / players.len();
+        let mut tasks = Vec::new();
+        for &id in &players {
+            let ledger = app.state.ledger.clone();
+            tasks.push(tokio::spawn(async move {
+                for k in 0..per {
+                    ledger.post(transfer(id, if k % 2 == 0 { 300 } else { -200 })).await.expect("posting");
+                }
+            }));
+        }
+        for t in tasks {
+            t.await.expect("poster");
+        }
+        let posting_s = started.elapsed().as_secs_f64();
+        let tx = app.count("ledger_transactions").await;
+        let entries = app.count("ledger_entries").await;
+        let file = dir.join("figures.backup");
+        let b = backup::backup(&app.state.config.database_url, &file).await.expect("backup");
+        let db_bytes = if backend == Backend::Sqlite {
+            std::fs::metadata(backup::sqlite_path(&app.state.config.database_url).expect("path")).map(|m| m.len()).unwrap_or(0)
+        } else {
+            app.scalar("SELECT CAST(pg_database_size(current_database()) AS BIGINT)").await as u64
+        };
+        let target_db = if backend == Backend::Postgres { Some(TestDb::new(Backend::Postgres).await.expect("target")) } else { None };
+        let target_url = match &target_db {
+            Some(t) => t.url.clone(),
+            None => sqlite_url(&dir.join("restored.db")),
+        };
+        let r = backup::restore(&target_url, &file).await.expect("restore");
+        assert!(r.is_consistent());
+        eprintln!(
+            "FIGURES {backend:?}: {tx} transactions, {entries} entries ({postings} postings in {posting_s:.1} s); \
+             database {db_bytes} bytes; backup {} bytes in {} ms; restore + verification {} ms",
+            b.bytes, b.elapsed_ms, r.elapsed_ms
+        );
+        if let Some(t) = target_db {
+            t.cleanup().await;
+        }
+        app.cleanup().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
