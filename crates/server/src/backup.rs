@@ -315,10 +315,10 @@ async fn swap_into_place(tmp: &Path, target: &Path) -> anyhow::Result<()> {
             .await
             .map_err(|e| anyhow::anyhow!("{} is in use or unreadable ({e}); stop the server first", target.display()))?;
         // The first read takes the lock, and with locking_mode=EXCLUSIVE keeps it.
-        let taken = async {
+        let taken: Result<(), sqlx::Error> = async {
             sqlx::query("BEGIN EXCLUSIVE").execute(&mut conn).await?;
             sqlx::query("SELECT COUNT(*) FROM sqlite_master").fetch_one(&mut conn).await?;
-            sqlx::Result::Ok(())
+            Ok(())
         }
         .await;
         if let Err(e) = taken {

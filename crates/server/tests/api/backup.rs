@@ -37,7 +37,7 @@ fn transfer(user_id: i64, minor: i64) -> PostingRequest {
         TxType::ManualAdjustment,
         format!("backup-test:{}", kernel::ids::next_id()),
         Some(user_id),
-        kernel::Currency::TND,
+        kernel::Currency::Tnd,
         from,
         to,
         amount,
