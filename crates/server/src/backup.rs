@@ -358,13 +358,29 @@ fn tool(name: &str) -> anyhow::Result<PathBuf> {
 }
 
 async fn run_tool(name: &str, args: &[&std::ffi::OsStr]) -> anyhow::Result<()> {
+    tool_output(name, args).await.map(|_| ())
+}
+
+/// Runs a PostgreSQL client tool; its standard output when it succeeds.
+async fn tool_output(name: &str, args: &[&std::ffi::OsStr]) -> anyhow::Result<String> {
     let exe = tool(name)?;
     let out = tokio::process::Command::new(&exe).args(args).kill_on_drop(true).output().await?;
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         anyhow::bail!("{name} failed ({}): {}", out.status, stderr.trim());
     }
-    Ok(())
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The first column of the rows of the first `COPY … FROM stdin;` block of a SQL script.
+fn copy_block_versions(script: &str) -> Vec<i64> {
+    script
+        .lines()
+        .skip_while(|l| !(l.starts_with("COPY ") && l.ends_with("FROM stdin;")))
+        .skip(1)
+        .take_while(|l| *l != "\\.")
+        .filter_map(|l| l.split('\t').next()?.trim().parse().ok())
+        .collect()
 }
 
 async fn backup_postgres(url: &str, partial: &Path) -> anyhow::Result<()> {
@@ -383,6 +399,13 @@ async fn restore_postgres(url: &str, source: &Path) -> anyhow::Result<i64> {
     run_tool("pg_restore", &["--list".as_ref(), source.as_os_str()])
         .await
         .map_err(|e| anyhow::anyhow!("{} is not a pg_dump archive: {e}", source.display()))?;
+    // A backup of a newer release is refused before anything is dropped: the archive's own
+    // `schema_migrations` rows, printed as a COPY block.
+    let rows = tool_output("pg_restore", &["--data-only".as_ref(), "--table=schema_migrations".as_ref(), "--file=-".as_ref(), source.as_os_str()])
+        .await
+        .map_err(|e| anyhow::anyhow!("{} cannot be read: {e}", source.display()))?;
+    known_versions(&copy_block_versions(&rows))
+        .map_err(|e| anyhow::anyhow!("{} was refused: {e}", source.display()))?;
     let db = format!("--dbname={}", url);
     run_tool(
         "pg_restore",

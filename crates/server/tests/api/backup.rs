@@ -206,6 +206,24 @@ async fn sqlite_restore_refuses_damaged_files_and_a_database_in_use() {
     assert!(err.to_string().contains("not a Carthage database"), "{err:#}");
     assert_eq!(std::fs::read(&target).expect("target"), target_bytes);
 
+    // A backup of a newer release (a migration this binary does not know).
+    let newer = dir.join("newer.backup");
+    std::fs::copy(&file, &newer).expect("copy");
+    {
+        let db = Db::connect(&sqlite_url(&newer)).await.expect("open the copy");
+        sqlx::query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, 'future', 0)")
+            .execute(db.writer())
+            .await
+            .expect("insert");
+        db.close().await;
+    }
+    for suffix in ["-wal", "-shm"] {
+        let _ = std::fs::remove_file(dir.join(format!("newer.backup{suffix}")));
+    }
+    let err = backup::restore(&url, &newer).await.expect_err("a newer schema");
+    assert!(err.to_string().contains("does not know"), "{err:#}");
+    assert_eq!(std::fs::read(&target).expect("target"), target_bytes);
+
     // The running app's own database: refused, and the app keeps serving.
     let live = sqlite_url_of(&app);
     let err = backup::restore(&live, &file).await.expect_err("a database in use is never replaced");
@@ -270,6 +288,14 @@ async fn postgres_pg_dump_and_pg_restore_bring_the_balances_back() {
     let bad = dir.join("bad.dump");
     std::fs::write(&bad, b"PGDMP but not really").expect("write");
     assert!(backup::restore(&target.url, &bad).await.is_err());
+    assert_eq!(scalar_at(&target.url, &balance_sql).await, 50_000, "untouched");
+
+    // A dump of a newer release is refused before anything is dropped.
+    app.sql("INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, 'future', 0)").await;
+    let newer = dir.join("newer.dump");
+    backup::backup(&app.state.config.database_url, &newer).await.expect("pg_dump");
+    let err = backup::restore(&target.url, &newer).await.expect_err("a newer schema");
+    assert!(err.to_string().contains("does not know"), "{err:#}");
     assert_eq!(scalar_at(&target.url, &balance_sql).await, 50_000, "untouched");
 
     target.cleanup().await;
