@@ -40,6 +40,12 @@ pub enum Command {
         #[command(subcommand)]
         command: LedgerCommand,
     },
+    /// Online, consistent copy of the database to FILE (SQLite: VACUUM INTO while the server
+    /// runs; PostgreSQL: pg_dump --format=custom). Never overwrites FILE.
+    Backup { file: std::path::PathBuf },
+    /// Replace the database with the backup FILE (checked first; SQLite: refused while the
+    /// server runs), then verify the ledger. Exit status 0 only when all of it passes.
+    Restore { file: std::path::PathBuf },
     /// Print the OpenAPI document.
     Openapi,
     /// Cash floats of the cashier network.
@@ -479,6 +485,30 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
             } else {
                 if !report.is_consistent() {
                     println!("LEDGER IS INCONSISTENT:\n{}", serde_json::to_string_pretty(&report)?);
+                }
+                Ok(1)
+            }
+        }
+        Command::Backup { file } => {
+            let config = Config::from_env()?;
+            let r = crate::backup::backup(&config.database_url, &file).await?;
+            println!("backup written to {} ({} bytes, {} ms)", r.path.display(), r.bytes, r.elapsed_ms);
+            Ok(0)
+        }
+        Command::Restore { file } => {
+            let config = Config::from_env()?;
+            let r = crate::backup::restore(&config.database_url, &file).await?;
+            println!("restored {} (schema version {}, migrations applied now: {:?}) in {} ms", r.source.display(), r.schema_version, r.migrations_applied, r.elapsed_ms);
+            println!("ledger: {} accounts, {} transactions, {} entries checked", r.ledger.accounts, r.ledger.transactions, r.ledger.entries);
+            for p in &r.promotions {
+                println!("PROMOTIONS: {p}");
+            }
+            if r.is_consistent() {
+                println!("ledger is consistent");
+                Ok(0)
+            } else {
+                if !r.ledger.is_consistent() {
+                    println!("LEDGER IS INCONSISTENT:\n{}", serde_json::to_string_pretty(&r.ledger)?);
                 }
                 Ok(1)
             }

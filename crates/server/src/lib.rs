@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod app;
+pub mod backup;
 pub mod catalogue;
 pub mod catalogue_refresh;
 pub mod cli;
