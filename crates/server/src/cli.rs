@@ -48,6 +48,17 @@ pub enum Command {
     Restore { file: std::path::PathBuf },
     /// Print the OpenAPI document.
     Openapi,
+    /// A small TCP load balancer in front of instances on this machine (scripts/cluster.sh):
+    /// round robin over the instances whose /healthz answers 200; a refused connect fails
+    /// over to the next one.
+    Balance {
+        /// Where to listen (default: BIND).
+        #[arg(long)]
+        listen: Option<std::net::SocketAddr>,
+        /// An instance's address (host:port); repeat for each instance.
+        #[arg(long = "backend", required = true)]
+        backends: Vec<std::net::SocketAddr>,
+    },
     /// Cash floats of the cashier network.
     Float {
         #[command(subcommand)]
@@ -515,6 +526,16 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
         }
         Command::Openapi => {
             print!("{}", crate::api::openapi_json());
+            Ok(0)
+        }
+        Command::Balance { listen, backends } => {
+            let listen = match listen {
+                Some(a) => a,
+                None => std::env::var("BIND").unwrap_or_else(|_| "127.0.0.1:8080".into()).parse()?,
+            };
+            let listener = tokio::net::TcpListener::bind(listen).await?;
+            println!("balancing http://{} over {}", listener.local_addr()?, backends.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "));
+            crate::balancer::run(listener, crate::balancer::Balancer::new(&backends), crate::shutdown_signal()).await;
             Ok(0)
         }
         Command::Float { command: FloatCommand::Issue { agent, amount, key, actor } } => {

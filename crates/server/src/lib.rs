@@ -4,6 +4,7 @@
 pub mod api;
 pub mod app;
 pub mod backup;
+pub mod balancer;
 pub mod catalogue;
 pub mod catalogue_refresh;
 pub mod cli;
