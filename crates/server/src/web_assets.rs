@@ -422,7 +422,7 @@ mod tests {
         assert!(r.header(header::ETAG).is_some());
         let r = call(&app(), Method::HEAD, "/home", &[]).await;
         assert_eq!((r.status, r.body.len()), (200, 0));
-        assert_eq!(r.header(header::CONTENT_LENGTH), Some("37"));
+        assert_eq!(r.header(header::CONTENT_LENGTH), Some("36"));
         let r = call(&app(), Method::POST, "/home", &[]).await;
         assert_eq!((r.status, r.header(header::ALLOW)), (405, Some("GET, HEAD")));
     }
@@ -466,15 +466,15 @@ mod tests {
     #[tokio::test]
     async fn not_built_without_index() {
         use tower::ServiceExt;
-        let app = router(Arc::new(Memory::new().with("assets/x.js", "x")));
-        let resp = app.oneshot(Request::get("/home").body(Body::empty()).unwrap()).await.unwrap();
+        let empty = router(Arc::new(Memory::new().with("assets/x.js", "x")));
+        let resp = empty.oneshot(Request::get("/home").body(Body::empty()).unwrap()).await.unwrap();
         assert_eq!(resp.status(), 200);
         let body = axum::body::to_bytes(resp.into_body(), usize::MAX).await.unwrap();
         assert!(String::from_utf8_lossy(&body).contains("not built"));
 
-        let app = router(Arc::new(app()));
+        let built = router(Arc::new(app()));
         let req = Request::get("/assets/app-abc.js").header("accept-encoding", "br").body(Body::empty()).unwrap();
-        let resp = app.oneshot(req).await.unwrap();
+        let resp = built.oneshot(req).await.unwrap();
         assert_eq!(resp.headers().get(header::CONTENT_ENCODING).unwrap(), "br");
     }
 }
