@@ -26,7 +26,7 @@ run: web-build server-release
 	@mkdir -p data
 	CARTHAGE_MODE=demo DATABASE_URL=sqlite://data/carthage.db ./target/release/carthage migrate
 	CARTHAGE_MODE=demo DATABASE_URL=sqlite://data/carthage.db ./target/release/carthage seed > /dev/null
-	CARTHAGE_MODE=demo DATABASE_URL=sqlite://data/carthage.db WEB_DIR=web/dist exec ./target/release/carthage serve
+	CARTHAGE_MODE=demo DATABASE_URL=sqlite://data/carthage.db exec ./target/release/carthage serve
 
 test: test-rust test-web test-contract test-e2e
 

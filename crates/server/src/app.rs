@@ -10,7 +10,7 @@ use axum::body::Body;
 use axum::extract::{MatchedPath, Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get};
 use axum::Router;
 use content::Content;
@@ -223,7 +223,7 @@ pub fn router(state: AppState) -> Router {
     let ops = ops.route("/inbet/media/{*rest}", get(loader_not_here)).route("/rpl/media/{*rest}", get(loader_not_here));
     let headers = Arc::new(SecurityHeaders::new(&state.config));
     api.merge(ops)
-        .fallback_service(static_app(&state.config.web_dir))
+        .fallback_service(static_app(state.config.web_dir.as_deref()))
         .layer(middleware::from_fn_with_state(headers, security_headers))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(|_| {
             ApiError(AppError::new(ErrorCode::Internal)).into_response()
@@ -422,16 +422,28 @@ async fn security_headers(State(headers): State<Arc<SecurityHeaders>>, req: Requ
     resp
 }
 
-/// The built player app: hashed assets cached for a year, everything else revalidated,
+/// The built web apps: embedded in the binary (src/web_assets.rs), or read from `WEB_DIR` when
+/// it is set (development). Hashed assets cached for a year, everything else revalidated,
 /// unknown paths answered with `index.html` (SPA routing). The build writes `x.br` and `x.gz`
 /// beside every compressible file (web/vite.config.ts): they are sent as they are to a browser
 /// that accepts them (brotli first), never compressed again on the fly.
-fn static_app(dir: &std::path::Path) -> Router {
+fn static_app(dir: Option<&std::path::Path>) -> Router {
+    use crate::web_assets;
+    let Some(dir) = dir else {
+        let files = web_assets::Embedded::count();
+        if files == 0 {
+            tracing::warn!("no web app embedded in this binary and no WEB_DIR (run `make run`); serving a notice instead");
+        } else {
+            tracing::info!(files, "serving the web apps embedded in the binary");
+        }
+        return web_assets::router(Arc::new(web_assets::Embedded));
+    };
     let index = dir.join("index.html");
     if !index.exists() {
         tracing::warn!(dir = %dir.display(), "the player app is not built (run `make run`); serving a notice instead");
-        return Router::new().fallback(not_built);
+        return Router::new().fallback(web_assets::not_built);
     }
+    tracing::info!(dir = %dir.display(), "serving the web apps from WEB_DIR");
     let file = |path: std::path::PathBuf| ServeFile::new(path).precompressed_br().precompressed_gzip();
     let folder = |path: std::path::PathBuf| ServeDir::new(path).precompressed_br().precompressed_gzip();
     let spa = folder(dir.to_path_buf()).fallback(file(index));
@@ -448,20 +460,12 @@ fn static_app(dir: &std::path::Path) -> Router {
         .layer(middleware::from_fn(static_cache_headers))
 }
 
-async fn not_built() -> Response {
-    (
-        StatusCode::OK,
-        Html("<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>Carthage</title><body><h1>Carthage</h1><p>The player app is not built. Run <code>make run</code>.</p></body></html>"),
-    )
-        .into_response()
-}
-
 async fn static_cache_headers(req: Request<Body>, next: Next) -> Response {
-    let immutable = req.uri().path().starts_with("/assets/");
+    let path = req.uri().path().to_string();
     let mut resp = next.run(req).await;
-    let value = if immutable && resp.status().is_success() { "public, max-age=31536000, immutable" } else { "no-cache" };
+    let value = crate::web_assets::cache_control(&path, resp.status().is_success());
     let h = resp.headers_mut();
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
+    h.insert(header::CACHE_CONTROL, value);
     // The same path answers brotli, gzip or plain bytes by Accept-Encoding: caches must key on it.
     if !h.get_all(header::VARY).iter().any(|v| v.to_str().is_ok_and(|v| v.to_ascii_lowercase().contains("accept-encoding"))) {
         h.append(header::VARY, HeaderValue::from_static("accept-encoding"));

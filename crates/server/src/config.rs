@@ -19,7 +19,9 @@ pub struct Config {
     pub database_url: String,
     pub bind: SocketAddr,
     pub public_url: String,
-    pub web_dir: std::path::PathBuf,
+    /// `WEB_DIR`: serve the web apps from this folder (development); `None` serves the ones
+    /// embedded in the binary (src/web_assets.rs).
+    pub web_dir: Option<std::path::PathBuf>,
     /// Answer `Secure` cookies (on by default in production).
     pub secure_cookies: bool,
     /// Trust `X-Forwarded-For` for the client IP (only behind our own proxy).
@@ -134,7 +136,7 @@ impl Config {
             database_url: var("DATABASE_URL").unwrap_or_else(|| "sqlite://data/carthage.db".into()),
             bind,
             public_url,
-            web_dir: var("WEB_DIR").unwrap_or_else(|| "web/dist".into()).into(),
+            web_dir: var("WEB_DIR").filter(|d| !d.is_empty()).map(Into::into),
             secure_cookies: parse_var(&var, "SECURE_COOKIES")?.unwrap_or(mode == Mode::Production),
             trust_proxy: parse_var(&var, "TRUST_PROXY")?.unwrap_or(false),
             allowed_origins: list(var("ALLOWED_ORIGINS")),
@@ -227,7 +229,7 @@ impl Config {
             database_url: database_url.into(),
             bind: SocketAddr::from(([127, 0, 0, 1], 0)),
             public_url: "http://127.0.0.1:8080".into(),
-            web_dir: "web/dist".into(),
+            web_dir: None,
             secure_cookies: false,
             trust_proxy: false,
             allowed_origins: vec![],

@@ -13,6 +13,7 @@ pub mod metrics;
 pub mod partners;
 pub mod seed;
 pub mod sockets;
+pub mod web_assets;
 
 use app::AppState;
 use config::Config;

@@ -635,7 +635,7 @@ async fn the_desk_page_is_served_at_desk() {
     std::fs::write(dir.join("desk.html"), "<!doctype html><div id=\"desk\"></div>").unwrap();
     let web = dir.clone();
     each_backend_with(
-        move |cfg| cfg.web_dir = web.clone(),
+        move |cfg| cfg.web_dir = Some(web.clone()),
         async |app| {
             for path in ["/desk", "/desk/", "/desk/payout"] {
                 let r = app.send(Method::GET, path, None).await;

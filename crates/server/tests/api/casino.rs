@@ -176,7 +176,7 @@ async fn the_studio_page_is_served_and_framable_by_our_pages_only() {
     std::fs::write(dir.join("studio.html"), "<!doctype html><div id=\"studio\"></div>").unwrap();
     let web = dir.clone();
     each_backend_with(
-        move |cfg| cfg.web_dir = web.clone(),
+        move |cfg| cfg.web_dir = Some(web.clone()),
         async |app| {
             let c = app.bare_client();
             for path in ["/studio/desert-gold?token=abc&lang=en", "/studio", "/studio/crash"] {

@@ -557,7 +557,7 @@ async fn the_app_is_served_with_csp_and_hsts() {
     let web = dir.clone();
     each_backend_with(
         move |cfg| {
-            cfg.web_dir = web.clone();
+            cfg.web_dir = Some(web.clone());
             cfg.public_url = "https://carthage.example".into();
         },
         async |app| {
@@ -592,7 +592,7 @@ async fn the_app_is_served_with_csp_and_hsts() {
     // Plain-HTTP demo (the tests' own configuration): no HSTS, the same CSP.
     let web = dir.clone();
     each_backend_with(
-        move |cfg| cfg.web_dir = web.clone(),
+        move |cfg| cfg.web_dir = Some(web.clone()),
         async |app| {
             let page = app.bare_client().send(Method::GET, "/", None).await;
             assert!(page.header("strict-transport-security").is_none());
