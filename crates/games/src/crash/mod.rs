@@ -336,6 +336,12 @@ impl CrashEngine {
         *lock(&self.inner.phase) = None;
     }
 
+    /// Sets the configuration the next [`start`](Self::start) uses (a running loop keeps
+    /// its own): an instance standing by for the crash duty starts with it on take-over.
+    pub fn set_config(&self, config: CrashConfig) {
+        *lock(&self.inner.config) = config;
+    }
+
     /// Stops the loop and starts it again with another configuration.
     pub async fn restart(&self, config: CrashConfig) {
         // The configuration first: a concurrent `start` (the server's) uses it too.
