@@ -21,7 +21,7 @@ use std::time::Duration;
 
 /// Providers known here only by their list and launch (no wallet adapter): enabled when
 /// `PROVIDER_<NAME>_SECRET` is set, like any provider, but never filled in by demo mode.
-pub const LINK_PROVIDERS: [&str; 7] = ["amatic", "outcome_amatic", "fiable", "outcome", "pragmaticf", "pgsoft", "tvbet"];
+pub const LINK_PROVIDERS: [&str; 6] = ["amatic", "outcome_amatic", "fiable", "outcome", "pragmaticf", "pgsoft"];
 
 /// Largest list body read (bytes) and most pages followed.
 pub const MAX_BODY: usize = 32 * 1024 * 1024;
@@ -33,7 +33,7 @@ pub const MAX_IMAGE: usize = 2 * 1024 * 1024;
 pub fn supported(provider: &str) -> bool {
     matches!(
         provider,
-        "pragmatic" | "pragmaticlive" | "evolution" | "evolutionlive" | "habanero" | "slotegrator" | "evoplay" | "goldenrace" | "softswiss" | "hub88"
+        "pragmatic" | "pragmaticlive" | "evolution" | "evolutionlive" | "habanero" | "slotegrator" | "evoplay" | "goldenrace" | "softswiss" | "hub88" | "tvbet" | "inbet"
     ) || LINK_PROVIDERS.contains(&provider)
 }
 
@@ -464,7 +464,8 @@ pub fn parse(feed: &Feed, rules: &ListRules, body: &[u8]) -> Result<Page, String
                 keep(Some(i), &mut dropped);
             }
         }
-        "softswiss" => {
+        // The universal wallet's aggregator, and the studios delivered through it.
+        "softswiss" | "inbet" => {
             for g in items(&doc, &["games"])? {
                 let id = text(g, "identifier");
                 let category = text(g, "category");

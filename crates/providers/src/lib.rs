@@ -120,7 +120,7 @@ impl Registry {
                 slotegrator::CODE => Some(Arc::new(slotegrator::Slotegrator::new(s))),
                 evoplay::CODE => Some(Arc::new(evoplay::Evoplay::new(s))),
                 goldenrace::CODE => Some(Arc::new(goldenrace::GoldenRace::new(s))),
-                softswiss::CODE => Some(Arc::new(softswiss::SoftSwiss::new(s))),
+                name if softswiss::speaker(name).is_some() => Some(Arc::new(softswiss::SoftSwiss::new(s))),
                 hub88::CODE => Some(Arc::new(hub88::Hub88::new(s))),
                 _ => None,
             };

@@ -16,7 +16,7 @@
 use std::collections::BTreeMap;
 
 /// Every provider with a wallet adapter (the money dialects).
-pub const WALLET_PROVIDERS: [&str; 8] = ["pragmatic", "evolution", "habanero", "slotegrator", "evoplay", "goldenrace", "softswiss", "hub88"];
+pub const WALLET_PROVIDERS: [&str; 10] = ["pragmatic", "evolution", "habanero", "slotegrator", "evoplay", "goldenrace", "softswiss", "hub88", "tvbet", "inbet"];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProviderSettings {

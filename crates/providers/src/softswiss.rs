@@ -36,6 +36,16 @@ use serde_json::Value;
 use sha2::Sha256;
 
 pub const CODE: &str = "softswiss";
+/// The providers served through this dialect: the aggregator itself, and studios whose own
+/// wallet protocol is not public and which an operator connects through such an aggregator
+/// (TV betting `tvbet`, and `inbet`, whose game page loads the provider's script; docs/providers/softswiss.md).
+/// Each keeps its own path (`/api/providers/tvbet/play`), secret and ledger keys.
+pub const SPEAKERS: [&str; 3] = [CODE, "tvbet", "inbet"];
+
+/// The code of `name` when it speaks this dialect.
+pub fn speaker(name: &str) -> Option<&'static str> {
+    SPEAKERS.iter().copied().find(|c| *c == name)
+}
 /// At most this many actions in one call.
 pub const MAX_ACTIONS: usize = 100;
 
@@ -62,12 +72,14 @@ pub mod code {
 }
 
 pub struct SoftSwiss {
+    code: &'static str,
     secret: String,
 }
 
 impl SoftSwiss {
+    /// The adapter of `s.name` (one of [`SPEAKERS`]; another name is served as `softswiss`).
     pub fn new(s: &ProviderSettings) -> SoftSwiss {
-        SoftSwiss { secret: s.secret.clone().unwrap_or_default() }
+        SoftSwiss { code: speaker(&s.name).unwrap_or(CODE), secret: s.secret.clone().unwrap_or_default() }
     }
 }
 
@@ -165,7 +177,7 @@ fn iso(ms: i64) -> String {
 #[async_trait]
 impl ProviderAdapter for SoftSwiss {
     fn code(&self) -> &'static str {
-        CODE
+        self.code
     }
 
     async fn callback(&self, ctx: &Ctx, req: Inbound<'_>) -> Outbound {
@@ -190,8 +202,8 @@ impl SoftSwiss {
     async fn session(&self, ctx: &Ctx, body: &Body) -> Result<GameSession, Outbound> {
         let user = id_text(body.user_id.as_ref()).ok_or_else(|| bad("user_id is required"))?;
         let s = match &body.session_id {
-            None | Some(Value::Null) => ctx.player_session(CODE, &user).await,
-            Some(Value::String(token)) => ctx.session_of(CODE, token, &user).await,
+            None | Some(Value::Null) => ctx.player_session(self.code, &user).await,
+            Some(Value::String(token)) => ctx.session_of(self.code, token, &user).await,
             Some(_) => return Err(bad("session_id must be a string")),
         }
         .map_err(|e| refusal(&e, Stage::Session))?;
@@ -247,7 +259,7 @@ impl SoftSwiss {
         let mut last: Option<WalletReply> = None;
         if !ops.is_empty() {
             let originals: Vec<Option<String>> = ops.iter().map(|(_, op)| if let WalletOp::Rollback(c) = op { Some(c.reference_transaction_id.clone()) } else { None }).collect();
-            let replies = match ctx.casino.wallet().all_or_none(CODE, ops).await {
+            let replies = match ctx.casino.wallet().all_or_none(self.code, ops).await {
                 Ok(replies) => replies,
                 Err((_, e)) if e.code == ErrorCode::InsufficientBalance => {
                     // With the balance, so the game can show it.
@@ -280,10 +292,10 @@ impl SoftSwiss {
     /// tombstone's, for a rollback of an unknown action).
     async fn transaction(&self, ctx: &Ctx, reply: &WalletReply, original: Option<&str>) -> Result<JsonOut, Outbound> {
         let own = reply.transaction_id.clone().unwrap_or_default();
-        let mut found = ctx.lookup(CODE, &own).await.map_err(|e| refusal(&e, Stage::Wallet))?;
+        let mut found = ctx.lookup(self.code, &own).await.map_err(|e| refusal(&e, Stage::Wallet))?;
         if found.is_none() {
             if let Some(of) = original {
-                found = ctx.lookup(CODE, of).await.map_err(|e| refusal(&e, Stage::Wallet))?;
+                found = ctx.lookup(self.code, of).await.map_err(|e| refusal(&e, Stage::Wallet))?;
             }
         }
         let tx_id = reply.ledger_tx_id.or(found.as_ref().map(|t| t.tx_id)).unwrap_or(0);

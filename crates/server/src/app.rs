@@ -216,7 +216,15 @@ pub fn router(state: AppState) -> Router {
         .layer(middleware::from_fn_with_state(state.clone(), csrf_guard));
     let ops = Router::new().route("/healthz", get(healthz)).route("/metrics", get(metrics));
     // Demo mode: the providers' local fakes and their game pages (docs/PROVIDERS.md).
-    let ops = if state.is_demo() { ops.nest_service("/demo-providers", demo_providers(&state.config)) } else { ops };
+    let ops = if state.is_demo() {
+        ops.nest_service("/demo-providers", demo_providers(&state.config)).route("/inbet/media/loader.js", get(providers::fake::demo::inbet_loader))
+    } else {
+        ops
+    };
+    // The providers' loader scripts (spec §7: fixed paths under /inbet/media and /rpl/media)
+    // are the reverse proxy's to map to each provider's CDN (docs/OPERATIONS.md); anything
+    // else here is a 404, never the player app's index page in a script's place.
+    let ops = ops.route("/inbet/media/{*rest}", get(loader_not_here)).route("/rpl/media/{*rest}", get(loader_not_here));
     let headers = Arc::new(SecurityHeaders::new(&state.config));
     api.merge(ops)
         .fallback_service(static_app(&state.config.web_dir))
@@ -237,6 +245,10 @@ fn demo_providers(config: &Config) -> Router {
         extra: providers::fake::demo_keys(code),
     });
     providers::fake::demo::router(fakes)
+}
+
+async fn loader_not_here() -> Response {
+    (axum::http::StatusCode::NOT_FOUND, [(axum::http::header::CONTENT_TYPE, "text/plain; charset=utf-8")], "provider loader scripts are served by the provider's CDN through the reverse proxy").into_response()
 }
 
 async fn api_not_found() -> ApiError {

@@ -40,8 +40,25 @@ pub enum Command {
         #[command(subcommand)]
         command: LedgerCommand,
     },
+    /// Online, consistent copy of the database to FILE (SQLite: VACUUM INTO while the server
+    /// runs; PostgreSQL: pg_dump --format=custom). Never overwrites FILE.
+    Backup { file: std::path::PathBuf },
+    /// Replace the database with the backup FILE (checked first; SQLite: refused while the
+    /// server runs), then verify the ledger. Exit status 0 only when all of it passes.
+    Restore { file: std::path::PathBuf },
     /// Print the OpenAPI document.
     Openapi,
+    /// A small TCP load balancer in front of instances on this machine (scripts/cluster.sh):
+    /// round robin over the instances whose /healthz answers 200; a refused connect fails
+    /// over to the next one.
+    Balance {
+        /// Where to listen (default: BIND).
+        #[arg(long)]
+        listen: Option<std::net::SocketAddr>,
+        /// An instance's address (host:port); repeat for each instance.
+        #[arg(long = "backend", required = true)]
+        backends: Vec<std::net::SocketAddr>,
+    },
     /// Cash floats of the cashier network.
     Float {
         #[command(subcommand)]
@@ -486,6 +503,30 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
                 Ok(1)
             }
         }
+        Command::Backup { file } => {
+            let config = Config::from_env()?;
+            let r = crate::backup::backup(&config.database_url, &file).await?;
+            println!("backup written to {} ({} bytes, {} ms)", r.path.display(), r.bytes, r.elapsed_ms);
+            Ok(0)
+        }
+        Command::Restore { file } => {
+            let config = Config::from_env()?;
+            let r = crate::backup::restore(&config.database_url, &file).await?;
+            println!("restored {} (schema version {}, migrations applied now: {:?}) in {} ms", r.source.display(), r.schema_version, r.migrations_applied, r.elapsed_ms);
+            println!("ledger: {} accounts, {} transactions, {} entries checked", r.ledger.accounts, r.ledger.transactions, r.ledger.entries);
+            for p in &r.promotions {
+                println!("PROMOTIONS: {p}");
+            }
+            if r.is_consistent() {
+                println!("ledger is consistent");
+                Ok(0)
+            } else {
+                if !r.ledger.is_consistent() {
+                    println!("LEDGER IS INCONSISTENT:\n{}", serde_json::to_string_pretty(&r.ledger)?);
+                }
+                Ok(1)
+            }
+        }
         Command::Openapi => {
             print!("{}", crate::api::openapi_json());
             Ok(0)
@@ -495,6 +536,16 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
             let db = store::Db::connect(&config.database_url).await?;
             db.migrate().await?;
             print!("{}", duties_report(&db).await?);
+            Ok(0)
+        }
+        Command::Balance { listen, backends } => {
+            let listen = match listen {
+                Some(a) => a,
+                None => std::env::var("BIND").unwrap_or_else(|_| "127.0.0.1:8080".into()).parse()?,
+            };
+            let listener = tokio::net::TcpListener::bind(listen).await?;
+            println!("balancing http://{} over {}", listener.local_addr()?, backends.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "));
+            crate::balancer::run(listener, crate::balancer::Balancer::new(&backends), crate::shutdown_signal()).await;
             Ok(0)
         }
         Command::Float { command: FloatCommand::Issue { agent, amount, key, actor } } => {

@@ -3,6 +3,8 @@
 
 pub mod api;
 pub mod app;
+pub mod backup;
+pub mod balancer;
 pub mod catalogue;
 pub mod catalogue_refresh;
 pub mod cli;

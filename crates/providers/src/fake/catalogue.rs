@@ -97,6 +97,24 @@ pub const PROVIDERS: &[DemoProvider] = &[
         casino_type: "slots",
         games: &[g("hub_demo_bonanza", "Bazaar Bonanza", &["slotMachines", "popular"], "slot", 9625), g("hub_demo_tv", "TV Wheel", &["lobby"], "table", 9600)],
     },
+    // TV betting: draws broadcast on a schedule; the lobby's three TV tiles open them.
+    DemoProvider {
+        code: "tvbet",
+        display: "TV Games (demo)",
+        casino_type: "casinolive",
+        games: &[
+            g("tv-lucky7", "Lucky 7 Studio", &["liveCasino"], "table", 9500),
+            g("tv-wheel", "Colour Wheel Studio", &["liveCasino"], "table", 9500),
+            g("tv-duel", "Card Duel Studio", &["liveCasino"], "table", 9500),
+        ],
+    },
+    // A studio whose game page loads the provider's loader script (/slots/inbet/:gameId).
+    DemoProvider {
+        code: "inbet",
+        display: "InBet (demo)",
+        casino_type: "slots",
+        games: &[g("inbet-sahara", "Sahara Express", &["slotMachines", "new"], "slot", 9600), g("inbet-medina", "Medina Gold", &["slotMachines"], "slot", 9600)],
+    },
 ];
 
 pub fn provider(code: &str) -> Option<&'static DemoProvider> {

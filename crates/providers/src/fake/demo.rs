@@ -199,6 +199,17 @@ async fn spin(State(f): State<Arc<Fakes>>, Path(provider): Path<String>, Form(s)
     page(&provider, &q, paid.balance.or(bet.balance), Some(message), reels_of(tenths))
 }
 
+/// `GET /inbet/media/loader.js` in demo mode: the InBet fake's loader script, which the
+/// player app's /slots/inbet/:gameId page loads (spec §7: loader scripts come from fixed
+/// paths under /inbet/media); it frames the game session's launch address.
+pub async fn inbet_loader() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")],
+        include_str!("inbet_loader.js"),
+    )
+        .into_response()
+}
+
 async fn css() -> Response {
     (
         [(header::CONTENT_TYPE, "text/css; charset=utf-8"), (header::CACHE_CONTROL, "public, max-age=3600")],
@@ -267,7 +278,9 @@ pub fn list_payload(provider: &str, page: u32) -> Option<serde_json::Value> {
             "name": g.name, "type_id": match g.kind { "crash" => 3, "table" | "roulette" => 2, _ => 1 }, "game_sub_type": kind_word(g.kind),
         }))).collect::<serde_json::Map<_, _>>() }),
         "goldenrace" => json!({ "games": p.games.iter().map(|g| json!({ "gameId": g.id, "name": g.name, "type": "racing", "image": format!("{}.svg", g.id) })).collect::<Vec<_>>() }),
-        "softswiss" => json!(p.games.iter().map(|g| json!({
+        // TV games: the gameid family's `{games: [{id, name, iconurl}]}`.
+        "tvbet" => json!({ "games": p.games.iter().map(|g| json!({ "id": g.id, "name": g.name, "iconurl": format!("{}.svg", g.id) })).collect::<Vec<_>>() }),
+        "softswiss" | "inbet" => json!(p.games.iter().map(|g| json!({
             "identifier": g.id, "title": g.name, "producer": "demo", "category": kind_word(g.kind), "devices": ["desktop", "mobile"],
             "payout": format!("{}.{:02}", g.rtp_bp / 100, g.rtp_bp % 100),
         })).collect::<Vec<_>>()),

@@ -235,16 +235,17 @@ pub fn demo_keys(code: &str) -> BTreeMap<String, String> {
 
 /// Every dialect with a fake.
 pub fn dialects() -> Vec<Arc<dyn Dialect>> {
-    vec![
+    let own: Vec<Arc<dyn Dialect>> = vec![
         Arc::new(pragmatic::PragmaticFake),
         Arc::new(evolution::EvolutionFake),
         Arc::new(habanero::HabaneroFake),
         Arc::new(slotegrator::SlotegratorFake),
         Arc::new(evoplay::EvoplayFake),
         Arc::new(goldenrace::GoldenRaceFake),
-        Arc::new(softswiss::SoftSwissFake),
         Arc::new(hub88::Hub88Fake),
-    ]
+    ];
+    // The universal wallet, once for each provider that speaks it.
+    own.into_iter().chain(crate::softswiss::SPEAKERS.iter().map(|&code| Arc::new(softswiss::SoftSwissFake { code }) as Arc<dyn Dialect>)).collect()
 }
 
 /// The fakes' shared state: where our wallet is, and each provider's keys.

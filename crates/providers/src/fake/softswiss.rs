@@ -8,7 +8,16 @@ use super::{Answer, Delivery, Dialect, Forge, Keys, Op, Outcome, Request};
 use crate::softswiss::sign;
 use serde_json::{json, Value};
 
-pub struct SoftSwissFake;
+/// The aggregator's side for one provider code of the dialect (`softswiss`, `tvbet`, `inbet`).
+pub struct SoftSwissFake {
+    pub code: &'static str,
+}
+
+impl Default for SoftSwissFake {
+    fn default() -> SoftSwissFake {
+        SoftSwissFake { code: crate::softswiss::CODE }
+    }
+}
 
 impl SoftSwissFake {
     /// The method and body of `d`.
@@ -32,7 +41,7 @@ impl SoftSwissFake {
 
 impl Dialect for SoftSwissFake {
     fn code(&self) -> &'static str {
-        crate::softswiss::CODE
+        self.code
     }
 
     fn signs_raw_body(&self) -> bool {
@@ -102,7 +111,7 @@ mod tests {
 
     #[test]
     fn a_bet_is_signed_over_its_bytes() {
-        let r = SoftSwissFake.request(&delivery(Op::Bet, Forge::None), &keys()).unwrap();
+        let r = SoftSwissFake::default().request(&delivery(Op::Bet, Forge::None), &keys()).unwrap();
         let body = String::from_utf8(r.body.clone()).unwrap();
         assert_eq!(r.path, "play");
         assert_eq!(
@@ -111,35 +120,35 @@ mod tests {
         );
         // By hand: python3 -c 'import hmac,hashlib;print(hmac.new(b"secret", body, hashlib.sha256).hexdigest())'
         assert_eq!(header(&r), "79a696bf93a37ab71af9418cf5cf5215bf8758f0c4901c1fbc735f4a18f00cfe");
-        let rb = SoftSwissFake.request(&delivery(Op::Rollback, Forge::None), &keys()).unwrap();
+        let rb = SoftSwissFake::default().request(&delivery(Op::Rollback, Forge::None), &keys()).unwrap();
         assert_eq!(rb.path, "rollback");
         assert!(String::from_utf8(rb.body).unwrap().contains(r#"{"action":"rollback","action_id":"a1","original_action_id":"a0"}"#));
     }
 
     #[test]
     fn forgeries() {
-        let good = SoftSwissFake.request(&delivery(Op::Win, Forge::None), &keys()).unwrap();
-        let wrong = SoftSwissFake.request(&delivery(Op::Win, Forge::WrongSecret), &keys()).unwrap();
+        let good = SoftSwissFake::default().request(&delivery(Op::Win, Forge::None), &keys()).unwrap();
+        let wrong = SoftSwissFake::default().request(&delivery(Op::Win, Forge::WrongSecret), &keys()).unwrap();
         assert_eq!(good.body, wrong.body);
         assert_ne!(header(&good), header(&wrong));
-        let odd = SoftSwissFake.request(&delivery(Op::Win, Forge::OddFormatting), &keys()).unwrap();
+        let odd = SoftSwissFake::default().request(&delivery(Op::Win, Forge::OddFormatting), &keys()).unwrap();
         assert!(odd.body.contains(&b'\n'));
         assert_eq!(header(&odd), sign("secret", &odd.body));
-        let re = SoftSwissFake.request(&delivery(Op::Win, Forge::Reserialised), &keys()).unwrap();
+        let re = SoftSwissFake::default().request(&delivery(Op::Win, Forge::Reserialised), &keys()).unwrap();
         assert_eq!(re.body, odd.body);
         assert_eq!(header(&re), header(&good));
-        let other = SoftSwissFake.request(&delivery(Op::Bet, Forge::ForOther { player: 8, token: "tok8".into() }), &keys()).unwrap();
+        let other = SoftSwissFake::default().request(&delivery(Op::Bet, Forge::ForOther { player: 8, token: "tok8".into() }), &keys()).unwrap();
         let v: Value = serde_json::from_slice(&other.body).unwrap();
         assert_eq!((v["user_id"].as_str(), v["session_id"].as_str()), (Some("8"), Some("tok8")));
         assert_ne!(header(&other), sign("secret", &other.body));
-        assert!(SoftSwissFake.request(&delivery(Op::Win, Forge::ReplyAsRequest), &keys()).is_none());
+        assert!(SoftSwissFake::default().request(&delivery(Op::Win, Forge::ReplyAsRequest), &keys()).is_none());
     }
 
     #[test]
     fn replies() {
         let d = delivery(Op::Bet, Forge::None);
-        assert_eq!(SoftSwissFake.read(&d, 200, br#"{"balance":8500,"game_id":"r1","transactions":[]}"#), Answer::of(Outcome::Done, "200", Some(8_500)));
-        assert_eq!(SoftSwissFake.read(&d, 412, br#"{"code":100,"message":"Not enough funds.","balance":10}"#), Answer::of(Outcome::Refused, "100", Some(10)));
-        assert_eq!(SoftSwissFake.read(&d, 403, br#"{"code":403,"message":"Forbidden"}"#).code, "403");
+        assert_eq!(SoftSwissFake::default().read(&d, 200, br#"{"balance":8500,"game_id":"r1","transactions":[]}"#), Answer::of(Outcome::Done, "200", Some(8_500)));
+        assert_eq!(SoftSwissFake::default().read(&d, 412, br#"{"code":100,"message":"Not enough funds.","balance":10}"#), Answer::of(Outcome::Refused, "100", Some(10)));
+        assert_eq!(SoftSwissFake::default().read(&d, 403, br#"{"code":403,"message":"Forbidden"}"#).code, "403");
     }
 }

@@ -29,6 +29,7 @@ mod sportsbook_fixtures;
 mod studio;
 mod virtuals;
 mod contract;
+mod backup;
 
 use common::*;
 use reqwest::Method;

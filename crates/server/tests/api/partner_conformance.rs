@@ -330,7 +330,7 @@ async fn every_partner_wallet_passes_the_table() {
 }
 
 /// The game providers with a wallet adapter, each driven through its local fake.
-const PROVIDERS: [&str; 8] = ["pragmatic", "evolution", "habanero", "slotegrator", "evoplay", "goldenrace", "softswiss", "hub88"];
+const PROVIDERS: [&str; 10] = providers::settings::WALLET_PROVIDERS;
 
 #[tokio::test]
 async fn every_provider_wallet_passes_the_table() {

@@ -366,9 +366,10 @@ async fn links_carry_each_providers_parameters() {
         fail(player.post("/api/golden_race/create_session", json!({ "game_id": "g1", "platform": "tablet", "lang": "en" })).await, 200, 47);
         fail(player.get("/api/golden_race/open_frame?game_id=g9").await, 200, 62);
 
-        // TV betting: a token for the TV provider's game.
+        // TV betting: a token for the TV provider's game (its money through the universal
+        // wallet, so in demo mode its launch is the local fake's page).
         let (url, token) = link(ok(player.get("/api/tvbet/token?lang=fr").await));
-        assert!(url.contains("/samples/tvbet/launch?game=7bet") && url.contains(&token), "{url}");
+        assert!(url.contains("/demo-providers/tvbet/play?game=7bet") && url.contains(&token) && url.contains("lang=fr"), "{url}");
         let (url, _) = link(ok(player.get("/api/tvbet/token?game_id=wheelbet").await));
         assert!(url.contains("game=wheelbet"), "{url}");
 
@@ -387,8 +388,9 @@ async fn launch_refusals() {
         let (player, user, _) = app.player("links3@example.com").await;
         // Not configured yet: 60 for a player; guests are refused first (61).
         fail(player.get("/pgsoft/game_link?gameid=65").await, 200, 60);
-        fail(player.get("/api/tvbet/token").await, 200, 60);
         fail(guest.get("/pgsoft/game_link?gameid=65").await, 200, 61);
+        // The TV provider is a demo provider (its fake's catalogue installed): it opens at once.
+        assert!(ok(player.get("/api/tvbet/token").await)["url"].as_str().is_some_and(|u| u.contains("/demo-providers/tvbet/play?game=tv-lucky7")));
         import_all(app, &side).await;
 
         let links: [(&str, Option<Value>); 14] = [
@@ -625,7 +627,7 @@ async fn configured_link_providers_are_refreshed_and_a_panic_free_pass_survives_
                 format!("/api/evoplay/images/{long}.jpg"),
                 "/provider-images/AMATIC/x.svg".into(),
                 "/provider-images/amatic/zz.svg".into(),
-                "/api/tvbet/token?game_id=".into(),
+                "/api/tvbet/token?game_id=%00".into(),
                 "/gitslotpark/game_link?platform=web".into(),
                 "/api/golden_race/open_frame".into(),
             ] {

@@ -106,3 +106,44 @@ async fn precompressed_brotli_and_gzip_are_served_as_built() {
     .await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The providers' loader scripts (spec §7: fixed paths under /inbet/media and /rpl/media):
+/// demo mode serves the InBet fake's loader; anything else there is a plain 404, never the
+/// player app's index page standing in for a script.
+#[tokio::test]
+async fn loader_scripts_are_scripts_or_404() {
+    let dir = std::env::temp_dir().join(format!("carthage-web-{}", kernel::ids::next_id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("index.html"), "<!doctype html><div id=\"root\"></div>").unwrap();
+    let web = dir.clone();
+    each_backend_with(
+        move |cfg| cfg.web_dir = web.clone(),
+        async |app| {
+            let c = app.bare_client();
+            let r = fetch(&c, "/inbet/media/loader.js", None).await;
+            assert_eq!(r.status, 200);
+            assert!(r.content_type.as_deref().is_some_and(|t| t.starts_with("text/javascript")), "{:?}", r.content_type);
+            let js = String::from_utf8(r.body).unwrap();
+            assert!(js.contains("window.InbetLoader") && js.contains("mount"), "{js}");
+            for path in ["/inbet/media/other.js", "/rpl/media/loader.js"] {
+                let r = fetch(&c, path, None).await;
+                assert_eq!(r.status, 404, "{path}");
+                assert!(!String::from_utf8_lossy(&r.body).contains("<div id=\"root\">"), "{path}");
+            }
+        },
+    )
+    .await;
+    let web = dir.clone();
+    each_backend_with(
+        move |cfg| {
+            cfg.web_dir = web.clone();
+            cfg.mode = server::config::Mode::Production;
+        },
+        async |app| {
+            let r = fetch(&app.bare_client(), "/inbet/media/loader.js", None).await;
+            assert_eq!(r.status, 404, "production: the reverse proxy maps /inbet/media to the provider's CDN");
+        },
+    )
+    .await;
+    let _ = std::fs::remove_dir_all(dir);
+}

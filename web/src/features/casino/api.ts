@@ -1,6 +1,6 @@
 import { api } from '../../api/api';
 import type { ApiError } from '../../api/types';
-import type { Game, GameSession, Provider, SessionRequest } from './types';
+import type { Game, GameLink, GameSession, Provider, SessionRequest, TvTiles } from './types';
 
 /** Defensive normalisation: the lists drive layout, a missing field must not break a tile. */
 export function normalizeGame(raw: unknown): Game | null {
@@ -72,6 +72,15 @@ const base = api.enhanceEndpoints({ addTagTypes: ['CasinoGames', 'Favorites'] })
     }),
     startSession: build.mutation<GameSession, SessionRequest>({
       query: (body) => ({ url: '/api/casino/session', method: 'POST', body }),
+    }),
+    /** The TV betting tiles (spec §9: purple, red and black by default). */
+    tvTiles: build.query<TvTiles, void>({
+      query: () => ({ url: '/api/tvbet/tiles' }),
+      providesTags: ['CasinoGames'],
+    }),
+    /** A TV betting session (spec §7 "TV betting provider token generation"): a new one per opening. */
+    tvToken: build.mutation<GameLink, { gameId: string; lang: string }>({
+      query: ({ gameId, lang }) => ({ url: `/api/tvbet/token?${new URLSearchParams({ game_id: gameId, lang }).toString()}` }),
     }),
   }),
 });

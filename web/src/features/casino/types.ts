@@ -21,3 +21,6 @@ export type Game = Omit<SchemaGame, Optional> &
 export type Provider = Schemas['Provider'];
 export type GameSession = ReplyOf<'/api/casino/session', 'post'>;
 export type SessionRequest = RequestBody<'/api/casino/session', 'post'>;
+export type TvTiles = ReplyOf<'/api/tvbet/tiles', 'get'>;
+export type TvTile = TvTiles['tiles'][number];
+export type GameLink = ReplyOf<'/api/tvbet/token', 'get'>;

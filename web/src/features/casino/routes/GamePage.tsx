@@ -13,7 +13,9 @@ import { MobileButton } from '../../../components/MobileButton';
 import { Spinner } from '../../../components/Spinner';
 import { casinoApi } from '../api';
 import { EmptyState } from '../components/EmptyState';
-import type { GameSession } from '../types';
+import { LoaderMount } from '../components/LoaderMount';
+import { LOADERS } from '../loader';
+import { TV_PROVIDER } from '../tv';
 import css from '../components/Casino.module.css';
 
 export const BALANCE_MESSAGE = 'carthage:balance';
@@ -40,9 +42,19 @@ const PERMANENT = new Set([60, 61, 62, 66, 71]);
 
 const prettify = (gameId: string) => gameId.replace(/[-_]+/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
 
-type State = { kind: 'idle' } | { kind: 'loading' } | { kind: 'ready'; session: GameSession } | { kind: 'error'; error: ApiError };
+type State =
+  | { kind: 'idle' }
+  | { kind: 'loading' }
+  | { kind: 'ready'; url: string }
+  | { kind: 'error'; error: ApiError }
+  /** The provider's loader script or game could not be loaded. */
+  | { kind: 'unavailable' };
 
-/** /slots/:provider/:gameId (and /casinolive/:provider/:gameId): the provider's client in a full-screen frame. */
+
+/**
+ * /slots/:provider/:gameId (and /casinolive/:provider/:gameId): the provider's client in a
+ * full-screen frame; /slots/inbet/:gameId mounts it with the provider's loader script.
+ */
 export default function GamePage() {
   const { provider = '', gameId = '' } = useParams();
   const { t, i18n } = useTranslation(['casino', 'errors']);
@@ -53,6 +65,8 @@ export default function GamePage() {
   const casinoType = location.pathname.startsWith('/casinolive') ? 'casinolive' : 'slots';
   const lang = languageOf(i18n.language)?.code ?? 'en';
   const [startSession] = casinoApi.useStartSessionMutation();
+  const [tvToken] = casinoApi.useTvTokenMutation();
+  const loader = LOADERS[provider.toLowerCase()];
   const [state, setState] = useState<State>({ kind: 'idle' });
   const [frameLoaded, setFrameLoaded] = useState(false);
   const [attempt, setAttempt] = useState(0);
@@ -75,11 +89,12 @@ export default function GamePage() {
     let live = true;
     setState({ kind: 'loading' });
     setFrameLoaded(false);
-    const request = startSession({ provider, gameId, lang, platform: 'mobile' });
+    // TV games open with a TV betting token (spec §7), the others with a casino session.
+    const request = provider.toLowerCase() === TV_PROVIDER ? tvToken({ gameId, lang }) : startSession({ provider, gameId, lang, platform: 'mobile' });
     request.then(
       (res) => {
         if (!live) return;
-        if ('data' in res && res.data) setState({ kind: 'ready', session: res.data });
+        if ('data' in res && res.data) setState({ kind: 'ready', url: res.data.url });
         else setState({ kind: 'error', error: isApiError(res.error) ? res.error : { code: -1, message: 'error' } });
       },
       () => live && setState({ kind: 'error', error: { code: -1, message: 'error' } }),
@@ -87,9 +102,9 @@ export default function GamePage() {
     return () => {
       live = false;
     };
-  }, [isAuth, provider, gameId, lang, attempt, startSession]);
+  }, [isAuth, provider, gameId, lang, attempt, startSession, tvToken]);
 
-  const url = state.kind === 'ready' ? state.session.url : null;
+  const url = state.kind === 'ready' ? state.url : null;
   const frameOrigin = useMemo(() => (url ? new URL(url, window.location.href).origin : null), [url]);
 
   // The frame reports a settled round: refresh the player's balance (the polled query).
@@ -139,19 +154,41 @@ export default function GamePage() {
         </div>
       </EmptyState>
     );
+  } else if (state.kind === 'unavailable') {
+    body = (
+      <EmptyState icon="slots" title={t('gameErrorTitle')} text={t('providerUnavailable')} testId="game-unavailable">
+        <div className={css.emptyActions}>
+          <MobileButton onClick={() => setAttempt((n) => n + 1)}>{t('retry')}</MobileButton>
+          <MobileButton color="secondary" to={lobby}>
+            {t('toLobby')}
+          </MobileButton>
+        </div>
+      </EmptyState>
+    );
   } else if (url) {
     body = (
       <>
-        <iframe
-          ref={frame}
-          src={url}
-          title={t('gameFrameTitle', { name })}
-          className={css.gameFrame}
-          allow="autoplay; fullscreen"
-          allowFullScreen
-          onLoad={() => setFrameLoaded(true)}
-          data-testid="game-frame"
-        />
+        {loader ? (
+          <LoaderMount
+            src={loader.src}
+            global={loader.global}
+            url={url}
+            title={t('gameFrameTitle', { name })}
+            onReady={() => setFrameLoaded(true)}
+            onError={() => setState({ kind: 'unavailable' })}
+          />
+        ) : (
+          <iframe
+            ref={frame}
+            src={url}
+            title={t('gameFrameTitle', { name })}
+            className={css.gameFrame}
+            allow="autoplay; fullscreen"
+            allowFullScreen
+            onLoad={() => setFrameLoaded(true)}
+            data-testid="game-frame"
+          />
+        )}
         {!frameLoaded && (
           <div className={css.gameLoading} role="status">
             <Spinner size={40} />

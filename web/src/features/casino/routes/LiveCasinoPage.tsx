@@ -7,6 +7,7 @@ import { MobileButton } from '../../../components/MobileButton';
 import { casinoApi } from '../api';
 import { EmptyState } from '../components/EmptyState';
 import { ProviderList } from '../components/ProviderList';
+import { TvTiles } from '../components/TvTiles';
 import { isProviderBanned } from '../logic';
 import { MainView } from './SlotsMainPage';
 import css from '../components/Casino.module.css';
@@ -38,5 +39,10 @@ export default function LiveCasinoPage() {
     );
   }
   if (pathname === '/casinolive/main' && params.get('sP')) return <MainView casinoType="casinolive" />;
-  return <ProviderList casinoType="casinolive" isAuth={isAuth} providers={providers} />;
+  return (
+    <div className={css.rows}>
+      <TvTiles />
+      <ProviderList casinoType="casinolive" isAuth={isAuth} providers={providers} />
+    </div>
+  );
 }
