@@ -1,8 +1,8 @@
-//! The payment jobs, run by one owner at a time (ARCHITECTURE §7): with PostgreSQL the
-//! instance holding the advisory lock [`LOCK_KEY`] (on a connection it keeps; another
-//! instance takes over when it dies and the session ends); SQLite serves one instance.
-//! Every pass is idempotent (conditional transitions, postings keyed by the intent), so a
-//! takeover or a repeated pass changes nothing twice.
+//! The payment jobs, run by one owner at a time (ARCHITECTURE §7): `serve` runs
+//! [`Payments::run_jobs`] as the duty `payment_jobs` (crates/store/src/lease.rs: a PostgreSQL
+//! advisory lock on a connection the holder keeps; another instance takes over when it
+//! dies); SQLite serves one instance. Every pass is idempotent (conditional transitions,
+//! postings keyed by the intent), so a takeover or a repeated pass changes nothing twice.
 //!
 //! * **expiry** — a deposit still `created`/`pending` past `expires_at` (30 min): the
 //!   provider is asked first (a payment completed but not yet reported is credited, not
@@ -20,11 +20,7 @@ use crate::provider::ProviderStatus;
 use crate::{Outcome, Payments};
 use kernel::clock::now_ms;
 use kernel::AppError;
-use store::sqlx::{self, Row};
-use store::Backend;
-
-/// The PostgreSQL advisory lock of the payment jobs.
-pub const LOCK_KEY: i64 = 7_351_011;
+use store::sqlx;
 
 /// What one reconciliation pass did.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -37,42 +33,6 @@ pub struct JobReport {
 }
 
 impl Payments {
-    /// Whether this instance owns the jobs now (takes the lock when free).
-    pub async fn own_jobs(&self) -> bool {
-        if self.shared().db.backend() == Backend::Sqlite {
-            return true;
-        }
-        let mut owner = self.owner.lock().await;
-        if let Some(conn) = owner.as_mut() {
-            // Still our session? (A dropped connection lost the lock.)
-            if sqlx::query("SELECT 1").execute(&mut **conn).await.is_ok() {
-                return true;
-            }
-            *owner = None;
-        }
-        let Ok(mut conn) = self.shared().db.writer().acquire().await else {
-            return false;
-        };
-        let got = sqlx::query("SELECT CAST(pg_try_advisory_lock($1) AS TEXT)")
-            .bind(LOCK_KEY)
-            .fetch_one(&mut *conn)
-            .await
-            .ok()
-            .map(|r| r.get::<String, _>(0))
-            .is_some_and(|v| v == "true" || v == "t");
-        if got {
-            *owner = Some(conn);
-        }
-        got
-    }
-
-    /// Releases the jobs' lock (shutdown).
-    pub async fn release_jobs(&self) {
-        if let Some(mut conn) = self.owner.lock().await.take() {
-            let _ = sqlx::query("SELECT CAST(pg_advisory_unlock($1) AS TEXT)").bind(LOCK_KEY).execute(&mut *conn).await;
-        }
-    }
-
     async fn intents_where(&self, cond: &str, bind: i64) -> Result<Vec<Intent>, AppError> {
         let rows = sqlx::query(&format!("SELECT {INTENT_COLUMNS} FROM payment_intents WHERE {cond} ORDER BY updated_at LIMIT 200"))
             .bind(bind)
@@ -176,15 +136,9 @@ impl Payments {
         Ok(report)
     }
 
-    /// One pass of every job this instance runs.
+    /// One pass of every job (the caller holds the `payment_jobs` duty).
     pub async fn jobs_once(&self) -> JobReport {
-        if let Err(e) = crate::sandbox::deliver_once(self.shared()).await {
-            tracing::error!(error = %e.text(), "sandbox: callback delivery failed");
-        }
         let mut total = JobReport::default();
-        if !self.own_jobs().await {
-            return total;
-        }
         let stale = self.config().reconcile_stale_ms;
         for pass in [self.repair_once(stale / 2).await, self.reconcile_once(stale).await, self.expire_once().await] {
             match pass {
@@ -204,16 +158,25 @@ impl Payments {
         total
     }
 
-    /// The background worker (`serve` runs it): the sandbox's callbacks as soon as they are
-    /// queued (and on their back-off), the other jobs every `jobs_every`.
-    pub async fn run(self) {
-        let every = self.config().jobs_every;
-        let mut last_jobs = std::time::Instant::now() - every;
+    /// The jobs' worker (`serve` runs it as the duty `payment_jobs`): a pass every
+    /// `jobs_every` until `cancel` resolves (a pass in progress finishes first).
+    pub async fn run_jobs(self, cancel: store::lease::Cancel) {
+        let mut tick = tokio::time::interval(self.config().jobs_every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
-            if last_jobs.elapsed() >= every {
-                last_jobs = std::time::Instant::now();
-                self.jobs_once().await;
-            } else if let Err(e) = crate::sandbox::deliver_once(self.shared()).await {
+            tokio::select! {
+                _ = cancel.cancelled() => return,
+                _ = tick.tick() => {}
+            }
+            self.jobs_once().await;
+        }
+    }
+
+    /// The sandbox's outgoing callbacks (every instance runs it: each row is claimed by one
+    /// sender), as soon as they are queued and on their back-off.
+    pub async fn run_callbacks(self) {
+        loop {
+            if let Err(e) = crate::sandbox::deliver_once(self.shared()).await {
                 tracing::error!(error = %e.text(), "sandbox: callback delivery failed");
             }
             let wait = std::time::Duration::from_millis(500);

@@ -190,8 +190,6 @@ pub struct Payments {
     providers: Arc<HashMap<&'static str, Arc<dyn Provider>>>,
     guard: Arc<OnceLock<Arc<dyn DepositGuard>>>,
     wagering: Arc<OnceLock<Arc<dyn WageringGuard>>>,
-    /// Owner of the jobs (PostgreSQL advisory lock holder), see [`jobs`].
-    owner: Arc<tokio::sync::Mutex<Option<store::sqlx::pool::PoolConnection<store::sqlx::Any>>>>,
 }
 
 /// What a callback did.
@@ -230,7 +228,6 @@ impl Payments {
             providers: Arc::new(providers),
             guard: Arc::new(OnceLock::new()),
             wagering: Arc::new(OnceLock::new()),
-            owner: Arc::new(tokio::sync::Mutex::new(None)),
         }
     }
 

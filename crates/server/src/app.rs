@@ -51,6 +51,8 @@ pub struct AppState {
     pub promotions: promotions::service::Promotions,
     /// The game providers' wallet adapters (`/api/providers/{provider}/…`).
     pub providers: providers::Registry,
+    /// The single-owner duties this instance holds or stands by for (`serve` runs them).
+    pub duties: store::lease::Duties,
 }
 
 /// Every session of a player ended (recovery, ban): so do their game sessions.
@@ -170,7 +172,9 @@ impl AppState {
         promotions.use_content(content.clone());
         betting.set_settle_hook(promotions.settle_hook());
         let providers = providers::Registry::from_settings(&config.providers);
+        let duties = store::lease::Duties::new(db.clone(), store::lease::instance_id());
         Ok(AppState {
+            duties,
             providers,
             promotions,
             partners,
@@ -276,17 +280,25 @@ async fn healthz(State(state): State<AppState>) -> Response {
         tracing::error!("health check: the payments write batch has stopped");
     }
     // The virtual races' loop (docs/VIRTUALS.md): a stopped loop leaves races unsettled.
-    let virtuals = state.virtuals.alive();
+    // Only the holder of its duty runs it; another instance stands by.
+    let virtuals_held = state.duties.held(crate::duty::VIRTUAL_RACES);
+    let virtuals = !virtuals_held || state.virtuals.alive();
     if !virtuals {
         tracing::error!("health check: the virtual races loop has stopped");
     }
-    let up = database && ledger && payments && virtuals;
+    // A duty whose task died while this instance held it (it went to another instance).
+    let failed = state.duties.failed();
+    for (duty, why) in &failed {
+        tracing::error!(duty = %duty, reason = %why, "health check: a duty's task has died");
+    }
+    let up = database && ledger && payments && virtuals && failed.is_empty();
     let body = serde_json::json!({
         "status": if up { "ok" } else { "unavailable" },
         "database": if database { "ok" } else { "error" },
         "ledger": if ledger { "ok" } else { "stopped" },
         "payments": if payments { "ok" } else { "stopped" },
-        "virtuals": if virtuals { "ok" } else { "stopped" },
+        "virtuals": if !virtuals_held { "standby" } else if virtuals { "ok" } else { "stopped" },
+        "duties": if failed.is_empty() { serde_json::json!("ok") } else { serde_json::json!(failed.into_iter().map(|(d, _)| d).collect::<Vec<_>>()) },
     });
     let status = if up { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
     (status, axum::Json(body)).into_response()
@@ -311,7 +323,17 @@ fn metrics_reply(state: &AppState, parts: &axum::http::request::Parts) -> Respon
             return ApiError(AppError::new(ErrorCode::NotAuthenticated)).into_response();
         }
     }
-    let body = state.metrics.render(&state.ledger.stats());
+    let mut body = state.metrics.render(&state.ledger.stats());
+    // Which single-owner duties this instance holds (crates/store/src/lease.rs).
+    body.push_str("# HELP carthage_duty_held Whether this instance holds the duty (1) or stands by (0).\n# TYPE carthage_duty_held gauge\n");
+    let duties = state.duties.status();
+    for d in &duties {
+        body.push_str(&format!("carthage_duty_held{{duty=\"{}\"}} {}\n", d.duty, u8::from(d.held)));
+    }
+    body.push_str("# HELP carthage_duty_failed Whether the duty's task died in this instance (1).\n# TYPE carthage_duty_failed gauge\n");
+    for d in &duties {
+        body.push_str(&format!("carthage_duty_failed{{duty=\"{}\"}} {}\n", d.duty, u8::from(d.failed.is_some())));
+    }
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], body).into_response()
 }
 

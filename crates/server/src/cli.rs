@@ -85,6 +85,9 @@ pub enum Command {
         #[command(subcommand)]
         command: CatalogueCommand,
     },
+    /// Who holds each single-owner duty (docs/OPERATIONS.md "Several instances: duties and
+    /// fail-over").
+    Duties,
 }
 
 #[derive(Subcommand)]
@@ -528,6 +531,13 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
             print!("{}", crate::api::openapi_json());
             Ok(0)
         }
+        Command::Duties => {
+            let config = Config::from_env()?;
+            let db = store::Db::connect(&config.database_url).await?;
+            db.migrate().await?;
+            print!("{}", duties_report(&db).await?);
+            Ok(0)
+        }
         Command::Balance { listen, backends } => {
             let listen = match listen {
                 Some(a) => a,
@@ -795,4 +805,35 @@ pub async fn promo_operator(state: &AppState, command: PromoCommand) -> Result<S
         }
         PromoCommand::ForceDrop { pool } => pretty(&json!({ "pool": pool, "added": admin::do_force_drop(state, &pool, &actor).await? })),
     })
+}
+
+/// `carthage duties`: each duty's owner from `duty_leases`, checked on PostgreSQL against
+/// the advisory locks (the truth: a row whose lock is free belongs to an owner that died).
+async fn duties_report(db: &store::Db) -> anyhow::Result<String> {
+    let rows = store::lease::leases(db).await?;
+    let locked = store::lease::locked(db, crate::duty::ALL).await?;
+    let now = kernel::clock::now_ms();
+    let mut out = format!("{:<18} {:<10} {:<40} {:>10} {:>10}\n", "DUTY", "STATE", "OWNER", "SINCE", "HEARTBEAT");
+    for (i, duty) in crate::duty::ALL.iter().enumerate() {
+        let row = rows.iter().find(|r| r.duty == *duty);
+        let lock = locked.as_ref().map(|l| l[i]);
+        let owner = row.and_then(|r| r.owner.clone());
+        let state = match (lock, &owner) {
+            (Some(true), _) => "held",
+            (Some(false), Some(_)) => "orphaned", // the owner died: its lock is free, a standby takes it
+            (None, Some(_)) if row.is_some_and(|r| now - r.heartbeat_at > 3 * store::lease::HEARTBEAT_EVERY.as_millis() as i64) => "stale",
+            (None, Some(_)) => "held",
+            (_, None) => "free",
+        };
+        let ago = |at: i64| format!("{} s ago", (now - at).max(0) / 1000);
+        out.push_str(&format!(
+            "{:<18} {:<10} {:<40} {:>10} {:>10}\n",
+            duty,
+            state,
+            owner.as_deref().unwrap_or("-"),
+            row.map(|r| ago(r.acquired_at)).unwrap_or_else(|| "-".into()),
+            row.map(|r| ago(r.heartbeat_at)).unwrap_or_else(|| "-".into()),
+        ));
+    }
+    Ok(out)
 }

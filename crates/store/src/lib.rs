@@ -10,6 +10,7 @@
 
 pub mod batch;
 pub mod dialect;
+pub mod lease;
 pub mod migrate;
 pub mod testing;
 

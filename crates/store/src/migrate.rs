@@ -37,6 +37,7 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 28, name: "drop_bonus_wagering", sql: include_str!("../migrations/0028_drop_bonus_wagering.sql") },
     Migration { version: 29, name: "virtual_races", sql: include_str!("../migrations/0029_virtual_races.sql") },
     Migration { version: 30, name: "provider_catalogue", sql: include_str!("../migrations/0030_provider_catalogue.sql") },
+    Migration { version: 31, name: "duty_leases", sql: include_str!("../migrations/0031_duty_leases.sql") },
 ];
 
 /// Splits a migration file into statements: they end with `;` at the end of a line.

@@ -13,9 +13,11 @@
 //! * A round interrupted by a restart is settled at the next start by the rule of
 //!   [`recovery`] (docs/CRASH.md §Recovery).
 //!
-//! Several instances (PostgreSQL, ARCHITECTURE §7): only the holder of the crash lock may run
-//! [`CrashEngine::start`]'s loop; the others would relay its events (LISTEN/NOTIFY) and forward
-//! commands. Single-instance today: `start` runs the loop in this process.
+//! Several instances (PostgreSQL, ARCHITECTURE §7): `serve` calls [`CrashEngine::start`] only
+//! while this instance holds the duty `crash` (crates/store/src/lease.rs) and
+//! [`CrashEngine::stop`] when it loses or hands it over; the new owner's `start` recovers the
+//! cut round and continues the chain after the highest stored number. The other instances
+//! would relay its events (LISTEN/NOTIFY) and forward commands: not yet (docs/OPERATIONS.md).
 
 pub mod chain;
 pub mod db;
@@ -334,6 +336,12 @@ impl CrashEngine {
         }
         tokio::time::sleep(Duration::from_millis(150)).await;
         *lock(&self.inner.phase) = None;
+    }
+
+    /// Sets the configuration the next [`start`](Self::start) uses (a running loop keeps
+    /// its own): an instance standing by for the crash duty starts with it on take-over.
+    pub fn set_config(&self, config: CrashConfig) {
+        *lock(&self.inner.config) = config;
     }
 
     /// Stops the loop and starts it again with another configuration.

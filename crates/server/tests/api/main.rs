@@ -9,6 +9,7 @@ mod cashback_coupons;
 mod cashier;
 mod crash;
 mod deposit_bonus;
+mod duties;
 mod history;
 mod money;
 mod payments;
@@ -1956,7 +1957,7 @@ async fn healthz_metrics_and_headers() {
     each_backend(async |app| {
         let h = app.send(Method::GET, "/healthz", None).await;
         assert_eq!(h.status, 200);
-        assert_eq!(h.body, json!({ "status": "ok", "database": "ok", "ledger": "ok", "payments": "ok", "virtuals": "ok" }));
+        assert_eq!(h.body, json!({ "status": "ok", "database": "ok", "ledger": "ok", "payments": "ok", "virtuals": "ok", "duties": "ok" }));
         let s = app.send(Method::GET, "/api/site/settings", None).await;
         assert_eq!(s.header("x-content-type-options").as_deref(), Some("nosniff"));
         assert_eq!(s.header("x-frame-options").as_deref(), Some("DENY"));
