@@ -18,7 +18,10 @@ mod view;
 pub use hook::{AfterCommit, SettleHook, SettledBet};
 pub use limits::slip_settings_for;
 pub use place::{Bettor, LegInput, PlaceInput};
+pub use relay::{Delivery, OwnGuard};
 pub use view::{BetLegView, BetView, BetsQuery, TopWin};
+
+mod relay;
 
 use kernel::AppError;
 use sportsbook::slip::SlipSettings;
@@ -42,6 +45,8 @@ pub struct Betting {
     updates: broadcast::Sender<Arc<UpdateBatch>>,
     /// What promotions do when bets settle (sport-bonus wagering, rakeback): set once.
     hook: Arc<std::sync::OnceLock<Arc<dyn SettleHook>>>,
+    /// The line on every instance ([`relay`]).
+    relay: Arc<relay::RelayState>,
 }
 
 /// The slip's settings: the base (TND millimes), the site settings they follow, and the
@@ -135,7 +140,18 @@ impl Betting {
             pending: Arc::new(Mutex::new(Vec::new())),
             updates,
             hook: Default::default(),
+            relay: Default::default(),
         }
+    }
+
+    /// Relays the line between instances over `bus` (once; see [`relay`]).
+    pub fn set_bus(&self, bus: store::bus::Bus) {
+        let _ = self.relay.bus.set(bus);
+    }
+
+    /// The bus, when it leaves the process.
+    pub(crate) fn bus(&self) -> Option<&store::bus::Bus> {
+        self.relay.bus.get().filter(|b| b.shared())
     }
 
     /// Sets the one settlement hook ([`SettleHook`]); clones share it. `false` when one was
@@ -242,84 +258,90 @@ impl Betting {
     }
 
     async fn apply_one(&self, msg: FeedMessage, now: i64) -> Result<(), AppError> {
-        let (sport_id, live, main, start_time, moved_from) = {
-            let mut line = self.line.write().unwrap_or_else(|p| p.into_inner());
-            // A fixture_change for an event the line holds is the same fixture: if it moves
-            // the start time, the legs placed on it follow (they name their fixture by it).
-            let held_start = match &msg {
-                FeedMessage::FixtureChange(_) => line.event(msg.event_id()).map(|e| e.start_time),
-                _ => None,
-            };
-            if let Err(e) = line.apply(&msg) {
-                tracing::warn!(error = %e, kind = ?msg.kind(), event = msg.event_id(), "sportsbook: feed message refused");
-                return Err(AppError::with_detail(
-                    kernel::ErrorCode::BadRequest,
-                    e.to_string(),
-                ));
-            }
-            let (sport_id, live, main, start_time) = line
-                .event(msg.event_id())
-                .map(|e| {
-                    (
-                        e.sport_id.clone(),
-                        e.status == sportsbook::model::EventStatus::Live,
-                        e.main_market().map(|m| m.key.clone()),
-                        e.start_time,
-                    )
-                })
-                .unwrap_or_default();
-            let moved_from = held_start.filter(|&t| t != start_time);
-            (sport_id, live, main, start_time, moved_from)
-        };
+        let change = self.change_line(&msg)?;
         match &msg {
-            FeedMessage::BetSettlement(s) => self.store_results(s, start_time, now).await?,
-            FeedMessage::BetCancel(c) => self.store_cancel(c, start_time, now).await?,
+            FeedMessage::BetSettlement(s) => self.store_results(s, change.start_time, now).await?,
+            FeedMessage::BetCancel(c) => self.store_cancel(c, change.start_time, now).await?,
             FeedMessage::FixtureChange(f) => {
-                if let Some(from) = moved_from {
-                    self.fixture_moved(&f.event_id, from, start_time).await?;
+                if let Some(from) = change.moved_from {
+                    self.fixture_moved(&f.event_id, from, change.start_time).await?;
                 }
             }
             _ => {}
         }
-        if self.updates.receiver_count() > 0 {
-            let json = sportsbook::feed::encode(&msg);
-            let list_json = match &msg {
-                FeedMessage::OddsChange(o) => {
-                    let kept: Vec<_> = o
-                        .markets
-                        .iter()
-                        .filter(|m| Some(&m.market) == main.as_ref())
-                        .cloned()
-                        .collect();
-                    if kept.len() == o.markets.len() {
-                        Some(json.clone())
-                    } else if kept.is_empty() {
-                        None
-                    } else {
-                        let list = FeedMessage::OddsChange(sportsbook::feed::OddsChange {
-                            markets: kept,
-                            ..o.clone()
-                        });
-                        Some(sportsbook::feed::encode(&list))
-                    }
-                }
-                _ => Some(json.clone()),
-            };
-            let event_id = msg.event_id().to_string();
-            self.pending
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push(Update {
-                    message: msg,
-                    json,
-                    list_json,
-                    event_id,
-                    sport_id,
-                    live,
-                });
-        }
+        self.queue_update(msg, change);
         Ok(())
     }
+
+    /// A message another instance applied and settled: the line and the sockets only
+    /// ([`relay`]).
+    pub(crate) fn apply_line(&self, msg: FeedMessage) -> Result<(), AppError> {
+        let change = self.change_line(&msg)?;
+        self.queue_update(msg, change);
+        Ok(())
+    }
+
+    /// The line takes the message (or refuses it, changing nothing).
+    fn change_line(&self, msg: &FeedMessage) -> Result<LineChange, AppError> {
+        let mut line = self.line.write().unwrap_or_else(|p| p.into_inner());
+        // A fixture_change for an event the line holds is the same fixture: if it moves
+        // the start time, the legs placed on it follow (they name their fixture by it).
+        let held_start = match msg {
+            FeedMessage::FixtureChange(_) => line.event(msg.event_id()).map(|e| e.start_time),
+            _ => None,
+        };
+        if let Err(e) = line.apply(msg) {
+            tracing::warn!(error = %e, kind = ?msg.kind(), event = msg.event_id(), "sportsbook: feed message refused");
+            return Err(AppError::with_detail(kernel::ErrorCode::BadRequest, e.to_string()));
+        }
+        let (sport_id, live, main, start_time) = line
+            .event(msg.event_id())
+            .map(|e| {
+                (
+                    e.sport_id.clone(),
+                    e.status == sportsbook::model::EventStatus::Live,
+                    e.main_market().map(|m| m.key.clone()),
+                    e.start_time,
+                )
+            })
+            .unwrap_or_default();
+        let moved_from = held_start.filter(|&t| t != start_time);
+        Ok(LineChange { sport_id, live, main, start_time, moved_from })
+    }
+
+    /// The message's update for the sockets, sent at the next [`Self::flush`].
+    fn queue_update(&self, msg: FeedMessage, change: LineChange) {
+        if self.updates.receiver_count() == 0 {
+            return;
+        }
+        let LineChange { sport_id, live, main, .. } = change;
+        let json = sportsbook::feed::encode(&msg);
+        let list_json = match &msg {
+            FeedMessage::OddsChange(o) => {
+                let kept: Vec<_> = o.markets.iter().filter(|m| Some(&m.market) == main.as_ref()).cloned().collect();
+                if kept.len() == o.markets.len() {
+                    Some(json.clone())
+                } else if kept.is_empty() {
+                    None
+                } else {
+                    let list = FeedMessage::OddsChange(sportsbook::feed::OddsChange { markets: kept, ..o.clone() });
+                    Some(sportsbook::feed::encode(&list))
+                }
+            }
+            _ => Some(json.clone()),
+        };
+        let event_id = msg.event_id().to_string();
+        self.pending.lock().unwrap_or_else(|p| p.into_inner()).push(Update { message: msg, json, list_json, event_id, sport_id, live });
+    }
+}
+
+/// What applying a message changed, for its update and its side effects.
+struct LineChange {
+    sport_id: String,
+    live: bool,
+    main: Option<sportsbook::model::MarketKey>,
+    start_time: i64,
+    moved_from: Option<i64>,
 }
 
 pub(crate) fn internal(e: impl std::fmt::Display) -> AppError {
@@ -378,8 +400,8 @@ impl Betting {
     }
 
     /// Runs the simulated feed for ever: a tick every `tick_ms`, every message applied (and
-    /// settled) in order. One owner per line (ARCHITECTURE §7): with several instances only
-    /// one may run it — a shared line across instances is future work (docs/SPORTSBOOK.md).
+    /// settled) in order. One owner per line (ARCHITECTURE §7): the holder of the duty
+    /// `sportsbook_feed`; the other instances mirror its line ([`relay`]).
     pub async fn run_simulator(self, seed: u64, config: sportsbook::sim::SimConfig, tick_ms: u64) {
         // Event ids carry a run number from the database, so a restart never reuses one.
         let mut sim = loop {
@@ -391,12 +413,21 @@ impl Betting {
                 }
             }
         };
+        // This instance owns the line from now on (until this task is dropped): a new run, so
+        // the line starts empty as after a restart (the lost run's legs are voided by
+        // housekeeping); the other instances mirror its ticks.
+        let _owner_guard = self.own_feed(false);
+        *self.line.write().unwrap_or_else(|p| p.into_inner()) = Line::new();
+        let mut owner = relay::Owner { run: kernel::ids::next_id() as u64, seq: 0 };
         let mut tick = tokio::time::interval(std::time::Duration::from_millis(tick_ms.max(10)));
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
         loop {
             tick.tick().await;
             let now = kernel::clock::now_ms();
-            self.apply_all(sim.tick(now), now).await;
+            let messages = sim.tick(now);
+            self.publish_tick(&mut owner, &messages);
+            self.apply_all(messages, now).await;
+            self.answer_snapshot(&owner).await;
         }
     }
 }

@@ -53,6 +53,8 @@ pub struct AppState {
     pub providers: providers::Registry,
     /// The single-owner duties this instance holds or stands by for (`serve` runs them).
     pub duties: store::lease::Duties,
+    /// The bus between instances (store::bus): local on SQLite.
+    pub bus: store::bus::Bus,
 }
 
 /// Every session of a player ended (recovery, ban): so do their game sessions.
@@ -173,7 +175,12 @@ impl AppState {
         betting.set_settle_hook(promotions.settle_hook());
         let providers = providers::Registry::from_settings(&config.providers);
         let duties = store::lease::Duties::new(db.clone(), store::lease::instance_id());
+        // Between instances (PostgreSQL): the crash game's events and commands and the line.
+        let bus = store::bus::Bus::for_db(&db, duties.owner().to_string(), config.redis_url.as_deref());
+        crash.set_bus(bus.clone());
+        betting.set_bus(bus.clone());
         Ok(AppState {
+            bus,
             duties,
             providers,
             promotions,

@@ -17,6 +17,9 @@ pub enum Mode {
 pub struct Config {
     pub mode: Mode,
     pub database_url: String,
+    /// `REDIS_URL`: the bus between instances uses Redis pub/sub instead of PostgreSQL
+    /// NOTIFY (crates/store/src/bus.rs; docs/OPERATIONS.md "Several instances").
+    pub redis_url: Option<String>,
     pub bind: SocketAddr,
     pub public_url: String,
     /// `WEB_DIR`: serve the web apps from this folder (development); `None` serves the ones
@@ -134,6 +137,7 @@ impl Config {
         let config = Config {
             mode,
             database_url: var("DATABASE_URL").unwrap_or_else(|| "sqlite://data/carthage.db".into()),
+            redis_url: var("REDIS_URL").filter(|u| !u.trim().is_empty()),
             bind,
             public_url,
             web_dir: var("WEB_DIR").filter(|d| !d.is_empty()).map(Into::into),
@@ -227,6 +231,7 @@ impl Config {
         Config {
             mode: Mode::Demo,
             database_url: database_url.into(),
+            redis_url: None,
             bind: SocketAddr::from(([127, 0, 0, 1], 0)),
             public_url: "http://127.0.0.1:8080".into(),
             web_dir: None,

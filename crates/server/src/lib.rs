@@ -70,6 +70,12 @@ pub async fn serve(
     // the others stand by and take over within seconds when the owner dies. Each duty's task
     // stops when the duty is lost or handed over, and its new owner resumes from the database.
     let duties = state.duties.clone();
+    // Every instance relays the crash game's events and commands and mirrors the line
+    // (when the bus leaves the process: PostgreSQL).
+    let relays = [
+        tokio::spawn(state.crash.clone().run_relay()),
+        tokio::spawn(state.betting.clone().run_line_follower()),
+    ];
     // The sandbox's outgoing callbacks: every instance (each row is claimed by one sender).
     let payments_callbacks = tokio::spawn(state.payments.clone().run_callbacks());
     {
@@ -130,6 +136,20 @@ pub async fn serve(
                         _ = cancel.cancelled() => {}
                         _ = betting.run_simulator(seed, sim, tick_ms) => {}
                     }
+                }
+            })
+            .await;
+    }
+    if let config::SportsbookFeed::Push { .. } = &state.config.sportsbook_feed {
+        // Push deliveries apply on whichever instance receives them and are mirrored by the
+        // others; the duty's holder answers the others' requests for a snapshot of the line.
+        let betting = state.betting.clone();
+        duties
+            .run(duty::SPORTSBOOK_FEED, move |cancel| {
+                let betting = betting.clone();
+                async move {
+                    let _owner = betting.own_feed(true);
+                    cancel.cancelled().await;
                 }
             })
             .await;
@@ -238,6 +258,9 @@ pub async fn serve(
     // Release every duty (each task stopped first, then unlocked): standby instances take
     // over at once.
     duties.shutdown().await;
+    for r in relays {
+        r.abort();
+    }
     refresh.abort();
     folder.abort();
     outbox.abort();

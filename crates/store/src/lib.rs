@@ -9,6 +9,7 @@
 //! connections that see the last committed state through WAL.
 
 pub mod batch;
+pub mod bus;
 pub mod dialect;
 pub mod lease;
 pub mod migrate;
@@ -58,6 +59,8 @@ pub struct Db {
     reader: AnyPool,
     writer: AnyPool,
     write_tasks: Arc<WriteTasks>,
+    /// The connection URL (PostgreSQL: the bus's listening connection opens its own).
+    url: Arc<str>,
 }
 
 /// Where write-path tasks run ([`Db::write_tasks`]).
@@ -137,7 +140,7 @@ impl Db {
                     .connect(url)
                     .await?;
                 let write_tasks = Arc::new(WriteTasks { handle: tokio::runtime::Handle::current(), stop: None });
-                Ok(Db { backend, reader: pool.clone(), writer: pool, write_tasks })
+                Ok(Db { backend, reader: pool.clone(), writer: pool, write_tasks, url: url.into() })
             }
             Backend::Sqlite => {
                 let url = dialect::sqlite_url(url)?;
@@ -156,7 +159,7 @@ impl Db {
                     .after_connect(|conn, _| Box::pin(async move { dialect::sqlite_after_connect(conn).await }))
                     .connect(&url)
                     .await?;
-                let db = Db { backend, reader, writer, write_tasks: Arc::new(WriteTasks::dedicated()?) };
+                let db = Db { backend, reader, writer, write_tasks: Arc::new(WriteTasks::dedicated()?), url: url.as_str().into() };
                 dialect::spawn_sqlite_checkpointer(&db);
                 Ok(db)
             }
@@ -165,6 +168,11 @@ impl Db {
 
     pub fn backend(&self) -> Backend {
         self.backend
+    }
+
+    /// The URL this handle connected with.
+    pub fn url(&self) -> &str {
+        &self.url
     }
 
     /// The pool for reads that need no transaction.

@@ -253,7 +253,7 @@ struct Game {
 impl Game {
     fn broadcast(&self, msg: &Value) {
         let text: Arc<str> = msg.to_string().into();
-        let _ = self.engine.inner.events.send(text);
+        self.engine.emit(text);
     }
 
     fn set_phase(&self, msg: &Value) {
@@ -746,6 +746,6 @@ impl Game {
             .collect();
         let msg: Arc<str> = json!({ "type": "players", "id": r.id, "players": players, "count": count }).to_string().into();
         *lock(&self.engine.inner.players) = Some(msg.clone());
-        let _ = self.engine.inner.events.send(msg);
+        self.engine.emit(msg);
     }
 }

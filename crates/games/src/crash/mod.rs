@@ -17,12 +17,13 @@
 //! while this instance holds the duty `crash` (crates/store/src/lease.rs) and
 //! [`CrashEngine::stop`] when it loses or hands it over; the new owner's `start` recovers the
 //! cut round and continues the chain after the highest stored number. The other instances
-//! would relay its events (LISTEN/NOTIFY) and forward commands: not yet (docs/OPERATIONS.md).
+//! relay its events to their sockets and forward their players' commands to it ([`relay`]).
 
 pub mod chain;
 pub mod db;
 mod engine;
 pub mod recovery;
+pub mod relay;
 
 use crate::single::{limits, Limits};
 use casino::{Casino, GameSession, STUDIO};
@@ -31,6 +32,8 @@ use kernel::clock::now_ms;
 use kernel::{AppError, ErrorCode};
 use serde::Serialize;
 use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use store::Db;
@@ -231,6 +234,10 @@ pub(crate) struct PlayerCtx {
     pub limits: Limits,
     pub max_win: i64,
     pub out: mpsc::UnboundedSender<Arc<str>>,
+    /// This process's id for the connection, and the game session's token: what a command
+    /// relayed to the owner on another instance carries ([`relay`]).
+    pub conn: u64,
+    pub token: String,
 }
 
 pub(crate) enum Cmd {
@@ -252,6 +259,12 @@ struct Inner {
     cmd: Mutex<Option<mpsc::Sender<Cmd>>>,
     task: tokio::sync::Mutex<Option<tokio::task::AbortHandle>>,
     stats: Mutex<EngineStats>,
+    /// Between instances ([`relay`]): the bus, this instance's sockets by connection id,
+    /// and the commands relayed to the owner that wait for its answer.
+    bus: std::sync::OnceLock<store::bus::Bus>,
+    conns: Mutex<HashMap<u64, mpsc::UnboundedSender<Arc<str>>>>,
+    waiting: Mutex<Vec<(u64, Value, std::time::Instant)>>,
+    next_conn: AtomicU64,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -280,6 +293,10 @@ impl CrashEngine {
                 cmd: Mutex::new(None),
                 task: tokio::sync::Mutex::new(None),
                 stats: Mutex::new(EngineStats::default()),
+                bus: std::sync::OnceLock::new(),
+                conns: Mutex::new(HashMap::new()),
+                waiting: Mutex::new(Vec::new()),
+                next_conn: AtomicU64::new(1),
             }),
         }
     }
@@ -419,11 +436,25 @@ impl CrashEngine {
         if let Some(players) = lock(&self.inner.players).clone() {
             initial.push(players);
         }
-        let ctx = Arc::new(PlayerCtx { name: mask_name(session.user_id), session, limits, max_win, out });
+        let conn = self.inner.next_conn.fetch_add(1, Ordering::Relaxed);
+        if self.shared_bus().is_some() {
+            lock(&self.inner.conns).insert(conn, out.clone());
+        }
+        let ctx = Arc::new(PlayerCtx { name: mask_name(session.user_id), session, limits, max_win, out, conn, token: token.to_string() });
         Ok(CrashPlayer { engine: self.clone(), ctx, events, direct, initial })
     }
 
+    /// A command of a local socket: to the loop when it runs here, else to the owner.
     fn send_cmd(&self, cmd: Cmd) -> Result<(), AppError> {
+        let tx = lock(&self.inner.cmd).clone();
+        match tx {
+            Some(_) => self.send_local(cmd),
+            None => self.forward(cmd),
+        }
+    }
+
+    /// A command to this instance's loop.
+    fn send_local(&self, cmd: Cmd) -> Result<(), AppError> {
         let tx = lock(&self.inner.cmd).clone();
         match tx {
             Some(tx) => tx.try_send(cmd).map_err(|_| AppError::with_detail(ErrorCode::Internal, "the crash game is busy; try again")),
@@ -440,6 +471,14 @@ pub struct CrashPlayer {
     events: broadcast::Receiver<Arc<str>>,
     direct: mpsc::UnboundedReceiver<Arc<str>>,
     initial: Vec<Arc<str>>,
+}
+
+impl Drop for CrashPlayer {
+    fn drop(&mut self) {
+        if self.engine.shared_bus().is_some() {
+            self.engine.forget(self.ctx.conn);
+        }
+    }
 }
 
 /// Largest client frame we read (a bet is ~80 bytes).

@@ -325,13 +325,19 @@ pub async fn feed(State(state): State<AppState>, headers: axum::http::HeaderMap,
             Err(e) => reply.refused.push(FeedRefusal { index, error: e.to_string() }),
         }
     }
+    // What applied here is mirrored by the other instances (crates/betting/src/relay.rs).
+    let mut applied = Vec::with_capacity(messages.len());
     for (index, m) in messages {
-        match state.betting.apply_queued(m, now).await {
-            Ok(()) => reply.applied += 1,
+        match state.betting.apply_queued(m.clone(), now).await {
+            Ok(()) => {
+                reply.applied += 1;
+                applied.push(m);
+            }
             Err(e) => reply.refused.push(FeedRefusal { index, error: e.text() }),
         }
     }
     state.betting.flush();
+    state.betting.publish_push(&applied);
     reply.refused.sort_by_key(|r| r.index);
     ok(reply)
 }

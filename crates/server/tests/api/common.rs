@@ -71,11 +71,25 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
 
 pub async fn spawn_app_with(backend: Backend, tweak: impl Fn(&mut Config)) -> TestApp {
     let db = TestDb::new(backend).await.expect("test database");
-    let mut cfg = test_config(&db.url);
+    let url = db.url.clone();
+    start_app(backend, &url, tweak, Some(db)).await
+}
+
+/// Another instance on `app`'s database (ARCHITECTURE §7: several `carthage serve` on one
+/// PostgreSQL), not seeded again; its cleanup stops it and leaves the database to `app`.
+pub async fn spawn_peer(app: &TestApp, tweak: impl Fn(&mut Config)) -> TestApp {
+    let url = app.state.config.database_url.clone();
+    start_app(app.backend, &url, tweak, None).await
+}
+
+async fn start_app(backend: Backend, url: &str, tweak: impl Fn(&mut Config), db: Option<TestDb>) -> TestApp {
+    let mut cfg = test_config(url);
     tweak(&mut cfg);
     let state = server::prepare(cfg).await.expect("prepare");
-    // What `make run` does: site content and the demo accounts.
-    server::seed::run(&state).await.expect("seed");
+    // What `make run` does: site content and the demo accounts (once per database).
+    if db.is_some() {
+        server::seed::run(&state).await.expect("seed");
+    }
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("local addr");
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
@@ -84,7 +98,7 @@ pub async fn spawn_app_with(backend: Backend, tweak: impl Fn(&mut Config)) -> Te
     }));
     let base = format!("http://{addr}");
     let api = Api::new(&base, backend, true);
-    TestApp { backend, state, addr, base, api, shutdown: Some(tx), server: Some(server), db: Some(db) }
+    TestApp { backend, state, addr, base, api, shutdown: Some(tx), server: Some(server), db }
 }
 
 pub struct TestApp {
@@ -117,6 +131,21 @@ impl TestApp {
     /// A client without cookies (token clients, scripts).
     pub fn bare_client(&self) -> Api {
         Api::new(&self.base, self.backend, false)
+    }
+
+    /// Stops the server (a graceful stop: its duties are released at once); the database
+    /// stays for the other instances and [`Self::cleanup`].
+    pub async fn stop_instance(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(handle) = self.server.take() {
+            match tokio::time::timeout(Duration::from_secs(15), handle).await {
+                Ok(joined) => joined.expect("server task").expect("server result"),
+                Err(_) => panic!("the server did not stop within 15 s"),
+            }
+        }
+        self.state.db.close().await;
     }
 
     /// Stops the server and drops the database.

@@ -10,6 +10,7 @@ mod cashier;
 mod crash;
 mod deposit_bonus;
 mod duties;
+mod relay;
 mod history;
 mod money;
 mod payments;

@@ -1,0 +1,480 @@
+//! The message bus between instances (ARCHITECTURE §7): what one instance's single owner
+//! produces (the crash round's events, the sportsbook line's feed messages) reaches every
+//! other instance, and what a player connected to another instance asks (a crash bet, a
+//! cash-out) reaches the owner.
+//!
+//! * **PostgreSQL** (several instances): `pg_notify` to publish and one `LISTEN` connection
+//!   per instance ([`sqlx::postgres::PgListener`]) to receive, on the fixed [`CHANNELS`].
+//!   A NOTIFY payload is at most 8,000 bytes: longer messages are cut into parts (by
+//!   [`PART_BYTES`]) that the receiver puts together again. Every instance hears its own
+//!   messages too; [`BusMessage::own`] tells them apart.
+//! * **Redis** (`REDIS_URL` set, PostgreSQL): `PUBLISH` and one `SUBSCRIBE` connection per
+//!   instance instead; the same framing, the same at-most-once delivery (Redis pub/sub keeps
+//!   nothing for a subscriber that is reconnecting), without NOTIFY's commit-time lock.
+//! * **Local** (SQLite, one instance; tests): nothing leaves the process, [`Bus::shared`] is
+//!   false and the callers publish nothing.
+//!
+//! Delivery is at most once: NOTIFY sends nothing to a session that is not connected, so
+//! after the listening connection was lost (a PostgreSQL restart) subscribers receive
+//! [`BusEvent::Resync`] and must rebuild their state from its owner (the sportsbook asks for
+//! a snapshot of the line; the crash game's next round message describes the round whole).
+//! Messages of one instance are published by one task, in order.
+
+use crate::{Backend, Db};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{broadcast, mpsc};
+
+/// The channels every instance listens to (NOTIFY channel names).
+pub const CHANNELS: &[&str] = &[CRASH_EVENTS, CRASH_COMMANDS, CRASH_REPLIES, LINE_UPDATES, LINE_SYNC];
+/// The crash owner's round events, as sent to its own sockets.
+pub const CRASH_EVENTS: &str = "carthage_crash_events";
+/// A crash player's command, from the instance of its socket to the owner.
+pub const CRASH_COMMANDS: &str = "carthage_crash_commands";
+/// The owner's replies to a player of another instance.
+pub const CRASH_REPLIES: &str = "carthage_crash_replies";
+/// The sportsbook feed owner's applied feed messages.
+pub const LINE_UPDATES: &str = "carthage_line_updates";
+/// Requests for, and announcements of, a snapshot of the line.
+pub const LINE_SYNC: &str = "carthage_line_sync";
+
+/// The largest part of a message in one NOTIFY (PostgreSQL refuses payloads of 8,000 bytes
+/// or more; the header takes the rest).
+pub const PART_BYTES: usize = 7_600;
+/// Messages an instance may have queued for publishing; past it the newest are dropped
+/// (counted in [`BusStats::dropped`]): a stuck database must not grow the queue for ever.
+const QUEUE: usize = 65_536;
+/// Subscribers may lag this many messages before they get a `Lagged` (and resync).
+const FANOUT: usize = 4_096;
+
+/// What a subscriber receives.
+#[derive(Debug, Clone)]
+pub enum BusEvent {
+    Message(BusMessage),
+    /// The listening connection was lost and is back: messages may have been missed.
+    Resync,
+}
+
+#[derive(Debug, Clone)]
+pub struct BusMessage {
+    /// The publishing instance ([`Bus::origin`]).
+    pub origin: Arc<str>,
+    /// Published by this instance.
+    pub own: bool,
+    pub body: Arc<str>,
+}
+
+/// Counters for `/metrics` and the benchmark.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct BusStats {
+    pub published: u64,
+    pub received: u64,
+    pub notifies: u64,
+    pub dropped: u64,
+    pub resyncs: u64,
+    pub publish_errors: u64,
+}
+
+#[derive(Default)]
+struct Counters {
+    published: AtomicU64,
+    received: AtomicU64,
+    notifies: AtomicU64,
+    dropped: AtomicU64,
+    resyncs: AtomicU64,
+    publish_errors: AtomicU64,
+}
+
+struct Inner {
+    origin: Arc<str>,
+    shared: bool,
+    channels: HashMap<&'static str, broadcast::Sender<BusEvent>>,
+    outgoing: Option<mpsc::Sender<(&'static str, String)>>,
+    next_id: AtomicU64,
+    counters: Counters,
+    tasks: Mutex<Vec<tokio::task::AbortHandle>>,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        for t in self.tasks.lock().unwrap_or_else(|p| p.into_inner()).drain(..) {
+            t.abort();
+        }
+    }
+}
+
+/// A handle on the bus. Cheap to clone.
+#[derive(Clone)]
+pub struct Bus {
+    inner: Arc<Inner>,
+}
+
+fn channel_name(channel: &str) -> Option<&'static str> {
+    CHANNELS.iter().copied().find(|c| *c == channel)
+}
+
+impl Bus {
+    /// A bus that never leaves the process: [`Bus::shared`] is false.
+    pub fn local() -> Bus {
+        Bus::build(crate::lease::instance_id(), false, None)
+    }
+
+    fn build(origin: String, shared: bool, outgoing: Option<mpsc::Sender<(&'static str, String)>>) -> Bus {
+        let channels = CHANNELS.iter().map(|c| (*c, broadcast::channel(FANOUT).0)).collect();
+        Bus {
+            inner: Arc::new(Inner {
+                origin: origin.into(),
+                shared,
+                channels,
+                outgoing,
+                next_id: AtomicU64::new(1),
+                counters: Counters::default(),
+                tasks: Mutex::new(Vec::new()),
+            }),
+        }
+    }
+
+    /// The bus of a database: NOTIFY/LISTEN on PostgreSQL (Redis pub/sub when `redis_url`
+    /// is given), [`Bus::local`] on SQLite. Starts the listening and publishing tasks; the
+    /// listener reconnects by itself.
+    pub fn for_db(db: &Db, origin: String, redis_url: Option<&str>) -> Bus {
+        // The origin heads every part (`{origin} {id} …`): no spaces in it.
+        let origin = origin.replace(char::is_whitespace, "_");
+        if db.backend() != Backend::Postgres {
+            return Bus::build(origin, false, None);
+        }
+        let (tx, rx) = mpsc::channel(QUEUE);
+        let bus = Bus::build(origin, true, Some(tx));
+        let redis = redis_url.and_then(|u| match redis::Client::open(u) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                tracing::error!(error = %e, "bus: REDIS_URL is not usable; PostgreSQL NOTIFY is used");
+                None
+            }
+        });
+        let (publisher, listener) = match redis {
+            Some(client) => (
+                tokio::spawn(redis_publish_task(client.clone(), Arc::downgrade(&bus.inner), rx)),
+                tokio::spawn(redis_listen_task(client, Arc::downgrade(&bus.inner))),
+            ),
+            None => (
+                tokio::spawn(publish_task(db.clone(), Arc::downgrade(&bus.inner), rx)),
+                tokio::spawn(listen_task(db.url().to_string(), Arc::downgrade(&bus.inner))),
+            ),
+        };
+        bus.inner.tasks.lock().unwrap_or_else(|p| p.into_inner()).extend([publisher.abort_handle(), listener.abort_handle()]);
+        bus
+    }
+
+    /// Messages leave this process (other instances may hear them).
+    pub fn shared(&self) -> bool {
+        self.inner.shared
+    }
+
+    pub fn origin(&self) -> &str {
+        &self.inner.origin
+    }
+
+    /// Queues a message for every instance (this one included) on a channel of
+    /// [`CHANNELS`]; does nothing on a local bus. Never waits: called from the crash loop.
+    pub fn publish(&self, channel: &str, body: String) {
+        let Some(out) = &self.inner.outgoing else { return };
+        let Some(channel) = channel_name(channel) else {
+            tracing::error!(channel, "bus: unknown channel");
+            return;
+        };
+        match out.try_send((channel, body)) {
+            Ok(()) => {
+                self.inner.counters.published.fetch_add(1, Ordering::Relaxed);
+            }
+            Err(_) => {
+                self.inner.counters.dropped.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// The messages of a channel of [`CHANNELS`] from now on.
+    pub fn subscribe(&self, channel: &str) -> broadcast::Receiver<BusEvent> {
+        match channel_name(channel).and_then(|c| self.inner.channels.get(c)) {
+            Some(s) => s.subscribe(),
+            None => {
+                tracing::error!(channel, "bus: unknown channel");
+                broadcast::channel(1).1
+            }
+        }
+    }
+
+    pub fn stats(&self) -> BusStats {
+        let c = &self.inner.counters;
+        BusStats {
+            published: c.published.load(Ordering::Relaxed),
+            received: c.received.load(Ordering::Relaxed),
+            notifies: c.notifies.load(Ordering::Relaxed),
+            dropped: c.dropped.load(Ordering::Relaxed),
+            resyncs: c.resyncs.load(Ordering::Relaxed),
+            publish_errors: c.publish_errors.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// The parts of one message: `{origin} {id} {part} {count}\n{text}`, each within
+/// [`PART_BYTES`] (cut on character boundaries).
+pub fn parts(origin: &str, id: u64, body: &str) -> Vec<String> {
+    let mut chunks: Vec<&str> = Vec::new();
+    let mut rest = body;
+    while rest.len() > PART_BYTES {
+        let mut cut = PART_BYTES;
+        while !rest.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        chunks.push(&rest[..cut]);
+        rest = &rest[cut..];
+    }
+    chunks.push(rest);
+    let n = chunks.len();
+    chunks.iter().enumerate().map(|(i, c)| format!("{origin} {id} {i} {n}\n{c}")).collect()
+}
+
+/// Puts parts back together; a message is complete when all its parts arrived.
+#[derive(Default)]
+pub struct Assembler {
+    partial: HashMap<(String, u64), Vec<Option<String>>>,
+}
+
+impl Assembler {
+    /// `Some((origin, body))` when `payload` completes a message. A malformed payload is
+    /// dropped (logged by the caller).
+    pub fn push(&mut self, payload: &str) -> Option<(String, String)> {
+        let (head, text) = payload.split_once('\n')?;
+        let mut it = head.split(' ');
+        let (origin, id, part, count) = (it.next()?, it.next()?.parse::<u64>().ok()?, it.next()?.parse::<usize>().ok()?, it.next()?.parse::<usize>().ok()?);
+        if count == 0 || part >= count || count > 100_000 {
+            return None;
+        }
+        if count == 1 {
+            return Some((origin.to_string(), text.to_string()));
+        }
+        // Parts of an older message of the same origin that never completed are dropped
+        // (a lost connection in between): ids of one origin only grow.
+        self.partial.retain(|(o, i), _| o != origin || *i >= id);
+        let slots = self.partial.entry((origin.to_string(), id)).or_insert_with(|| vec![None; count]);
+        if slots.len() != count {
+            return None;
+        }
+        slots[part] = Some(text.to_string());
+        if slots.iter().all(Option::is_some) {
+            let slots = self.partial.remove(&(origin.to_string(), id))?;
+            return Some((origin.to_string(), slots.into_iter().flatten().collect()));
+        }
+        None
+    }
+
+    pub fn clear(&mut self) {
+        self.partial.clear();
+    }
+}
+
+async fn publish_task(db: Db, bus: std::sync::Weak<Inner>, mut rx: mpsc::Receiver<(&'static str, String)>) {
+    while let Some((channel, body)) = rx.recv().await {
+        let Some(inner) = bus.upgrade() else { return };
+        let id = inner.next_id.fetch_add(1, Ordering::Relaxed);
+        let parts = parts(&inner.origin, id, &body);
+        for part in parts {
+            // A few tries over a short outage; then the message is dropped (subscribers of
+            // other instances resync when their listener reconnects).
+            let mut tries = 0;
+            loop {
+                tries += 1;
+                let sent = sqlx::query("SELECT pg_notify($1, $2)").bind(channel).bind(&part).execute(db.writer()).await;
+                match sent {
+                    Ok(_) => {
+                        inner.counters.notifies.fetch_add(1, Ordering::Relaxed);
+                        break;
+                    }
+                    Err(e) if tries < 3 => {
+                        tracing::warn!(error = %e, channel, "bus: publish failed; again");
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                    }
+                    Err(e) => {
+                        tracing::error!(error = %e, channel, "bus: publish failed; message dropped");
+                        inner.counters.publish_errors.fetch_add(1, Ordering::Relaxed);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+async fn listen_task(url: String, bus: std::sync::Weak<Inner>) {
+    let mut assembler = Assembler::default();
+    let mut first = true;
+    loop {
+        let mut listener = match sqlx::postgres::PgListener::connect(&url).await {
+            Ok(l) => l,
+            Err(e) => {
+                tracing::warn!(error = %e, "bus: cannot connect the listener; again in 1 s");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                continue;
+            }
+        };
+        if let Err(e) = listener.listen_all(CHANNELS.iter().copied()).await {
+            tracing::warn!(error = %e, "bus: LISTEN failed; again in 1 s");
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            continue;
+        }
+        if !first {
+            // Anything sent while we were away is lost: every subscriber rebuilds.
+            let Some(inner) = bus.upgrade() else { return };
+            resync(&inner);
+        }
+        first = false;
+        assembler.clear();
+        loop {
+            match listener.try_recv().await {
+                Ok(Some(n)) => {
+                    let Some(inner) = bus.upgrade() else { return };
+                    let Some((origin, body)) = assembler.push(n.payload()) else { continue };
+                    deliver(&inner, n.channel(), origin, body);
+                }
+                Ok(None) => {
+                    tracing::warn!("bus: listener connection lost");
+                    break;
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "bus: listener failed");
+                    break;
+                }
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// A completed message to the channel's subscribers.
+fn deliver(inner: &Inner, channel: &str, origin: String, body: String) {
+    inner.counters.received.fetch_add(1, Ordering::Relaxed);
+    if let Some(s) = channel_name(channel).and_then(|c| inner.channels.get(c)) {
+        let own = *origin == *inner.origin;
+        let _ = s.send(BusEvent::Message(BusMessage { origin: origin.into(), own, body: body.into() }));
+    }
+}
+
+fn resync(inner: &Inner) {
+    inner.counters.resyncs.fetch_add(1, Ordering::Relaxed);
+    tracing::info!("bus: listener reconnected; subscribers resync");
+    for s in inner.channels.values() {
+        let _ = s.send(BusEvent::Resync);
+    }
+}
+
+async fn redis_publish_task(client: redis::Client, bus: std::sync::Weak<Inner>, mut rx: mpsc::Receiver<(&'static str, String)>) {
+    let mut conn: Option<redis::aio::MultiplexedConnection> = None;
+    while let Some((channel, body)) = rx.recv().await {
+        let Some(inner) = bus.upgrade() else { return };
+        let id = inner.next_id.fetch_add(1, Ordering::Relaxed);
+        for part in parts(&inner.origin, id, &body) {
+            let mut tries = 0;
+            loop {
+                tries += 1;
+                if conn.is_none() {
+                    conn = client.get_multiplexed_async_connection().await.ok();
+                }
+                let sent = match conn.as_mut() {
+                    Some(c) => redis::cmd("PUBLISH").arg(channel).arg(&part).query_async::<i64>(c).await.map_err(|e| e.to_string()),
+                    None => Err("no connection".to_string()),
+                };
+                match sent {
+                    Ok(_) => {
+                        inner.counters.notifies.fetch_add(1, Ordering::Relaxed);
+                        break;
+                    }
+                    Err(e) => {
+                        conn = None;
+                        if tries < 3 {
+                            tracing::warn!(error = %e, channel, "bus: publish to Redis failed; again");
+                            tokio::time::sleep(Duration::from_millis(100)).await;
+                        } else {
+                            tracing::error!(error = %e, channel, "bus: publish to Redis failed; message dropped");
+                            inner.counters.publish_errors.fetch_add(1, Ordering::Relaxed);
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+async fn redis_listen_task(client: redis::Client, bus: std::sync::Weak<Inner>) {
+    use futures::StreamExt;
+    let mut assembler = Assembler::default();
+    let mut first = true;
+    loop {
+        let mut pubsub = match client.get_async_pubsub().await {
+            Ok(p) => p,
+            Err(e) => {
+                tracing::warn!(error = %e, "bus: cannot connect to Redis; again in 1 s");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                continue;
+            }
+        };
+        if let Err(e) = pubsub.subscribe(CHANNELS).await {
+            tracing::warn!(error = %e, "bus: SUBSCRIBE failed; again in 1 s");
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            continue;
+        }
+        if !first {
+            let Some(inner) = bus.upgrade() else { return };
+            resync(&inner);
+        }
+        first = false;
+        assembler.clear();
+        let mut stream = pubsub.on_message();
+        while let Some(msg) = stream.next().await {
+            let Some(inner) = bus.upgrade() else { return };
+            let Ok(payload) = msg.get_payload::<String>() else { continue };
+            let Some((origin, body)) = assembler.push(&payload) else { continue };
+            deliver(&inner, msg.get_channel_name(), origin, body);
+        }
+        tracing::warn!("bus: Redis subscription lost");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_messages_are_cut_and_put_together() {
+        let body: String = "é".repeat(10_000) + "fin";
+        let parts = parts("a:1:ff", 7, &body);
+        assert_eq!(parts.len(), 3);
+        assert!(parts.iter().all(|p| p.len() < 8_000));
+        let mut a = Assembler::default();
+        // Interleaved with another origin's message.
+        assert_eq!(a.push(&parts[0]), None);
+        assert_eq!(a.push("b:2:00 1 0 1\nshort"), Some(("b:2:00".into(), "short".into())));
+        assert_eq!(a.push(&parts[2]), None);
+        assert_eq!(a.push(&parts[1]), Some(("a:1:ff".into(), body)));
+        // Malformed payloads are dropped.
+        assert_eq!(a.push("nonsense"), None);
+        assert_eq!(a.push("a 1 3 2\nx"), None);
+    }
+
+    #[test]
+    fn an_incomplete_older_message_is_dropped() {
+        let mut a = Assembler::default();
+        let old = parts("o", 1, &"x".repeat(PART_BYTES + 5));
+        a.push(&old[0]);
+        let new = parts("o", 2, &"y".repeat(PART_BYTES + 5));
+        a.push(&new[0]);
+        assert_eq!(a.partial.len(), 1);
+        assert!(a.push(&new[1]).is_some());
+        // The late part of the old message completes nothing.
+        assert_eq!(a.push(&old[1]), None);
+    }
+}
