@@ -434,6 +434,21 @@ class DepositLoad(Workload):
                 self.unresolved.add(p.id)
             return
         intent = int(env["result"]["id"])
+        # A kill between the intent's row and the sandbox's answer leaves it `created`, with no
+        # page yet (the payment jobs' reconciliation asks the sandbox later): the retry with the
+        # same token answers it without `invoice_url`. Asked again for a while, then left
+        # unpaid (no money moved; counted).
+        t0 = time.time()
+        while not env["result"].get("invoice_url"):
+            if time.time() - t0 > 20:
+                STATS.inc("deposit.left_without_page")
+                return
+            time.sleep(1)
+            outcome, env, _ = until_done("deposit", lambda: p.client.request("POST", "/api/payment/deposit", {"amount": 5, "sessionToken": token}))
+            if outcome != "ok":
+                with self.lock:
+                    self.unresolved.add(p.id)
+                return
         ref = env["result"]["invoice_url"].split("/pay/sandbox/")[1].split("?")[0]
         form = b"action=card&card=4242424242424242&lang=en"
         t0 = time.time()
