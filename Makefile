@@ -9,7 +9,7 @@ CARGO ?= cargo
 BIND ?= 127.0.0.1:8080
 export BIND
 
-.PHONY: run test test-rust test-web test-contract test-e2e web-deps web-build server-release openapi bench bench-reload
+.PHONY: run test test-rust test-web test-contract test-e2e web-deps web-build server-release openapi bench bench-reload faults
 
 web/node_modules/.package-lock.json: web/package-lock.json
 	cd web && npm ci --no-audit --no-fund
@@ -60,3 +60,10 @@ bench: server-release
 # Time to balance after a reload of a signed-in page, in Chromium, against the release server.
 bench-reload: web-build server-release
 	bash benches/reload.sh
+
+# Fault tests (issue 21 §4, docs/PERFORMANCE.md "Fault tests"): kill -9 under load on SQLite and
+# on a 3-instance PostgreSQL cluster, a PostgreSQL restart (a private server on port 55432), a
+# full SQLite disk (a loop-mounted ext4: root). FAULTS="kill-sqlite disk-full" runs a few.
+faults:
+	$(CARGO) build -p server --bin carthage
+	CARTHAGE_BIN=./target/debug/carthage bash tests/faults/run.sh $(FAULTS)

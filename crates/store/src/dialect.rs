@@ -58,6 +58,23 @@ pub async fn sqlite_writer_after_connect(conn: &mut AnyConnection) -> Result<(),
     Ok(())
 }
 
+/// Whether an idle SQLite connection may serve again (the pools' `before_acquire`): not when
+/// sqlx still counts a transaction open on it. SQLite rolls a whole transaction back by itself
+/// on some errors (`SQLITE_FULL` when the disk fills, I/O errors); sqlx's `ROLLBACK` then fails
+/// ("no transaction is active") and its count stays at 1, so the connection's next `begin()`
+/// would be a `SAVEPOINT` and its `commit()` a `RELEASE`: after one rolled-back savepoint,
+/// every later "commit" would stay inside a transaction that is never committed — answered as
+/// durable, lost at shutdown. Such a connection is closed instead; the pool opens a fresh one.
+/// (The pool's ping on release has already run the rollback a dropped transaction queued.)
+pub fn sqlite_fit_for_reuse(conn: &mut AnyConnection) -> bool {
+    use sqlx::Connection;
+    if conn.is_in_transaction() {
+        tracing::error!("SQLite: an idle connection still counts a transaction open (SQLite rolled it back after an error such as a full disk); closed, a new one replaces it");
+        return false;
+    }
+    true
+}
+
 /// Copies the WAL back into the database every second with a PASSIVE checkpoint, which
 /// never blocks the writer; keeps the WAL file from growing without bound.
 pub fn spawn_sqlite_checkpointer(db: &Db) {

@@ -151,12 +151,14 @@ impl Db {
                     .idle_timeout(None)
                     .max_lifetime(None)
                     .after_connect(|conn, _| Box::pin(async move { dialect::sqlite_writer_after_connect(conn).await }))
+                    .before_acquire(|conn, _| Box::pin(async move { Ok(dialect::sqlite_fit_for_reuse(conn)) }))
                     .connect(&url)
                     .await?;
                 let reader = AnyPoolOptions::new()
                     .max_connections(config.max_connections.clamp(1, 8))
                     .acquire_timeout(config.acquire_timeout)
                     .after_connect(|conn, _| Box::pin(async move { dialect::sqlite_after_connect(conn).await }))
+                    .before_acquire(|conn, _| Box::pin(async move { Ok(dialect::sqlite_fit_for_reuse(conn)) }))
                     .connect(&url)
                     .await?;
                 let db = Db { backend, reader, writer, write_tasks: Arc::new(WriteTasks::dedicated()?), url: url.as_str().into() };
