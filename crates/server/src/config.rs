@@ -20,6 +20,9 @@ pub struct Config {
     /// `REDIS_URL`: the bus between instances uses Redis pub/sub instead of PostgreSQL
     /// NOTIFY (crates/store/src/bus.rs; docs/OPERATIONS.md "Several instances").
     pub redis_url: Option<String>,
+    /// `CRASH_DRAIN_MS`: at a graceful stop, how long the crash round in play may take to
+    /// finish before the loop is cut (default 25 s: within a supervisor's usual 30 s).
+    pub crash_drain: std::time::Duration,
     pub bind: SocketAddr,
     pub public_url: String,
     /// `WEB_DIR`: serve the web apps from this folder (development); `None` serves the ones
@@ -138,6 +141,7 @@ impl Config {
             mode,
             database_url: var("DATABASE_URL").unwrap_or_else(|| "sqlite://data/carthage.db".into()),
             redis_url: var("REDIS_URL").filter(|u| !u.trim().is_empty()),
+            crash_drain: std::time::Duration::from_millis(var("CRASH_DRAIN_MS").and_then(|v| v.trim().parse().ok()).unwrap_or(25_000)),
             bind,
             public_url,
             web_dir: var("WEB_DIR").filter(|d| !d.is_empty()).map(Into::into),
@@ -232,6 +236,7 @@ impl Config {
             mode: Mode::Demo,
             database_url: database_url.into(),
             redis_url: None,
+            crash_drain: std::time::Duration::from_secs(5),
             bind: SocketAddr::from(([127, 0, 0, 1], 0)),
             public_url: "http://127.0.0.1:8080".into(),
             web_dir: None,

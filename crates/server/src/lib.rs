@@ -88,12 +88,17 @@ pub async fn serve(
     let crash = state.crash.clone(); // crash
     {
         let crash = crash.clone();
+        // A graceful stop lets the round in play finish (docs/OPERATIONS.md "SIGTERM").
+        let grace = state.config.crash_drain;
         duties
-            .run(duty::CRASH, move |cancel| {
+            .run_with_grace(duty::CRASH, grace + std::time::Duration::from_secs(1), move |cancel| {
                 let crash = crash.clone();
                 async move {
                     crash.start().await;
                     cancel.cancelled().await;
+                    if cancel.is_graceful() {
+                        crash.drain(grace).await;
+                    }
                     crash.stop().await;
                 }
             })

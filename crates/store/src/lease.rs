@@ -72,17 +72,35 @@ pub fn instance_id() -> String {
 
 /// Handed to a duty's task: resolves when the task must stop (the duty is released).
 #[derive(Clone)]
-pub struct Cancel(watch::Receiver<bool>);
+pub struct Cancel(watch::Receiver<Stop>);
+
+/// Why a duty's task is asked to stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    Running,
+    /// The lease's connection was lost: another instance may own the duty in a moment; stop
+    /// at once.
+    Now,
+    /// A graceful shutdown: the task may finish what it is doing (a crash round) within the
+    /// duty's grace ([`Duties::run_with_grace`]); nobody else takes the duty meanwhile.
+    Graceful,
+}
 
 impl Cancel {
     pub fn is_cancelled(&self) -> bool {
-        *self.0.borrow()
+        *self.0.borrow() != Stop::Running
+    }
+
+    /// The stop is a graceful shutdown (SIGTERM), not a lost lease: finishing the work in
+    /// hand is safe and wanted.
+    pub fn is_graceful(&self) -> bool {
+        *self.0.borrow() == Stop::Graceful
     }
 
     /// Resolves once the duty is released (or its holder is gone).
     pub async fn cancelled(&self) {
         let mut rx = self.0.clone();
-        let _ = rx.wait_for(|c| *c).await;
+        let _ = rx.wait_for(|c| *c != Stop::Running).await;
     }
 }
 
@@ -102,6 +120,8 @@ struct DutyState {
     failed: Mutex<Option<String>>,
     /// Times this instance took the duty.
     acquisitions: AtomicI64,
+    /// How long its task may take to stop at a graceful shutdown.
+    grace: Mutex<Option<Duration>>,
 }
 
 struct Inner {
@@ -150,6 +170,17 @@ impl Duties {
         F: Fn(Cancel) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ()> + Send + 'static,
     {
+        self.run_with_grace(name, STOP_GRACE, task).await
+    }
+
+    /// [`Self::run`] whose task may take up to `grace` to stop at a graceful shutdown
+    /// ([`Cancel::is_graceful`]: the crash loop finishes its round). A lost lease still
+    /// stops it within [`STOP_GRACE`].
+    pub async fn run_with_grace<F, Fut>(&self, name: &str, grace: Duration, task: F)
+    where
+        F: Fn(Cancel) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = ()> + Send + 'static,
+    {
         let state = {
             let mut duties = lock(&self.inner.duties);
             if duties.contains_key(name) {
@@ -157,6 +188,7 @@ impl Duties {
                 return;
             }
             let state = Arc::new(DutyState::default());
+            *lock(&state.grace) = Some(grace);
             duties.insert(name.to_string(), state.clone());
             state
         };
@@ -194,8 +226,10 @@ impl Duties {
     pub async fn shutdown(&self) {
         let _ = self.inner.stop.send(true);
         let handles: Vec<_> = std::mem::take(&mut *lock(&self.inner.supervisors));
+        let grace = lock(&self.inner.duties).values().filter_map(|s| *lock(&s.grace)).max().unwrap_or(STOP_GRACE).max(STOP_GRACE);
+        let until = tokio::time::Instant::now() + grace + Duration::from_secs(3);
         for h in handles {
-            let _ = tokio::time::timeout(STOP_GRACE + Duration::from_secs(3), h).await;
+            let _ = tokio::time::timeout_at(until, h).await;
         }
     }
 }
@@ -392,7 +426,7 @@ where
         }
         hold.record(&db, ACQUIRED_SQL, &name, &owner, now_ms()).await;
         tracing::info!(duty = %name, owner = %owner, "duties: duty taken");
-        let (cancel_tx, cancel_rx) = watch::channel(false);
+        let (cancel_tx, cancel_rx) = watch::channel(Stop::Running);
         let mut running = tokio::spawn(task(Cancel(cancel_rx)));
         state.acquisitions.fetch_add(1, Ordering::SeqCst);
         state.held.store(true, Ordering::SeqCst);
@@ -418,8 +452,12 @@ where
             }
         };
         // Stop the task before the lock goes: never two owners at once.
-        let _ = cancel_tx.send(true);
-        if !matches!(why, Why::Ended(_)) && tokio::time::timeout(STOP_GRACE, &mut running).await.is_err() {
+        let (stop_as, grace) = match why {
+            Why::Shutdown => (Stop::Graceful, lock(&state.grace).unwrap_or(STOP_GRACE)),
+            _ => (Stop::Now, STOP_GRACE),
+        };
+        let _ = cancel_tx.send(stop_as);
+        if !matches!(why, Why::Ended(_)) && tokio::time::timeout(grace, &mut running).await.is_err() {
             tracing::warn!(duty = %name, "duties: the task did not stop in time; aborted");
             running.abort();
             let _ = running.await;

@@ -138,6 +138,13 @@ pub(super) async fn run(engine: CrashEngine, mut rx: mpsc::Receiver<Cmd>, main: 
         round: None,
     };
     loop {
+        // A graceful stop: the last round is settled; open no other (the next owner does).
+        if inner.draining.load(std::sync::atomic::Ordering::SeqCst) {
+            while game.tasks.join_next().await.is_some() {}
+            inner.drained.notify_one();
+            refuse_all(&mut rx, Duration::from_secs(3_600)).await;
+            continue;
+        }
         if let Err(e) = game.play_round(&mut rx).await {
             tracing::error!(error = %e.text(), "crash: round failed; the next start recovers it");
             // Stop taking bets on a round we could not persist; try again shortly.

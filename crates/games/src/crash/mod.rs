@@ -265,6 +265,10 @@ struct Inner {
     conns: Mutex<HashMap<u64, mpsc::UnboundedSender<Arc<str>>>>,
     waiting: Mutex<Vec<(u64, Value, std::time::Instant)>>,
     next_conn: AtomicU64,
+    /// A graceful stop asked the loop to open no new round ([`CrashEngine::drain`]); it says
+    /// when the round in play is settled.
+    draining: std::sync::atomic::AtomicBool,
+    drained: tokio::sync::Notify,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -297,6 +301,8 @@ impl CrashEngine {
                 conns: Mutex::new(HashMap::new()),
                 waiting: Mutex::new(Vec::new()),
                 next_conn: AtomicU64::new(1),
+                draining: std::sync::atomic::AtomicBool::new(false),
+                drained: tokio::sync::Notify::new(),
             }),
         }
     }
@@ -312,6 +318,7 @@ impl CrashEngine {
             return;
         }
         let (tx, rx) = mpsc::channel(65_536);
+        self.inner.draining.store(false, Ordering::SeqCst);
         *lock(&self.inner.cmd) = Some(tx);
         let engine = self.clone();
         let main = tokio::runtime::Handle::current();
@@ -353,6 +360,24 @@ impl CrashEngine {
         }
         tokio::time::sleep(Duration::from_millis(150)).await;
         *lock(&self.inner.phase) = None;
+    }
+
+    /// A graceful stop (SIGTERM, a rolling restart): the round in play runs to its crash and
+    /// is settled, no new round opens, then the loop stops — so no round is cut. Waits at
+    /// most `limit` (a longer round is then cut and settled by the next owner's recovery, as
+    /// after a crash). Returns whether the round ended in time.
+    pub async fn drain(&self, limit: Duration) -> bool {
+        if lock(&self.inner.cmd).is_none() {
+            return true;
+        }
+        let drained = self.inner.drained.notified();
+        tokio::pin!(drained);
+        drained.as_mut().enable();
+        self.inner.draining.store(true, Ordering::SeqCst);
+        let done = tokio::time::timeout(limit, drained).await.is_ok();
+        tracing::info!(in_time = done, "crash: drained for a graceful stop");
+        self.stop().await;
+        done
     }
 
     /// Sets the configuration the next [`start`](Self::start) uses (a running loop keeps

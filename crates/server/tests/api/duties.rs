@@ -124,6 +124,8 @@ async fn two_instances_one_crash_loop_and_a_takeover_within_5_s() {
     let first_round = until(Duration::from_secs(10), async || b.rounds() >= 1).await.map(|_| t0.elapsed());
     eprintln!("first round of the new owner ended {first_round:?} after the stop");
     assert!(until(Duration::from_secs(20), async || b.rounds() >= 3).await.is_some(), "B plays rounds");
+    // A graceful stop finished A's round before handing over: B had nothing to recover.
+    assert_eq!(b.state.crash.stats().recovered_rounds, 0, "a graceful stop cuts no round");
     for d in [duty::VIRTUAL_RACES, duty::PAYMENT_JOBS, duty::PROMOTIONS_WEEKLY, duty::HOUSEKEEPING] {
         assert!(until(Duration::from_secs(5), async || b.state.duties.held(d)).await.is_some(), "B took {d}");
     }
