@@ -15,7 +15,7 @@ pub mod validate;
 use kernel::clock::{now_ms, DAY_MS, HOUR_MS, MINUTE_MS};
 use kernel::ids::{next_id, random_user_id};
 use kernel::{AppError, Currency, ErrorCode};
-use limits::{Limits, LimitsConfig, Refusal};
+use limits::{LimitError, Limits, LimitsConfig, Outcome, Refusal};
 pub use model::*;
 use notify::{Channel, Message};
 use password::HashParams;
@@ -301,7 +301,7 @@ impl Accounts {
     }
 
     pub fn new(db: Db, ledger: Ledger, cfg: AccountsConfig) -> Accounts {
-        let limits = Arc::new(Limits::new(cfg.limits));
+        let limits = Arc::new(Limits::new(cfg.limits, db.clone()));
         Accounts { db, ledger, outbox_wake: Arc::new(Notify::new()), sessions_ended: None, limits, cfg: Arc::new(cfg) }
     }
 
@@ -528,7 +528,7 @@ impl Accounts {
         if self.email_or_phone_taken(Some(&email), None).await? {
             return Err(field_error(ErrorCode::UserExists, "email", Reason::Taken));
         }
-        self.check_send(&email, client)?;
+        self.check_send(&email, client).await?;
         let new = NewUser {
             email: Some(email.clone()),
             phone: None,
@@ -568,10 +568,8 @@ impl Accounts {
     }
 
     /// Rate limit of SMS and e-mail sends per address and per IP (code 14).
-    fn check_send(&self, address: &str, client: &Client) -> Result<(), AppError> {
-        self.limits
-            .check_send(address, &client.ip)
-            .map_err(|w| AppError::new(ErrorCode::RateLimited).data(retry_data(w)))
+    async fn check_send(&self, address: &str, client: &Client) -> Result<(), AppError> {
+        self.limits.check_send(address, &client.ip).await.map_err(limit_error)
     }
 
     /// A verification token for `email` and its e-mail, on `conn`.
@@ -674,7 +672,7 @@ impl Accounts {
     /// codes of this phone and purpose: only the newest is live).
     /// The SMS is in `lang` (the player's, or the request's for a sign-up).
     async fn issue_phone_code(&self, phone: &str, purpose: &str, lang: &str, client: &Client) -> Result<i64, AppError> {
-        self.check_send(phone, client)?;
+        self.check_send(phone, client).await?;
         if !self.take_sms_quota(phone).await? {
             return Err(ErrorCode::SmsDailyLimit.into());
         }
@@ -883,18 +881,23 @@ impl Accounts {
         if password.is_empty() || password.len() > 128 {
             return Err(wrong_password());
         }
-        self.limits.check_login(&value, &client.ip).map_err(refusal_error)?;
-        let Some((user, hash)) = self.lookup(column, &value, ErrorCode::NoSuchUser, client).await? else {
+        // The attempt takes its cells (account, IP, probe) before anything is looked up or
+        // checked: two instances racing cannot both use the last try (limits.rs).
+        let attempt = self.limits.begin_sign_in(&value, &client.ip).await.map_err(limit_error)?;
+        let Some((user, hash)) = self.user_with_hash(column, &value).await? else {
+            // An unknown account: a probe (the IP's probe cell stays taken).
+            self.limits.settle(attempt, Outcome::Missing).await.map_err(db_err)?;
+            tracing::debug!(code = ErrorCode::NoSuchUser.code(), "sign-in for an unknown account");
             return Err(field_error(ErrorCode::NoSuchUser, field, Reason::Unknown));
         };
         if !password::verify(password.to_string(), hash).await {
-            let delay = self.limits.record_failure(&value, &client.ip).map_err(refusal_error)?;
+            let delay = self.limits.settle(attempt, Outcome::WrongPassword).await.map_err(db_err)?;
             if !delay.is_zero() {
                 tokio::time::sleep(delay).await;
             }
             return Err(wrong_password());
         }
-        self.limits.record_success(&value);
+        self.limits.settle(attempt, Outcome::RightPassword).await.map_err(db_err)?;
         if user.is_banned {
             self.revoke_all_sessions(user.id, None).await?;
             return Err(ErrorCode::UserBanned.into());
@@ -905,7 +908,7 @@ impl Accounts {
             // The right password on an unverified account: send a fresh link (the first
             // may be lost), within the per-address send limit.
             if let Some(email) = user.email.clone().filter(|_| self.cfg.channels.email) {
-                if self.check_send(&email, client).is_ok() {
+                if self.check_send(&email, client).await.is_ok() {
                     if let Err(e) = self.send_verification(&user, &email).await {
                         tracing::warn!(user = user.id, error = %e.text(), "could not resend the verification link");
                     }
@@ -1045,17 +1048,17 @@ impl Accounts {
         Ok(())
     }
 
-    /// Looks an account up for a sign-in or a recovery, within the unknown-account quota of
-    /// the client's IP: refused (14) while the IP is over it, whatever the account; a miss
-    /// takes from the quota (and answers 14 instead of `missing` when it runs out).
+    /// Looks an account up for a recovery, within the unknown-account quota of the client's
+    /// IP: refused (14) while the IP is over it, whatever the account; a miss keeps the cell
+    /// it took from the quota. (A sign-in takes its probe cell with its other cells.)
     async fn lookup(&self, column: &str, value: &str, missing: ErrorCode, client: &Client) -> Result<Option<(User, String)>, AppError> {
-        let over = |w: Duration| AppError::new(ErrorCode::RateLimited).data(retry_data(w));
-        self.limits.check_probe(&client.ip).map_err(over)?;
+        let attempt = self.limits.begin_lookup(&client.ip).await.map_err(limit_error)?;
         let found = self.user_with_hash(column, value).await?;
         if found.is_none() {
-            self.limits.record_unknown_account(&client.ip).map_err(over)?;
-            tracing::debug!(code = missing.code(), "sign-in or recovery for an unknown account");
+            tracing::debug!(code = missing.code(), "recovery for an unknown account");
         }
+        let outcome = if found.is_some() { Outcome::Found } else { Outcome::Missing };
+        self.limits.settle(attempt, outcome).await.map_err(db_err)?;
         Ok(found)
     }
 
@@ -1107,7 +1110,7 @@ impl Accounts {
             .lookup("email", &email, ErrorCode::EmailUserMissing, client)
             .await?
             .ok_or_else(|| field_error(ErrorCode::EmailUserMissing, "email", Reason::Unknown))?;
-        self.check_send(&email, client)?;
+        self.check_send(&email, client).await?;
         let code = random_restore_code();
         let expires_at = now_ms() + self.cfg.restore_ttl_ms;
         let (subject, text) = messages::restore_email(&Self::message_lang(&user, client), &code);
@@ -1293,10 +1296,11 @@ impl Accounts {
     }
 }
 
-fn refusal_error(r: Refusal) -> AppError {
-    match r {
-        Refusal::AccountLocked(w) => AppError::new(ErrorCode::LoginLocked).data(retry_data(w)),
-        Refusal::IpLimited(w) => AppError::new(ErrorCode::RateLimited).data(retry_data(w)),
+fn limit_error(e: LimitError) -> AppError {
+    match e {
+        LimitError::Refused(Refusal::AccountLocked(w)) => AppError::new(ErrorCode::LoginLocked).data(retry_data(w)),
+        LimitError::Refused(Refusal::IpLimited(w)) => AppError::new(ErrorCode::RateLimited).data(retry_data(w)),
+        LimitError::Db(e) => db_err(e),
     }
 }
 

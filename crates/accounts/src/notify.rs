@@ -530,7 +530,10 @@ impl OutboxWorker {
             tracing::error!(error = %e, "outbox: purge failed");
         }
         loop {
-            let full = match self.run_once().await {
+            let pass = self.run_once().await;
+            let outcome = if pass.is_ok() { "ok" } else { "error" };
+            kernel::metrics::inc(kernel::metrics::JOB_RUNS, &[("job", "outbox"), ("outcome", outcome)]);
+            let full = match pass {
                 Ok(r) => r.handled() >= self.cfg.batch as u64,
                 Err(e) => {
                     tracing::error!(error = %e, "outbox: pass failed");

@@ -9,6 +9,7 @@
 pub mod clock;
 pub mod errors;
 pub mod ids;
+pub mod metrics;
 pub mod money;
 
 pub use errors::{AppError, ErrorCode};

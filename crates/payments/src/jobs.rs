@@ -140,7 +140,14 @@ impl Payments {
     pub async fn jobs_once(&self) -> JobReport {
         let mut total = JobReport::default();
         let stale = self.config().reconcile_stale_ms;
-        for pass in [self.repair_once(stale / 2).await, self.reconcile_once(stale).await, self.expire_once().await] {
+        let passes = [
+            ("payments_repair", self.repair_once(stale / 2).await),
+            ("payments_reconcile", self.reconcile_once(stale).await),
+            ("payments_expire", self.expire_once().await),
+        ];
+        for (job, pass) in passes {
+            let outcome = if pass.is_ok() { "ok" } else { "error" };
+            kernel::metrics::inc(kernel::metrics::JOB_RUNS, &[("job", job), ("outcome", outcome)]);
             match pass {
                 Ok(r) => {
                     total.succeeded += r.succeeded;
@@ -176,7 +183,10 @@ impl Payments {
     /// sender), as soon as they are queued and on their back-off.
     pub async fn run_callbacks(self) {
         loop {
-            if let Err(e) = crate::sandbox::deliver_once(self.shared()).await {
+            let pass = crate::sandbox::deliver_once(self.shared()).await;
+            let outcome = if pass.is_ok() { "ok" } else { "error" };
+            kernel::metrics::inc(kernel::metrics::JOB_RUNS, &[("job", "payment_callbacks"), ("outcome", outcome)]);
+            if let Err(e) = pass {
                 tracing::error!(error = %e.text(), "sandbox: callback delivery failed");
             }
             let wait = std::time::Duration::from_millis(500);

@@ -239,8 +239,57 @@ pub fn router(state: AppState) -> Router {
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(|_| {
             ApiError(AppError::new(ErrorCode::Internal)).into_response()
         }))
-        .layer(tower_http::trace::TraceLayer::new_for_http())
+        .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))
+        .layer(tower_http::request_id::PropagateRequestIdLayer::x_request_id())
+        .layer(tower_http::request_id::SetRequestIdLayer::x_request_id(NewRequestId))
+        .layer(middleware::from_fn(drop_unfit_request_id))
         .with_state(state)
+}
+
+// ---------------------------------------------------------------------- request ids
+
+/// The longest request id accepted from a client or a load balancer.
+const REQUEST_ID_MAX: usize = 64;
+
+/// A fresh request id: 128 random bits in hex.
+#[derive(Clone, Copy, Default)]
+struct NewRequestId;
+
+impl tower_http::request_id::MakeRequestId for NewRequestId {
+    fn make_request_id<B>(&mut self, _: &axum::http::Request<B>) -> Option<tower_http::request_id::RequestId> {
+        let id = format!("{:032x}", rand::random::<u128>());
+        HeaderValue::from_str(&id).ok().map(tower_http::request_id::RequestId::new)
+    }
+}
+
+/// Whether an incoming `x-request-id` may be kept (a load balancer's or a client's): 1 to 64
+/// characters of `[A-Za-z0-9._:-]`. Anything else (oversize, spaces, quotes, control or
+/// non-ASCII bytes: a forged id meant to break or spoof log lines) is replaced.
+pub fn request_id_is_fit(value: &[u8]) -> bool {
+    (1..=REQUEST_ID_MAX).contains(&value.len()) && value.iter().all(|c| c.is_ascii_alphanumeric() || b"._:-".contains(c))
+}
+
+/// Drops an unfit incoming `x-request-id` (or several) so `SetRequestIdLayer` makes a new one.
+async fn drop_unfit_request_id(mut req: Request, next: Next) -> Response {
+    let ids = req.headers().get_all("x-request-id");
+    let mut count = 0;
+    let mut fit = true;
+    for v in ids.iter() {
+        count += 1;
+        fit &= request_id_is_fit(v.as_bytes());
+    }
+    if count > 1 || !fit {
+        req.headers_mut().remove("x-request-id");
+    }
+    next.run(req).await
+}
+
+/// The span of every request: its id and method, so every log line of the request carries
+/// them (JSON logs: `span.request_id`). The path is left to the load balancer's access log,
+/// which has the same id (echoed in the response): paths may carry tokens.
+fn request_span<B>(req: &axum::http::Request<B>) -> tracing::Span {
+    let id = req.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or("");
+    tracing::info_span!("request", request_id = %id, method = %req.method())
 }
 
 /// The fakes of every enabled demo provider, calling this server at `PUBLIC_URL` with the
@@ -319,11 +368,11 @@ async fn metrics(State(state): State<AppState>, parts: axum::http::request::Part
     if cfg.metrics_bind.is_some() || (cfg.metrics_token.is_none() && cfg.mode == Mode::Production) {
         return ApiError(AppError::new(ErrorCode::NotFound)).into_response();
     }
-    metrics_reply(&state, &parts)
+    metrics_reply(&state, &parts).await
 }
 
 /// The metrics text, behind the token when one is configured.
-fn metrics_reply(state: &AppState, parts: &axum::http::request::Parts) -> Response {
+async fn metrics_reply(state: &AppState, parts: &axum::http::request::Parts) -> Response {
     if let Some(token) = &state.config.metrics_token {
         let given = parts.headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
         if !given.is_some_and(|g| constant_time_eq(g.trim().as_bytes(), token.as_bytes())) {
@@ -331,6 +380,7 @@ fn metrics_reply(state: &AppState, parts: &axum::http::request::Parts) -> Respon
         }
     }
     let mut body = state.metrics.render(&state.ledger.stats());
+    crate::metrics::render_operations(state, &mut body).await;
     // Which single-owner duties this instance holds (crates/store/src/lease.rs).
     body.push_str("# HELP carthage_duty_held Whether this instance holds the duty (1) or stands by (0).\n# TYPE carthage_duty_held gauge\n");
     let duties = state.duties.status();
@@ -347,7 +397,7 @@ fn metrics_reply(state: &AppState, parts: &axum::http::request::Parts) -> Respon
 /// The router of the `METRICS_BIND` listener: `/metrics` only (token still checked if set).
 pub fn metrics_router(state: AppState) -> Router {
     async fn handler(State(state): State<AppState>, parts: axum::http::request::Parts) -> Response {
-        metrics_reply(&state, &parts)
+        metrics_reply(&state, &parts).await
     }
     Router::new().route("/metrics", get(handler)).fallback(api_not_found).with_state(state)
 }

@@ -332,6 +332,8 @@ pub fn spawn_periodic(state: AppState) -> Option<tokio::task::JoinHandle<()>> {
             tick.tick().await;
             let reports = refresh_all(&state, false).await;
             let failed = reports.iter().filter(|r| r.outcome == "failed").count();
+            let outcome = if failed == 0 { "ok" } else { "error" };
+            kernel::metrics::inc(kernel::metrics::JOB_RUNS, &[("job", "catalogue_refresh"), ("outcome", outcome)]);
             if failed > 0 {
                 tracing::warn!(failed, "catalogue: providers not refreshed this pass");
             }

@@ -327,6 +327,10 @@ async fn housekeeping_pass(
     if let Err(e) = promotions.expire_free_bets().await {
         tracing::error!(error = %e.text(), "promotions: free-bet expiry failed");
     }
+    // Rate-limit buckets that are full again (accounts/src/limits.rs).
+    if let Err(e) = accounts::limits::purge_expired(cashier.ledger().db()).await {
+        tracing::error!(error = %e, "accounts: purging the rate-limit buckets failed");
+    }
 }
 
 /// One pass of the weekly promotions duty (every minute; accrual and coupons every hour).

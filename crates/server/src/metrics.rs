@@ -1,5 +1,7 @@
 //! Prometheus text metrics: request counts and latency histograms per route, ledger
-//! postings by type and outcome.
+//! postings by type and outcome, and the operational series of [`render_operations`]
+//! (bets placed, crash rounds, provider callbacks, job runs, write-batch sizes, queue
+//! depths, rate-limit refusals). The alerts built on them: docs/OPERATIONS.md "Runbook".
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -62,6 +64,43 @@ impl Metrics {
             let _ = writeln!(out, "ledger_postings_total{{type=\"{}\",outcome=\"{outcome}\"}} {n}", tx_type.name());
         }
         out
+    }
+}
+
+/// The operational series: what `kernel::metrics` recorded (provider callbacks, job runs,
+/// write-batch sizes, rate-limit refusals), and figures read at scrape time (bets placed,
+/// crash rounds, queue depths).
+pub async fn render_operations(state: &crate::app::AppState, out: &mut String) {
+    kernel::metrics::render(out);
+    // A bet is placed when its stake is posted (every product's stake is a posting of a
+    // stake type: casino and studio rounds, our sportsbook, the partner sportsbooks).
+    let ledger = state.ledger.stats();
+    out.push_str("# HELP carthage_bets_placed_total Bets placed (stakes posted) by stake type, this instance.\n# TYPE carthage_bets_placed_total counter\n");
+    for t in wallet::TxType::STAKES {
+        let n = ledger.get(&(t, "posted")).copied().unwrap_or(0);
+        let _ = writeln!(out, "carthage_bets_placed_total{{type=\"{}\"}} {n}", t.name());
+    }
+    let crash = state.crash.stats();
+    out.push_str("# HELP carthage_crash_rounds_total Crash rounds played by this instance's round loop.\n# TYPE carthage_crash_rounds_total counter\n");
+    let _ = writeln!(out, "carthage_crash_rounds_total {}", crash.rounds);
+    out.push_str("# HELP carthage_crash_rounds_recovered_total Interrupted crash rounds this instance settled by the recovery rule.\n# TYPE carthage_crash_rounds_recovered_total counter\n");
+    let _ = writeln!(out, "carthage_crash_rounds_recovered_total {}", crash.recovered_rounds);
+    out.push_str("# HELP carthage_queue_depth Work waiting: postings queued for the SQLite ledger writer (this instance), messages not yet delivered and sandbox payment callbacks not yet delivered (whole database).\n# TYPE carthage_queue_depth gauge\n");
+    let _ = writeln!(out, "carthage_queue_depth{{queue=\"ledger_writer\"}} {}", state.ledger.queue_depth());
+    for (queue, sql) in [
+        ("outbox", "SELECT COUNT(*) FROM outbox WHERE status IN ('pending', 'sending')"),
+        ("payment_callbacks", "SELECT COUNT(*) FROM sandbox_callbacks WHERE delivered_at IS NULL"),
+    ] {
+        let count = tokio::time::timeout(Duration::from_secs(2), store::sqlx::query(sql).fetch_one(state.db.reader())).await;
+        match count {
+            Ok(Ok(row)) => {
+                let n: i64 = store::Row::try_get(&row, 0).unwrap_or(0);
+                let _ = writeln!(out, "carthage_queue_depth{{queue=\"{queue}\"}} {n}");
+            }
+            // No line: an absent series is not a zero (the alert on `up`/`absent` fires).
+            Ok(Err(e)) => tracing::warn!(queue, error = %e, "metrics: counting a queue failed"),
+            Err(_) => tracing::warn!(queue, "metrics: counting a queue timed out"),
+        }
     }
 }
 

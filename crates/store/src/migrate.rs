@@ -33,6 +33,7 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 20, name: "jackpots", sql: include_str!("../migrations/0020_jackpots.sql") },
     Migration { version: 23, name: "sport_wagering_rakeback", sql: include_str!("../migrations/0023_sport_wagering_rakeback.sql") },
     Migration { version: 25, name: "wager_terms", sql: include_str!("../migrations/0025_wager_terms.sql") },
+    Migration { version: 26, name: "rate_limits", sql: include_str!("../migrations/0026_rate_limits.sql") },
     Migration { version: 27, name: "deposit_bonus_choice", sql: include_str!("../migrations/0027_deposit_bonus_choice.sql") },
     Migration { version: 28, name: "drop_bonus_wagering", sql: include_str!("../migrations/0028_drop_bonus_wagering.sql") },
     Migration { version: 29, name: "virtual_races", sql: include_str!("../migrations/0029_virtual_races.sql") },

@@ -177,6 +177,11 @@ impl Ledger {
         &self.db
     }
 
+    /// Postings queued for the SQLite group-commit writer (0 on PostgreSQL): `/metrics`.
+    pub fn queue_depth(&self) -> usize {
+        self.batcher.as_ref().map_or(0, |b| b.max_capacity().saturating_sub(b.capacity()))
+    }
+
     pub fn stats(&self) -> LedgerStats {
         self.stats.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }

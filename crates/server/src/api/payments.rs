@@ -351,6 +351,14 @@ pub async fn callback(State(state): State<AppState>, PathParam(provider): PathPa
         headers.iter().filter_map(|(k, v)| v.to_str().ok().map(|v| (k.as_str().to_ascii_lowercase(), v.to_string()))).collect();
     let provider = provider.trim().to_ascii_lowercase();
     let result = state.payments.handle_callback(&provider, &headers, &body).await;
+    // The provider label stays a closed set: the path is anybody's to write.
+    let known = if state.payments.provider(&provider).is_ok() { provider.as_str() } else { "unknown" };
+    let outcome = match &result {
+        Ok(_) => "ok",
+        Err(e) if e.code.http_status() >= 500 => "error",
+        Err(_) => "refused",
+    };
+    kernel::metrics::inc(kernel::metrics::PROVIDER_CALLBACKS, &[("kind", "payment"), ("provider", known), ("outcome", outcome)]);
     let ack = state.payments.provider(&provider).ok().and_then(|p| p.ack_body());
     match (result, ack) {
         (Ok(payments::CallbackOutcome::Applied { intent_id, status, duplicate }), None) => {

@@ -21,11 +21,20 @@ pub fn routes() -> Router<AppState> {
 /// disabled provider gets our envelope's 66 (nobody but a provider calls here).
 async fn callback(State(state): State<AppState>, Path((provider, path)): Path<(String, String)>, uri: Uri, headers: HeaderMap, RawBody(body): RawBody) -> Response {
     let Some(adapter) = state.providers.get(&provider) else {
+        // The provider label stays a closed set: the path is anybody's to write.
+        kernel::metrics::inc(kernel::metrics::PROVIDER_CALLBACKS, &[("kind", "game"), ("provider", "unknown"), ("outcome", "refused")]);
         return ApiError(AppError::new(ErrorCode::ProviderUnknown)).into_response();
     };
     let ctx = providers::Ctx { casino: state.casino.clone() };
     let req = providers::Inbound { path: &path, query: uri.query().unwrap_or(""), headers: &headers, body: &body };
     let out = adapter.callback(&ctx, req).await;
+    // By HTTP status: most dialects answer a refusal with 200 and an error in the body.
+    let outcome = match out.status {
+        200..=299 => "ok",
+        400..=499 => "refused",
+        _ => "error",
+    };
+    kernel::metrics::inc(kernel::metrics::PROVIDER_CALLBACKS, &[("kind", "game"), ("provider", &provider), ("outcome", outcome)]);
     let mut response = (StatusCode::from_u16(out.status).unwrap_or(StatusCode::OK), out.body).into_response();
     response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(out.content_type));
     response

@@ -31,6 +31,8 @@ mod studio;
 mod virtuals;
 mod contract;
 mod backup;
+mod observability;
+mod shared_limits;
 
 use common::*;
 use reqwest::Method;
