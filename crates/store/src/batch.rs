@@ -132,6 +132,7 @@ fn spawn(db: Db) -> mpsc::Sender<Job> {
                     Err(_) => break,
                 }
             }
+            kernel::metrics::observe(kernel::metrics::WRITE_BATCH_SIZE, &[("path", "write_batch")], jobs.len() as f64);
             commit_batch(&db, &mut jobs).await;
         }
     });

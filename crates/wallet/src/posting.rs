@@ -1048,6 +1048,7 @@ pub(crate) fn spawn_batcher(db: Db, cx: Cx) -> mpsc::Sender<Job> {
                     Err(_) => break,
                 }
             }
+            kernel::metrics::observe(kernel::metrics::WRITE_BATCH_SIZE, &[("path", "ledger")], jobs.len() as f64);
             let results = commit_batch(&db, &jobs, &cx).await;
             for (job, result) in jobs.drain(..).zip(results) {
                 let _ = job.reply.send(result);
