@@ -236,7 +236,9 @@ impl Config {
             mode: Mode::Demo,
             database_url: database_url.into(),
             redis_url: None,
-            crash_drain: std::time::Duration::from_secs(5),
+            // Test apps stop at once (a drain would wait for a 5 s betting window); the
+            // duties tests set their own.
+            crash_drain: std::time::Duration::ZERO,
             bind: SocketAddr::from(([127, 0, 0, 1], 0)),
             public_url: "http://127.0.0.1:8080".into(),
             web_dir: None,

@@ -370,6 +370,10 @@ impl CrashEngine {
         if lock(&self.inner.cmd).is_none() {
             return true;
         }
+        if limit.is_zero() {
+            self.stop().await;
+            return false;
+        }
         let drained = self.inner.drained.notified();
         tokio::pin!(drained);
         drained.as_mut().enable();

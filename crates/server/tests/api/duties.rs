@@ -22,7 +22,10 @@ struct Instance {
 
 impl Instance {
     async fn start(url: &str, seed: bool) -> Instance {
-        let state = server::prepare(test_config(url)).await.expect("prepare");
+        let mut cfg = test_config(url);
+        // A graceful stop lets the crash round in play finish (test rounds last ~1 s).
+        cfg.crash_drain = Duration::from_secs(5);
+        let state = server::prepare(cfg).await.expect("prepare");
         if seed {
             server::seed::run(&state).await.expect("seed");
         }
