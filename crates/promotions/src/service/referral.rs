@@ -124,6 +124,13 @@ impl Promotions {
 
     /// Partner set-promocode for a signed-in player (see the module's rules).
     pub async fn set_partner_code(&self, user_id: i64, betting: &str, ref_id: Option<&str>) -> Result<PartnerCodeApplied, AppError> {
+        // One call at a time in this process: a double tap's second call then finds the
+        // first one's activation whole and answers as its repeat (`replayed`), instead of
+        // both completing the same grant and both answering "new". The grant itself is
+        // idempotent by its source key whatever the interleaving (another instance too);
+        // this only keeps the answer exact. The endpoint is rare: one lock for all players.
+        static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+        let _one = ONE_AT_A_TIME.lock().await;
         let Some(code) = super::normalise(betting) else {
             // Counted as a wrong code (2200, or 2215 when too many).
             return Err(self.check_code(user_id, betting, false).await.err().unwrap_or_else(|| AppError::new(ErrorCode::PromoNotFound)));
