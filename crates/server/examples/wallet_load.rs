@@ -1,8 +1,10 @@
 //! Load generator for the seamless provider wallet: signed bet+win pairs, as a provider
 //! sends them, against a running demo server (provider `demo`, secret `demo-secret`).
 //!
-//!   cargo run --release -p server --example wallet_load -- http://127.0.0.1:8080 10 64 64
-//!   (base URL, seconds, concurrent connections, players)
+//!   cargo run --release -p server --example wallet_load -- http://127.0.0.1:8080 10 64 64 [rate]
+//!   (base URL, seconds, concurrent connections, players; with `rate`, an open loop: a pair
+//!   starts every 1/rate s whatever the replies, and its latency counts from that due moment,
+//!   so a stalled server is not hidden by the generator waiting for it)
 //!
 //! Prints pairs per second and the latency of a whole pair (bet then win) at p50/p90/p99.
 //! Every pair stakes 100 minor units and wins 100 back, so balances stay put; the server's
@@ -62,6 +64,9 @@ async fn main() -> anyhow::Result<()> {
         sessions.push(player(&http, &base).await?);
     }
     let sessions = Arc::new(sessions);
+    if let Some(rate) = args.get(5).and_then(|s| s.parse::<u64>().ok()).filter(|r| *r > 0) {
+        return open_loop(http, base, sessions, secs, rate).await;
+    }
     let stop = Arc::new(AtomicBool::new(false));
     let errors = Arc::new(AtomicU64::new(0));
     let started = Instant::now();
@@ -111,6 +116,54 @@ async fn main() -> anyhow::Result<()> {
         pct(0.50),
         pct(0.90),
         pct(0.99),
+        errors.load(Ordering::Relaxed)
+    );
+    Ok(())
+}
+
+/// Pairs started at a fixed rate (open loop), each timed from its due moment.
+async fn open_loop(http: reqwest::Client, base: String, sessions: Arc<Vec<String>>, secs: u64, rate: u64) -> anyhow::Result<()> {
+    let total = secs * rate;
+    let started = tokio::time::Instant::now();
+    let errors = Arc::new(AtomicU64::new(0));
+    let mut tasks = Vec::with_capacity(total as usize);
+    for n in 0..total {
+        let due = started + Duration::from_nanos(n * 1_000_000_000 / rate);
+        tokio::time::sleep_until(due).await;
+        let (http, base, sessions, errors) = (http.clone(), base.clone(), sessions.clone(), errors.clone());
+        tasks.push(tokio::spawn(async move {
+            let token = &sessions[n as usize % sessions.len()];
+            let (bet_id, win_id, round) = (format!("o{n}-{rate}-b"), format!("o{n}-{rate}-w"), format!("o{n}-{rate}"));
+            let bet = json!({"sessionToken": token, "transactionId": bet_id, "roundId": round, "gameId": "demo-table", "amount": 100, "currency": "TND"});
+            let win = json!({"sessionToken": token, "transactionId": win_id, "roundId": round, "gameId": "demo-table", "amount": 100, "currency": "TND"});
+            let ok = match signed(&http, &base, "bet", &bet).await {
+                Ok(_) => signed(&http, &base, "win", &win).await.is_ok(),
+                Err(_) => false,
+            };
+            if !ok {
+                errors.fetch_add(1, Ordering::Relaxed);
+            }
+            ok.then(|| due.elapsed())
+        }));
+    }
+    let mut all = Vec::with_capacity(tasks.len());
+    for t in tasks {
+        if let Some(d) = t.await? {
+            all.push(d);
+        }
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    all.sort();
+    let pct = |p: f64| all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1))).map(|d| d.as_secs_f64() * 1000.0).unwrap_or(0.0);
+    println!(
+        "open loop at {rate} pairs/s offered: {} pairs answered in {:.1} s ({:.0} pairs/s), pair latency from its due moment p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms, errors {}",
+        all.len(),
+        elapsed,
+        all.len() as f64 / elapsed,
+        pct(0.50),
+        pct(0.90),
+        pct(0.99),
+        all.last().map(|d| d.as_secs_f64() * 1000.0).unwrap_or(0.0),
         errors.load(Ordering::Relaxed)
     );
     Ok(())

@@ -1,21 +1,27 @@
 //! Group commit for small write transactions that are not ledger postings (a payment
-//! intent's transition and its event rows, later a bet's state): on SQLite every commit is
-//! an fsync on the one writer connection, so one transaction per request caps a busy path
-//! at the disk's fsyncs per second (about 700 here). [`WriteBatch::run`] queues the work;
-//! one task takes what has queued (up to [`MAX_BATCH`]), runs each piece of work in its own
-//! `SAVEPOINT` of one transaction, and commits once — the way the ledger's writer batches
-//! postings (`wallet::posting::spawn_batcher`).
+//! intent's transition and its event rows, a bet's state): one transaction per request caps
+//! a busy path at the commits per second the database can make (on SQLite the disk's fsyncs,
+//! about 700 here; on PostgreSQL each commit is a WAL flush and a round of work for a
+//! backend). [`WriteBatch::run`] queues the work; a writer takes what has queued (up to
+//! [`MAX_BATCH`]), runs each piece of work in its own `SAVEPOINT` of one transaction, and
+//! commits once — the way the ledger's writers batch postings
+//! (`wallet::posting::spawn_batcher`).
 //!
 //! Each piece of work is atomic on its own and fails alone: an `Err` (or a panic) rolls back
 //! to its savepoint and the others still commit. When the commit itself fails, nothing of
 //! the batch is durable and every piece answers [`BatchError::Unavailable`] (retry).
-//! On PostgreSQL, whose connections commit concurrently, the work runs at once in its own
-//! transaction: same semantics, no queue.
+//!
+//! The same code runs on both databases. SQLite has one writer; PostgreSQL runs
+//! [`crate::dialect::writers`] of them on one queue, each committing on its own connection, so
+//! a batch waiting on a row lock another instance holds does not stop the others. A piece of
+//! work is a `FnOnce` and cannot be run twice: a piece whose statement is chosen as a
+//! deadlock's victim fails alone with that error (its savepoint rolled back, the batch goes
+//! on), as it did in a transaction of its own.
 //!
 //! A piece of work must not wait on another write (a ledger posting, another batch): on
 //! SQLite it runs while holding the one writer connection, so that wait would never end.
 
-use crate::{Backend, Db};
+use crate::Db;
 use futures::future::BoxFuture;
 use futures::FutureExt;
 use sqlx::AnyConnection;
@@ -46,24 +52,23 @@ struct Job {
     reply: oneshot::Sender<Result<Erased, BatchError>>,
 }
 
-/// A handle on the group-commit writer. Cheap to clone.
+/// A handle on the group-commit writers. Cheap to clone.
 #[derive(Clone)]
 pub struct WriteBatch {
-    db: Db,
-    queue: Option<mpsc::Sender<Job>>,
+    queue: mpsc::Sender<Job>,
 }
 
 impl WriteBatch {
-    /// Starts the batch task on SQLite (on the database's write-path runtime); nothing to
-    /// start on PostgreSQL.
+    /// Starts the batch writers (on the database's write-path runtime): one on SQLite,
+    /// [`crate::dialect::writers`] on PostgreSQL.
     pub fn new(db: Db) -> WriteBatch {
-        let queue = (db.backend() == Backend::Sqlite).then(|| spawn(db.clone()));
-        WriteBatch { db, queue }
+        let writers = crate::dialect::writers(&db);
+        WriteBatch { queue: spawn(db, writers) }
     }
 
-    /// Whether the batch task still runs (always on PostgreSQL): for `/healthz`.
+    /// Whether the batch writers still run: for `/healthz`.
     pub fn alive(&self) -> bool {
-        self.queue.as_ref().is_none_or(|q| !q.is_closed())
+        !self.queue.is_closed()
     }
 
     /// Runs `work` inside a write transaction (shared with other work on SQLite, under its
@@ -78,14 +83,11 @@ impl WriteBatch {
         let erased: Work = Box::new(move |conn| {
             work(conn).map(|r| r.map(|t| Box::new(t) as Box<dyn Any + Send>).map_err(|e| Box::new(e) as Box<dyn Any + Send>)).boxed()
         });
-        let answer = match &self.queue {
-            None => run_direct(&self.db, erased).await,
-            Some(queue) => {
-                let (reply, rx) = oneshot::channel();
-                let gone = || BatchError::Unavailable("the write batch task stopped".into());
-                queue.send(Job { work: erased, reply }).await.map_err(|_| gone())?;
-                rx.await.map_err(|_| gone())?
-            }
+        let answer = {
+            let (reply, rx) = oneshot::channel();
+            let gone = || BatchError::Unavailable("the write batch task stopped".into());
+            self.queue.send(Job { work: erased, reply }).await.map_err(|_| gone())?;
+            rx.await.map_err(|_| gone())?
         }?;
         Ok(match answer {
             Ok(t) => Ok(*t.downcast::<T>().expect("the work's own type")),
@@ -98,7 +100,7 @@ fn unavailable(e: impl std::fmt::Display) -> BatchError {
     BatchError::Unavailable(e.to_string())
 }
 
-/// PostgreSQL: the work in its own transaction.
+/// A batch of one piece: the work in its own transaction (no savepoint to pay for).
 async fn run_direct(db: &Db, work: Work) -> Result<Erased, BatchError> {
     let mut tx = db.writer().begin().await.map_err(unavailable)?;
     let out = match AssertUnwindSafe(work(&mut tx)).catch_unwind().await {
@@ -120,27 +122,55 @@ async fn run_direct(db: &Db, work: Work) -> Result<Erased, BatchError> {
     }
 }
 
-fn spawn(db: Db) -> mpsc::Sender<Job> {
-    let (sender, mut receiver) = mpsc::channel::<Job>(MAX_BATCH * 8);
-    db.write_tasks().clone().spawn(async move {
-        let mut jobs: Vec<Job> = Vec::with_capacity(MAX_BATCH);
-        while let Some(first) = receiver.recv().await {
-            jobs.push(first);
-            while jobs.len() < MAX_BATCH {
-                match receiver.try_recv() {
-                    Ok(job) => jobs.push(job),
-                    Err(_) => break,
-                }
-            }
-            kernel::metrics::observe(kernel::metrics::WRITE_BATCH_SIZE, &[("path", "write_batch")], jobs.len() as f64);
-            commit_batch(&db, &mut jobs).await;
-        }
-    });
+/// `writers` tasks taking batches from one queue: whichever is free takes everything queued.
+fn spawn(db: Db, writers: usize) -> mpsc::Sender<Job> {
+    let (sender, receiver) = mpsc::channel::<Job>(MAX_BATCH * 8);
+    let receiver = std::sync::Arc::new(tokio::sync::Mutex::new(receiver));
+    for _ in 0..writers.max(1) {
+        db.write_tasks().clone().spawn(writer(db.clone(), receiver.clone()));
+    }
     sender
 }
 
+type Queue = std::sync::Arc<tokio::sync::Mutex<mpsc::Receiver<Job>>>;
+
+/// One writer: takes everything queued (up to [`MAX_BATCH`]), commits it, again.
+async fn writer(db: Db, receiver: Queue) {
+    loop {
+        let mut jobs = next_batch(&receiver).await;
+        if jobs.is_empty() {
+            return;
+        }
+        kernel::metrics::observe(kernel::metrics::WRITE_BATCH_SIZE, &[("path", "write_batch")], jobs.len() as f64);
+        if jobs.len() == 1 {
+            if let Some(job) = jobs.pop() {
+                let out = run_direct(&db, job.work).await;
+                let _ = job.reply.send(out);
+            }
+        } else {
+            commit_batch(&db, &mut jobs).await;
+        }
+    }
+}
+
+/// What is queued (at least one piece, none once the queue is closed).
+async fn next_batch(receiver: &Queue) -> Vec<Job> {
+    let mut receiver = receiver.lock().await;
+    let mut jobs = Vec::with_capacity(MAX_BATCH);
+    if let Some(first) = receiver.recv().await {
+        jobs.push(first);
+        while jobs.len() < MAX_BATCH {
+            match receiver.try_recv() {
+                Ok(job) => jobs.push(job),
+                Err(_) => break,
+            }
+        }
+    }
+    jobs
+}
+
 async fn exec(conn: &mut AnyConnection, sql: &str) -> Result<(), sqlx::Error> {
-    sqlx::query(sql).execute(conn).await.map(|_| ())
+    crate::dialect::exec_script(conn, sql).await
 }
 
 /// Runs the queued work in one transaction, each piece under its own savepoint, commits
@@ -171,14 +201,8 @@ async fn commit_batch(db: &Db, jobs: &mut Vec<Job>) {
             Err(_) => Err(BatchError::Panicked),
         };
         let keep = matches!(out, Ok(Ok(_)));
-        let closed = if keep {
-            exec(&mut tx, "RELEASE SAVEPOINT work").await
-        } else {
-            match exec(&mut tx, "ROLLBACK TO SAVEPOINT work").await {
-                Ok(()) => exec(&mut tx, "RELEASE SAVEPOINT work").await,
-                Err(e) => Err(e),
-            }
-        };
+        // One round trip closes the savepoint (kept, or rolled back first).
+        let closed = exec(&mut tx, if keep { "RELEASE SAVEPOINT work" } else { "ROLLBACK TO SAVEPOINT work; RELEASE SAVEPOINT work" }).await;
         answers.push((job.reply, out));
         if let Err(e) = closed {
             let _ = tx.rollback().await;

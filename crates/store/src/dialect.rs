@@ -109,3 +109,43 @@ pub async fn unlock_migrations(db: &Db, conn: &mut AnyConnection) -> Result<(), 
     }
     Ok(())
 }
+
+/// Whether a failed write may succeed when run again as it was: PostgreSQL's deadlock
+/// (40P01) and serialization failure (40001), and a connection lost under the statement
+/// (`Io`; the outcome of a `COMMIT` lost that way is unknown, so only work that is
+/// idempotent, a ledger posting under its key, is run again). Never on SQLite: its one
+/// writer connection neither deadlocks nor serialises against another writer, and an I/O
+/// error there is the disk's (full, failing), not a reason to try again at once.
+pub fn is_transient(db: &Db, err: &sqlx::Error) -> bool {
+    if db.backend() != Backend::Postgres {
+        return false;
+    }
+    match err {
+        sqlx::Error::Database(e) => matches!(e.code().as_deref(), Some("40P01") | Some("40001")),
+        sqlx::Error::Io(_) => true,
+        _ => false,
+    }
+}
+
+/// How many group-commit writers a write path runs: one on SQLite (it has one writer
+/// connection); on PostgreSQL `WRITERS` (env `LEDGER_WRITERS`, default [`PG_WRITERS`]):
+/// batches of different writers commit on their own connections at once.
+pub fn writers(db: &Db) -> usize {
+    match db.backend() {
+        Backend::Sqlite => 1,
+        Backend::Postgres => std::env::var("LEDGER_WRITERS").ok().and_then(|v| v.parse().ok()).filter(|n| (1..=64).contains(n)).unwrap_or(PG_WRITERS),
+    }
+}
+
+/// The default number of group-commit writers on PostgreSQL (docs/PERFORMANCE.md,
+/// "PostgreSQL group commit": measured on 2 cores).
+pub const PG_WRITERS: usize = 4;
+
+/// The statements that close a piece of a batch and open the next one's savepoint, sent
+/// as one round trip (simple query protocol: no parameters, several statements).
+/// (Boxed: an `async fn` over the executor trips the compiler's check that the write tasks'
+/// futures are `Send` for every lifetime.)
+pub fn exec_script<'c>(conn: &'c mut AnyConnection, sql: &'c str) -> futures::future::BoxFuture<'c, Result<(), sqlx::Error>> {
+    use sqlx::Executor;
+    Box::pin(async move { conn.execute(sql).await.map(|_| ()) })
+}

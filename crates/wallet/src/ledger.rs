@@ -1,13 +1,13 @@
 use crate::model::*;
 use crate::observer::PostingObserver;
-use crate::posting::{open_accounts_on, run_direct, spawn_batcher, AllItem, Attached, Cx, Done, Job, Op};
+use crate::posting::{open_accounts_on, spawn_batchers, AllItem, Attached, BatchCounts, BatchStats, Cx, Done, Job, Op};
 use kernel::{Currency, Minor};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 use store::sqlx::{self, Row};
-use store::{Backend, Db};
+use store::Db;
 use tokio::sync::{mpsc, oneshot};
 
 /// The ledger service. Cheap to clone.
@@ -16,8 +16,9 @@ pub struct Ledger {
     db: Db,
     house_ids: Arc<Mutex<HashMap<(HouseAccount, Currency), i64>>>,
     stats: Arc<Mutex<BTreeMap<(TxType, &'static str), u64>>>,
-    /// The group-commit writer (SQLite); `None` posts directly (PostgreSQL).
-    batcher: Option<mpsc::Sender<Job>>,
+    /// The group-commit writers (one on SQLite; several on PostgreSQL, by player).
+    writers: Arc<Vec<mpsc::Sender<Job>>>,
+    batch_stats: Arc<BatchStats>,
     cx: Cx,
 }
 
@@ -127,7 +128,7 @@ pub(crate) fn validate(req: &PostingRequest, limits: &LedgerLimits) -> Result<()
 }
 
 impl Ledger {
-    /// Must be called inside a Tokio runtime (SQLite starts its writer task here).
+    /// Must be called inside a Tokio runtime (the group-commit writers start here).
     pub fn new(db: Db) -> Ledger {
         Ledger::with_limits(db, LedgerLimits::default())
     }
@@ -136,8 +137,9 @@ impl Ledger {
     pub fn with_limits(db: Db, limits: LedgerLimits) -> Ledger {
         let house_ids: Arc<Mutex<HashMap<(HouseAccount, Currency), i64>>> = Default::default();
         let cx = Cx { limits, observer: Default::default(), house: house_ids.clone(), deferred: Default::default() };
-        let batcher = (db.backend() == Backend::Sqlite).then(|| spawn_batcher(db.clone(), cx.clone()));
-        Ledger { db, house_ids, stats: Default::default(), batcher, cx }
+        let batch_stats: Arc<BatchStats> = Default::default();
+        let writers = Arc::new(spawn_batchers(&db, &cx, &batch_stats));
+        Ledger { db, house_ids, stats: Default::default(), writers, batch_stats, cx }
     }
 
     pub fn limits(&self) -> LedgerLimits {
@@ -151,26 +153,31 @@ impl Ledger {
         self.cx.observer.set(observer).is_ok()
     }
 
-    /// Stops the SQLite group-commit writer as a crash of it would (no effect on
-    /// PostgreSQL): for tests of what the platform does then (`/healthz` fails).
+    /// Stops the group-commit writers as a crash of them would: for tests of what the
+    /// platform does then (`/healthz` fails).
     #[doc(hidden)]
     pub async fn halt_writer(&self) {
-        if let Some(batcher) = &self.batcher {
+        for writer in self.writers.iter() {
             let (reply, _answer) = oneshot::channel();
-            let _ = batcher.send(Job { op: Op::Halt, reply }).await;
-            for _ in 0..100 {
-                if batcher.is_closed() {
-                    return;
-                }
-                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            let _ = writer.send(Job { op: Op::Halt, reply }).await;
+        }
+        for _ in 0..100 {
+            if self.writers.iter().all(|w| w.is_closed()) {
+                return;
             }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
         }
     }
 
-    /// False once the SQLite group-commit writer has stopped (every posting would fail):
+    /// False once a group-commit writer has stopped (its players' postings would fail):
     /// `/healthz` reports it so the instance is taken out of service and restarted.
     pub fn writer_alive(&self) -> bool {
-        self.batcher.as_ref().is_none_or(|b| !b.is_closed())
+        self.writers.iter().all(|w| !w.is_closed())
+    }
+
+    /// The group-commit writers' counters since start (batches, their sizes, retries).
+    pub fn batch_counts(&self) -> BatchCounts {
+        self.batch_stats.counts()
     }
 
     pub fn db(&self) -> &Db {
@@ -234,7 +241,8 @@ impl Ledger {
         let mut house = HashMap::new();
         self.resolve_house(&req, &mut house).await?;
         let hash = request_hash(&req);
-        match self.run(Op::Post { req, hash, house, then: std::sync::Mutex::new(then) }).await? {
+        let attached = then.is_some();
+        match self.run(Op::Post { req, hash, house, then: std::sync::Mutex::new(then), attached }).await? {
             Done::Posted(receipt) => Ok(receipt),
             _ => Err(LedgerError::Invalid("unexpected outcome".into())),
         }
@@ -299,19 +307,12 @@ impl Ledger {
         Ok(())
     }
 
-    /// Runs an operation on the group-commit writer (SQLite) or in its own transaction.
+    /// Runs an operation on its player's group-commit writer.
     async fn run(&self, op: Op) -> Result<Done, LedgerError> {
-        match &self.batcher {
-            None => run_direct(&self.db, &op, &self.cx).await,
-            Some(batcher) => {
-                let (reply, answer) = oneshot::channel();
-                batcher
-                    .send(Job { op, reply })
-                    .await
-                    .map_err(|_| LedgerError::Unavailable("the ledger writer stopped".into()))?;
-                answer.await.map_err(|_| LedgerError::Unavailable("the ledger writer stopped".into()))?
-            }
-        }
+        let writer = &self.writers[op.player().rem_euclid(self.writers.len() as i64) as usize];
+        let (reply, answer) = oneshot::channel();
+        writer.send(Job { op, reply }).await.map_err(|_| LedgerError::Unavailable("the ledger writer stopped".into()))?;
+        answer.await.map_err(|_| LedgerError::Unavailable("the ledger writer stopped".into()))?
     }
 
     /// Cancels the posting stored under `original_key` (a provider's rollback): reverses

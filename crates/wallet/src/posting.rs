@@ -1,14 +1,22 @@
 //! Writing postings: one posting applied on a connection inside a transaction, and the
 //! group-commit batcher.
 //!
-//! **Group commit.** SQLite has one writer and every durable commit costs an fsync, so
-//! postings are queued to a single writer task that takes everything waiting (up to
-//! [`MAX_BATCH`]), runs each posting inside its own `SAVEPOINT` in one transaction and
-//! commits once. A posting that fails (insufficient funds, conflicting key, a statement
-//! error) is rolled back to its savepoint alone; the others commit. Nobody is answered
-//! before the commit is durable. The rules are unchanged: the conditional update, the
-//! unique idempotency key and the entries all live in the same database transaction.
-//! PostgreSQL has many writers and its own group commit, so it posts directly.
+//! **Group commit.** Every durable commit costs a WAL flush (an fsync on SQLite, a flush and
+//! a round of backend work on PostgreSQL), so postings are queued to a writer task that
+//! takes everything waiting (up to [`MAX_BATCH`]), applies the plain ones together set-wise
+//! and every other one inside its own `SAVEPOINT`, all in one transaction, and commits once.
+//! A posting that fails (insufficient funds, conflicting key, a statement error) is rolled
+//! back to its savepoint alone; the others commit. Nobody is answered before the commit is
+//! durable. The rules are unchanged: the conditional update, the unique idempotency key and
+//! the entries all live in the same database transaction.
+//!
+//! The same code runs on both databases. SQLite has one writer connection, so one writer
+//! task. PostgreSQL gets several ([`store::dialect::writers`]), each on its own connection,
+//! and a posting goes to its player's writer, so one player's postings never wait on a
+//! batch of the same instance's other writer. Several instances (each with its writers) may
+//! still lock the same rows in opposite orders: a batch orders its operations by player,
+//! and an operation that loses a deadlock or a serialization failure anyway (or a batch that
+//! loses its connection) runs again ([`MAX_RETRIES`]); its idempotency key makes that safe.
 //!
 //! **Many postings at once** ([`apply_many`], `Ledger::post_many`): a game settling
 //! thousands of players posts them as one operation. Simple transfers (one player leg, house
@@ -30,6 +38,7 @@ use std::collections::HashMap;
 use std::str::FromStr;
 use store::sqlx::{self, AnyConnection, Row};
 use store::Db;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use tokio::sync::{mpsc, oneshot};
 
 pub const MAX_BATCH: usize = 256;
@@ -78,7 +87,8 @@ pub(crate) type HouseIds = HashMap<(HouseAccount, Currency), i64>;
 pub(crate) enum Op {
     /// A posting, and the caller's writes that belong in its transaction, if any
     /// ([`crate::Ledger::post_with`]); the work runs once, after the posting applied.
-    Post { req: PostingRequest, hash: String, house: HouseIds, then: std::sync::Mutex<Option<Attached>> },
+    /// `attached`: whether it came with work (taken out of `then` when it runs).
+    Post { req: PostingRequest, hash: String, house: HouseIds, then: std::sync::Mutex<Option<Attached>>, attached: bool },
     /// Postings with their request hashes; each succeeds or fails on its own.
     PostMany { items: Vec<(PostingRequest, String)>, house: HouseIds },
     Rollback(RollbackRequest),
@@ -133,7 +143,7 @@ pub(crate) const TOMBSTONE_HASH: &str = "tombstone";
 
 async fn run_op(conn: &mut AnyConnection, op: &Op, cx: &Cx) -> Result<Done, LedgerError> {
     match op {
-        Op::Post { req, hash, house, then } => {
+        Op::Post { req, hash, house, then, .. } => {
             let receipt = apply(conn, req, hash, house, cx).await?;
             // Nothing more on a replay: the first request wrote the attached rows.
             let work = then.lock().unwrap_or_else(|p| p.into_inner()).take();
@@ -986,31 +996,6 @@ async fn receipt_of(conn: &mut AnyConnection, tx_id: i64, replayed: bool) -> Res
     Ok(Receipt { tx_id, created_at, replayed, balances })
 }
 
-/// One operation in its own transaction (PostgreSQL).
-pub(crate) async fn run_direct(db: &Db, op: &Op, cx: &Cx) -> Result<Done, LedgerError> {
-    let cx = &cx.for_op();
-    let mut tx = db.writer().begin().await?;
-    match run_guarded(&mut tx, op, cx).await {
-        Ok(done) => {
-            if matches!(&done, Done::Posted(r) if r.replayed) {
-                // nothing was written
-                tx.rollback().await?;
-            } else {
-                if let Err(e) = flush(&mut tx, cx, cx.take_deferred()).await {
-                    tx.rollback().await?;
-                    return Err(e);
-                }
-                tx.commit().await?;
-            }
-            Ok(done)
-        }
-        Err(e) => {
-            tx.rollback().await?;
-            Err(e)
-        }
-    }
-}
-
 /// Runs one operation, turning a panic into an error of that operation alone: one bad
 /// posting must never stop the shared writer (a balance that overflowed into a float once
 /// panicked the SQLite writer and refused every later posting of every player).
@@ -1026,38 +1011,6 @@ async fn run_guarded(conn: &mut AnyConnection, op: &Op, cx: &Cx) -> Result<Done,
     }
 }
 
-/// Starts the group-commit writer task; postings are sent to the returned channel.
-pub(crate) fn spawn_batcher(db: Db, cx: Cx) -> mpsc::Sender<Job> {
-    let (sender, mut receiver) = mpsc::channel::<Job>(MAX_BATCH * 8);
-    let on = db.write_tasks().clone();
-    on.spawn(async move {
-        let mut jobs: Vec<Job> = Vec::with_capacity(MAX_BATCH);
-        while let Some(first) = receiver.recv().await {
-            if matches!(first.op, Op::Halt) {
-                tracing::error!("the ledger writer was halted");
-                return;
-            }
-            jobs.push(first);
-            while jobs.len() < MAX_BATCH {
-                match receiver.try_recv() {
-                    Ok(job) if matches!(job.op, Op::Halt) => {
-                        receiver.close();
-                        break;
-                    }
-                    Ok(job) => jobs.push(job),
-                    Err(_) => break,
-                }
-            }
-            kernel::metrics::observe(kernel::metrics::WRITE_BATCH_SIZE, &[("path", "ledger")], jobs.len() as f64);
-            let results = commit_batch(&db, &jobs, &cx).await;
-            for (job, result) in jobs.drain(..).zip(results) {
-                let _ = job.reply.send(result);
-            }
-        }
-    });
-    sender
-}
-
 /// Hands the observer its deferred rows, before the commit.
 async fn flush(conn: &mut AnyConnection, cx: &Cx, deferred: Vec<Deferred>) -> Result<(), LedgerError> {
     match cx.observer.get() {
@@ -1070,18 +1023,279 @@ async fn savepoint(conn: &mut AnyConnection, sql: &str) -> Result<(), sqlx::Erro
     sqlx::query(sql).execute(&mut *conn).await.map(|_| ())
 }
 
-async fn commit_batch(db: &Db, jobs: &[Job], cx: &Cx) -> Vec<Result<Done, LedgerError>> {
-    let unavailable = |e: &dyn std::fmt::Display| LedgerError::Unavailable(e.to_string());
-    let mut tx = match db.writer().begin().await {
-        Ok(tx) => tx,
-        Err(e) => return jobs.iter().map(|_| Err(unavailable(&e))).collect(),
-    };
-    let mut results = Vec::with_capacity(jobs.len());
-    // The observer's rows of every posting that stays, written once before the commit.
+/// Counters of the group-commit writers since start (for `/metrics` and the tests).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct BatchCounts {
+    /// Transactions the writers committed (or tried to: a retried batch counts again).
+    pub batches: u64,
+    /// Operations (postings, rollbacks, all-or-none groups) the writers ran.
+    pub operations: u64,
+    /// Postings applied set-wise (a few statements for the whole batch).
+    pub set_wise: u64,
+    /// Operations run again after a deadlock, a serialization failure or a lost connection.
+    pub retried: u64,
+    /// The most operations one batch carried.
+    pub largest: u64,
+}
+
+#[derive(Default)]
+pub(crate) struct BatchStats {
+    batches: AtomicU64,
+    operations: AtomicU64,
+    set_wise: AtomicU64,
+    retried: AtomicU64,
+    largest: AtomicU64,
+}
+
+impl BatchStats {
+    pub(crate) fn counts(&self) -> BatchCounts {
+        BatchCounts {
+            batches: self.batches.load(Relaxed),
+            operations: self.operations.load(Relaxed),
+            set_wise: self.set_wise.load(Relaxed),
+            retried: self.retried.load(Relaxed),
+            largest: self.largest.load(Relaxed),
+        }
+    }
+}
+
+/// How many times an operation is run again after a transient failure of its batch (a
+/// deadlock, a serialization failure, a lost connection) before it answers `Unavailable`.
+pub const MAX_RETRIES: u32 = 5;
+
+impl Op {
+    /// The player an operation is about (its writer on PostgreSQL, its place in the batch's
+    /// lock order); 0 when none.
+    pub(crate) fn player(&self) -> i64 {
+        fn of(req: &PostingRequest) -> i64 {
+            req.user_id
+                .or_else(|| req.legs.iter().find_map(|l| match l.account {
+                    AccountRef::Player { user_id, .. } => Some(user_id),
+                    AccountRef::House(_) => None,
+                }))
+                .unwrap_or(0)
+        }
+        match self {
+            Op::Post { req, .. } => of(req),
+            Op::PostMany { items, .. } => items.first().map(|(r, _)| of(r)).unwrap_or(0),
+            Op::Rollback(r) => r.user_id.unwrap_or(0),
+            Op::PostAll { items, .. } => match items.first() {
+                Some(AllItem::Post(r, _)) => of(r),
+                Some(AllItem::Rollback(r)) => r.user_id.unwrap_or(0),
+                None => 0,
+            },
+            Op::Halt => 0,
+        }
+    }
+
+    /// Whether the operation can run again from the start: everything but a posting whose
+    /// attached work (a `FnOnce`) already ran.
+    fn rerunnable(&self) -> bool {
+        match self {
+            Op::Post { then, attached, .. } => !attached || then.lock().unwrap_or_else(|p| p.into_inner()).is_some(),
+            Op::Halt => false,
+            _ => true,
+        }
+    }
+
+    /// A posting the set-wise path can take with others of its batch ([`apply_many`]): no
+    /// attached work, one player leg, no audit record.
+    fn set_wise(&self) -> Option<(&PostingRequest, &String, &HouseIds)> {
+        match self {
+            Op::Post { req, hash, house, attached: false, .. } if set_leg(req).is_some() => Some((req, hash, house)),
+            _ => None,
+        }
+    }
+}
+
+/// Starts the group-commit writers ([`store::dialect::writers`]: one on SQLite, several on
+/// PostgreSQL); an operation goes to the writer of its player ([`Op::player`]).
+pub(crate) fn spawn_batchers(db: &Db, cx: &Cx, stats: &std::sync::Arc<BatchStats>) -> Vec<mpsc::Sender<Job>> {
+    (0..store::dialect::writers(db)).map(|_| spawn_batcher(db.clone(), cx.clone(), stats.clone())).collect()
+}
+
+/// One group-commit writer task; operations are sent to the returned channel.
+fn spawn_batcher(db: Db, cx: Cx, stats: std::sync::Arc<BatchStats>) -> mpsc::Sender<Job> {
+    let (sender, mut receiver) = mpsc::channel::<Job>(MAX_BATCH * 8);
+    let on = db.write_tasks().clone();
+    on.spawn(async move {
+        let mut jobs: Vec<Job> = Vec::with_capacity(MAX_BATCH);
+        while let Some(first) = receiver.recv().await {
+            if matches!(first.op, Op::Halt) {
+                tracing::error!("the ledger writer was halted");
+                return;
+            }
+            jobs.push(first);
+            let mut halted = false;
+            while jobs.len() < MAX_BATCH {
+                match receiver.try_recv() {
+                    Ok(job) if matches!(job.op, Op::Halt) => {
+                        receiver.close();
+                        halted = true;
+                        break;
+                    }
+                    Ok(job) => jobs.push(job),
+                    Err(_) => break,
+                }
+            }
+            kernel::metrics::observe(kernel::metrics::WRITE_BATCH_SIZE, &[("path", "ledger")], jobs.len() as f64);
+            write_batch(&db, std::mem::take(&mut jobs), &cx, &stats).await;
+            if halted {
+                tracing::error!("the ledger writer was halted");
+                return;
+            }
+        }
+    });
+    sender
+}
+
+/// Whether an operation's result is a transient failure ([`store::dialect::is_transient`]),
+/// its own or one of its postings' (`post_many`): the operation was rolled back to its
+/// savepoint and may run again.
+fn transient(db: &Db, result: &Result<Done, LedgerError>) -> bool {
+    let store_transient = |r: &Result<Receipt, LedgerError>| matches!(r, Err(LedgerError::Store(e)) if store::dialect::is_transient(db, e));
+    match result {
+        Err(LedgerError::Store(e)) => store::dialect::is_transient(db, e),
+        Ok(Done::PostedMany(rs)) => rs.iter().any(store_transient),
+        _ => false,
+    }
+}
+
+/// Commits a batch and answers every operation. The operations are ordered by player
+/// (stably: one player's operations keep their order of arrival), so two batches — of two
+/// writers, or of two instances — lock player rows in the same order. On PostgreSQL a batch
+/// can still lose a deadlock (a posting on two players, a set-wise statement's plan) or a
+/// serialization failure, or its connection: the operations that failed that way (all of
+/// them when the commit itself failed) run again in a new transaction, up to
+/// [`MAX_RETRIES`] times; every posting is idempotent under its key, so one whose first
+/// commit did land (a connection lost during `COMMIT`) is answered as a replay.
+async fn write_batch(db: &Db, mut jobs: Vec<Job>, cx: &Cx, stats: &BatchStats) {
+    jobs.sort_by_key(|j| j.op.player());
+    let mut attempt = 0u32;
+    while !jobs.is_empty() {
+        stats.batches.fetch_add(1, Relaxed);
+        stats.operations.fetch_add(jobs.len() as u64, Relaxed);
+        stats.largest.fetch_max(jobs.len() as u64, Relaxed);
+        let mut again = Vec::new();
+        match commit_batch(db, &jobs, cx, stats).await {
+            Ok(results) => {
+                for (job, result) in jobs.drain(..).zip(results) {
+                    if transient(db, &result) {
+                        if attempt < MAX_RETRIES && job.op.rerunnable() {
+                            again.push(job);
+                        } else {
+                            let why = match &result {
+                                Err(e) => e.to_string(),
+                                Ok(_) => "a posting of the operation lost a deadlock".into(),
+                            };
+                            let _ = job.reply.send(Err(LedgerError::Unavailable(why)));
+                        }
+                    } else {
+                        let _ = job.reply.send(result);
+                    }
+                }
+            }
+            Err(e) => {
+                // Nothing of the batch is durable.
+                let retry = store::dialect::is_transient(db, &e) && attempt < MAX_RETRIES;
+                for job in jobs.drain(..) {
+                    if retry && job.op.rerunnable() {
+                        again.push(job);
+                    } else {
+                        let _ = job.reply.send(Err(LedgerError::Unavailable(e.to_string())));
+                    }
+                }
+            }
+        }
+        if !again.is_empty() {
+            attempt += 1;
+            stats.retried.fetch_add(again.len() as u64, Relaxed);
+            tracing::warn!(operations = again.len(), attempt, "ledger batch: running operations again after a transient failure");
+            // Let the other transaction finish; a little jitter so two writers that
+            // collided do not collide again in step.
+            let jitter = (next_id() as u64) % 4;
+            tokio::time::sleep(std::time::Duration::from_millis((1u64 << attempt.min(6)) + jitter)).await;
+        }
+        jobs = again;
+    }
+}
+
+/// Runs a batch in one transaction. `Err`: nothing of it is durable (begin, a savepoint
+/// statement or the commit failed). `Ok`: committed; each operation's result, a failed one
+/// (or a transient one, see [`transient`]) rolled back to its savepoint alone.
+///
+/// Plain postings (no attached work, one player leg: a provider's bet or win) are first
+/// applied together, set-wise ([`apply_many`]: claim every key, move every balance, write
+/// every entry in a few statements), under one savepoint; if that statement group fails as a
+/// whole they fall back to one by one. Every other operation runs in its own savepoint. One
+/// savepoint name serves them all: `ROLLBACK TO` leaves it in place for the next operation,
+/// and `RELEASE … ; SAVEPOINT …` is one round trip.
+async fn commit_batch(db: &Db, jobs: &[Job], cx: &Cx, stats: &BatchStats) -> Result<Vec<Result<Done, LedgerError>>, sqlx::Error> {
+    let mut tx = db.writer().begin().await?;
+    if jobs.len() == 1 {
+        // A batch of one: no savepoint to pay for.
+        let job_cx = cx.for_op();
+        let result = run_guarded(&mut tx, &jobs[0].op, &job_cx).await;
+        let write = match &result {
+            Ok(Done::Posted(r)) => !r.replayed,
+            Ok(_) => true,
+            Err(_) => false,
+        };
+        if !write || transient(db, &result) {
+            let _ = tx.rollback().await;
+            return Ok(vec![result]);
+        }
+        if let Err(e) = flush(&mut tx, cx, job_cx.take_deferred()).await {
+            let _ = tx.rollback().await;
+            return Ok(vec![Err(e)]);
+        }
+        tx.commit().await?;
+        return Ok(vec![result]);
+    }
+    let mut results: Vec<Option<Result<Done, LedgerError>>> = (0..jobs.len()).map(|_| None).collect();
+    // The observer's rows of every operation that stays, written once before the commit.
     let mut deferred: Vec<Deferred> = Vec::new();
-    for job in jobs {
-        if let Err(e) = savepoint(&mut tx, "SAVEPOINT posting").await {
-            return jobs.iter().map(|_| Err(unavailable(&e))).collect();
+    savepoint(&mut tx, "SAVEPOINT posting").await?;
+
+    let plain: Vec<usize> = (0..jobs.len()).filter(|&i| jobs[i].op.set_wise().is_some()).collect();
+    if plain.len() > 1 {
+        let mut items = Vec::with_capacity(plain.len());
+        let mut house = HouseIds::new();
+        for &i in &plain {
+            if let Some((req, hash, h)) = jobs[i].op.set_wise() {
+                items.push((req.clone(), hash.clone()));
+                house.extend(h.iter().map(|(k, v)| (*k, *v)));
+            }
+        }
+        let set_cx = cx.for_op();
+        *set_cx.deferred.lock().unwrap_or_else(|p| p.into_inner()) = std::mem::take(&mut deferred);
+        let before = set_cx.deferred_len();
+        let out = {
+            use futures::FutureExt;
+            std::panic::AssertUnwindSafe(apply_many(&mut tx, &items, &house, &set_cx)).catch_unwind().await
+        };
+        deferred = set_cx.take_deferred();
+        match out {
+            Ok(Ok(rs)) if !rs.iter().any(|r| matches!(r, Err(LedgerError::Store(e)) if store::dialect::is_transient(db, e))) => {
+                store::dialect::exec_script(&mut tx, "RELEASE SAVEPOINT posting; SAVEPOINT posting").await?;
+                stats.set_wise.fetch_add(plain.len() as u64, Relaxed);
+                for (&i, r) in plain.iter().zip(rs) {
+                    results[i] = Some(r.map(Done::Posted));
+                }
+            }
+            other => {
+                if let Ok(Err(e)) = &other {
+                    tracing::debug!(error = %e, "ledger batch: the set-wise postings failed together; one by one instead");
+                }
+                deferred.truncate(before);
+                store::dialect::exec_script(&mut tx, "ROLLBACK TO SAVEPOINT posting").await?;
+            }
+        }
+    }
+
+    for (i, job) in jobs.iter().enumerate() {
+        if results[i].is_some() {
+            continue;
         }
         // The rows deferred so far are this job's to see (a rollback of a stake of the same
         // commit cancels its rows); they come back with what the job added, or as they were.
@@ -1090,30 +1304,24 @@ async fn commit_batch(db: &Db, jobs: &[Job], cx: &Cx) -> Vec<Result<Done, Ledger
         *job_cx.deferred.lock().unwrap_or_else(|p| p.into_inner()) = std::mem::take(&mut deferred);
         let result = run_guarded(&mut tx, &job.op, &job_cx).await;
         deferred = job_cx.take_deferred();
-        if result.is_err() {
+        let keep = result.is_ok() && !transient(db, &result);
+        if keep {
+            store::dialect::exec_script(&mut tx, "RELEASE SAVEPOINT posting; SAVEPOINT posting").await?;
+        } else {
             deferred.truncate(before);
+            // The savepoint stays in place for the next operation.
+            store::dialect::exec_script(&mut tx, "ROLLBACK TO SAVEPOINT posting").await?;
         }
-        let closed = match &result {
-            Ok(_) => savepoint(&mut tx, "RELEASE SAVEPOINT posting").await,
-            Err(_) => match savepoint(&mut tx, "ROLLBACK TO SAVEPOINT posting").await {
-                Ok(()) => savepoint(&mut tx, "RELEASE SAVEPOINT posting").await,
-                Err(e) => Err(e),
-            },
-        };
-        if let Err(e) = closed {
-            let _ = tx.rollback().await;
-            return jobs.iter().map(|_| Err(unavailable(&e))).collect();
-        }
-        results.push(result);
+        results[i] = Some(result);
     }
     if let Err(e) = flush(&mut tx, cx, deferred).await {
         let _ = tx.rollback().await;
-        return jobs.iter().map(|_| Err(unavailable(&e))).collect();
+        return Err(match e {
+            LedgerError::Store(e) => e,
+            other => sqlx::Error::Protocol(format!("the posting observer's rows: {other}")),
+        });
     }
-    match tx.commit().await {
-        Ok(()) => results,
-        // Nothing of this batch is durable: every posting fails and may be retried with
-        // its idempotency key.
-        Err(e) => jobs.iter().map(|_| Err(unavailable(&e))).collect(),
-    }
+    // The open (empty) savepoint is committed with the rest.
+    tx.commit().await?;
+    Ok(results.into_iter().map(|r| r.unwrap_or_else(|| Err(LedgerError::Invalid("posting not applied".into())))).collect())
 }
