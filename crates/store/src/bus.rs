@@ -154,16 +154,12 @@ impl Bus {
                 None
             }
         });
-        let (publisher, listener) = match redis {
-            Some(client) => (
-                tokio::spawn(redis_publish_task(client.clone(), Arc::downgrade(&bus.inner), rx)),
-                tokio::spawn(redis_listen_task(client, Arc::downgrade(&bus.inner))),
-            ),
-            None => (
-                tokio::spawn(publish_task(db.clone(), Arc::downgrade(&bus.inner), rx)),
-                tokio::spawn(listen_task(db.url().to_string(), Arc::downgrade(&bus.inner))),
-            ),
+        let transport = match redis {
+            Some(client) => Transport::Redis(client),
+            None => Transport::Postgres(db.clone()),
         };
+        let publisher = tokio::spawn(publish_task(transport.clone(), Arc::downgrade(&bus.inner), rx));
+        let listener = tokio::spawn(listen_task(transport, Arc::downgrade(&bus.inner)));
         bus.inner.tasks.lock().unwrap_or_else(|p| p.into_inner()).extend([publisher.abort_handle(), listener.abort_handle()]);
         bus
     }
@@ -276,20 +272,115 @@ impl Assembler {
     }
 }
 
-async fn publish_task(db: Db, bus: std::sync::Weak<Inner>, mut rx: mpsc::Receiver<(&'static str, String)>) {
+/// Where messages travel between instances: PostgreSQL NOTIFY/LISTEN or Redis pub/sub. The
+/// publishing and listening loops ([`publish_task`], [`listen_task`]) are the same for both.
+#[derive(Clone)]
+enum Transport {
+    Postgres(Db),
+    Redis(redis::Client),
+}
+
+/// The sending half of a transport: a pooled PostgreSQL connection, or one multiplexed
+/// Redis connection opened again after a failure.
+enum Sender {
+    Postgres(Db),
+    Redis { client: redis::Client, conn: Option<redis::aio::MultiplexedConnection> },
+}
+
+impl Sender {
+    async fn send(&mut self, channel: &str, part: &str) -> Result<(), String> {
+        match self {
+            Sender::Postgres(db) => {
+                sqlx::query("SELECT pg_notify($1, $2)").bind(channel).bind(part).execute(db.writer()).await.map(|_| ()).map_err(|e| e.to_string())
+            }
+            Sender::Redis { client, conn } => {
+                if conn.is_none() {
+                    *conn = Some(client.get_multiplexed_async_connection().await.map_err(|e| e.to_string())?);
+                }
+                let Some(c) = conn.as_mut() else { return Err("no connection".into()) };
+                let sent = redis::cmd("PUBLISH").arg(channel).arg(part).query_async::<i64>(c).await;
+                sent.map(|_| ()).map_err(|e| {
+                    *conn = None;
+                    e.to_string()
+                })
+            }
+        }
+    }
+}
+
+/// The listening half: one connection subscribed to every channel of [`CHANNELS`].
+enum Link {
+    Postgres(sqlx::postgres::PgListener),
+    // The whole `PubSub` is kept: its sink half drives the connection.
+    Redis(redis::aio::PubSub),
+}
+
+impl Link {
+    /// Connects and subscribes.
+    async fn open(transport: &Transport) -> Result<Link, String> {
+        match transport {
+            Transport::Postgres(db) => {
+                let mut listener = sqlx::postgres::PgListener::connect(db.url()).await.map_err(|e| format!("connect: {e}"))?;
+                listener.listen_all(CHANNELS.iter().copied()).await.map_err(|e| format!("LISTEN: {e}"))?;
+                Ok(Link::Postgres(listener))
+            }
+            Transport::Redis(client) => {
+                let mut pubsub = client.get_async_pubsub().await.map_err(|e| format!("connect: {e}"))?;
+                pubsub.subscribe(CHANNELS).await.map_err(|e| format!("SUBSCRIBE: {e}"))?;
+                Ok(Link::Redis(pubsub))
+            }
+        }
+    }
+
+    /// The next `(channel, payload)`; `None` once the connection is lost.
+    async fn next(&mut self) -> Option<(String, String)> {
+        use futures::StreamExt;
+        loop {
+            match self {
+                Link::Postgres(listener) => {
+                    return match listener.try_recv().await {
+                        Ok(Some(n)) => Some((n.channel().to_string(), n.payload().to_string())),
+                        Ok(None) => None,
+                        Err(e) => {
+                            tracing::warn!(error = %e, "bus: listener failed");
+                            None
+                        }
+                    };
+                }
+                Link::Redis(pubsub) => {
+                    let msg = pubsub.on_message().next().await?;
+                    // A payload that is not text is not ours: skip it.
+                    if let Ok(payload) = msg.get_payload::<String>() {
+                        return Some((msg.get_channel_name().to_string(), payload));
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Transport {
+    fn sender(&self) -> Sender {
+        match self {
+            Transport::Postgres(db) => Sender::Postgres(db.clone()),
+            Transport::Redis(client) => Sender::Redis { client: client.clone(), conn: None },
+        }
+    }
+}
+
+async fn publish_task(transport: Transport, bus: std::sync::Weak<Inner>, mut rx: mpsc::Receiver<(&'static str, String)>) {
+    let mut sender = transport.sender();
     while let Some((channel, body)) = rx.recv().await {
         let Some(inner) = bus.upgrade() else { return };
         let id = inner.next_id.fetch_add(1, Ordering::Relaxed);
-        let parts = parts(&inner.origin, id, &body);
-        for part in parts {
+        for part in parts(&inner.origin, id, &body) {
             // A few tries over a short outage; then the message is dropped (subscribers of
             // other instances resync when their listener reconnects).
             let mut tries = 0;
             loop {
                 tries += 1;
-                let sent = sqlx::query("SELECT pg_notify($1, $2)").bind(channel).bind(&part).execute(db.writer()).await;
-                match sent {
-                    Ok(_) => {
+                match sender.send(channel, &part).await {
+                    Ok(()) => {
                         inner.counters.notifies.fetch_add(1, Ordering::Relaxed);
                         break;
                     }
@@ -308,23 +399,18 @@ async fn publish_task(db: Db, bus: std::sync::Weak<Inner>, mut rx: mpsc::Receive
     }
 }
 
-async fn listen_task(url: String, bus: std::sync::Weak<Inner>) {
+async fn listen_task(transport: Transport, bus: std::sync::Weak<Inner>) {
     let mut assembler = Assembler::default();
     let mut first = true;
     loop {
-        let mut listener = match sqlx::postgres::PgListener::connect(&url).await {
+        let mut link = match Link::open(&transport).await {
             Ok(l) => l,
             Err(e) => {
-                tracing::warn!(error = %e, "bus: cannot connect the listener; again in 1 s");
+                tracing::warn!(error = %e, "bus: cannot listen; again in 1 s");
                 tokio::time::sleep(Duration::from_secs(1)).await;
                 continue;
             }
         };
-        if let Err(e) = listener.listen_all(CHANNELS.iter().copied()).await {
-            tracing::warn!(error = %e, "bus: LISTEN failed; again in 1 s");
-            tokio::time::sleep(Duration::from_secs(1)).await;
-            continue;
-        }
         if !first {
             // Anything sent while we were away is lost: every subscriber rebuilds.
             let Some(inner) = bus.upgrade() else { return };
@@ -332,23 +418,12 @@ async fn listen_task(url: String, bus: std::sync::Weak<Inner>) {
         }
         first = false;
         assembler.clear();
-        loop {
-            match listener.try_recv().await {
-                Ok(Some(n)) => {
-                    let Some(inner) = bus.upgrade() else { return };
-                    let Some((origin, body)) = assembler.push(n.payload()) else { continue };
-                    deliver(&inner, n.channel(), origin, body);
-                }
-                Ok(None) => {
-                    tracing::warn!("bus: listener connection lost");
-                    break;
-                }
-                Err(e) => {
-                    tracing::warn!(error = %e, "bus: listener failed");
-                    break;
-                }
-            }
+        while let Some((channel, payload)) = link.next().await {
+            let Some(inner) = bus.upgrade() else { return };
+            let Some((origin, body)) = assembler.push(&payload) else { continue };
+            deliver(&inner, &channel, origin, body);
         }
+        tracing::warn!("bus: listener connection lost");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
 }
@@ -367,80 +442,6 @@ fn resync(inner: &Inner) {
     tracing::info!("bus: listener reconnected; subscribers resync");
     for s in inner.channels.values() {
         let _ = s.send(BusEvent::Resync);
-    }
-}
-
-async fn redis_publish_task(client: redis::Client, bus: std::sync::Weak<Inner>, mut rx: mpsc::Receiver<(&'static str, String)>) {
-    let mut conn: Option<redis::aio::MultiplexedConnection> = None;
-    while let Some((channel, body)) = rx.recv().await {
-        let Some(inner) = bus.upgrade() else { return };
-        let id = inner.next_id.fetch_add(1, Ordering::Relaxed);
-        for part in parts(&inner.origin, id, &body) {
-            let mut tries = 0;
-            loop {
-                tries += 1;
-                if conn.is_none() {
-                    conn = client.get_multiplexed_async_connection().await.ok();
-                }
-                let sent = match conn.as_mut() {
-                    Some(c) => redis::cmd("PUBLISH").arg(channel).arg(&part).query_async::<i64>(c).await.map_err(|e| e.to_string()),
-                    None => Err("no connection".to_string()),
-                };
-                match sent {
-                    Ok(_) => {
-                        inner.counters.notifies.fetch_add(1, Ordering::Relaxed);
-                        break;
-                    }
-                    Err(e) => {
-                        conn = None;
-                        if tries < 3 {
-                            tracing::warn!(error = %e, channel, "bus: publish to Redis failed; again");
-                            tokio::time::sleep(Duration::from_millis(100)).await;
-                        } else {
-                            tracing::error!(error = %e, channel, "bus: publish to Redis failed; message dropped");
-                            inner.counters.publish_errors.fetch_add(1, Ordering::Relaxed);
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-async fn redis_listen_task(client: redis::Client, bus: std::sync::Weak<Inner>) {
-    use futures::StreamExt;
-    let mut assembler = Assembler::default();
-    let mut first = true;
-    loop {
-        let mut pubsub = match client.get_async_pubsub().await {
-            Ok(p) => p,
-            Err(e) => {
-                tracing::warn!(error = %e, "bus: cannot connect to Redis; again in 1 s");
-                tokio::time::sleep(Duration::from_secs(1)).await;
-                continue;
-            }
-        };
-        if let Err(e) = pubsub.subscribe(CHANNELS).await {
-            tracing::warn!(error = %e, "bus: SUBSCRIBE failed; again in 1 s");
-            tokio::time::sleep(Duration::from_secs(1)).await;
-            continue;
-        }
-        if !first {
-            let Some(inner) = bus.upgrade() else { return };
-            resync(&inner);
-        }
-        first = false;
-        assembler.clear();
-        let mut stream = pubsub.on_message();
-        while let Some(msg) = stream.next().await {
-            let Some(inner) = bus.upgrade() else { return };
-            let Ok(payload) = msg.get_payload::<String>() else { continue };
-            let Some((origin, body)) = assembler.push(&payload) else { continue };
-            deliver(&inner, msg.get_channel_name(), origin, body);
-        }
-        tracing::warn!("bus: Redis subscription lost");
-        tokio::time::sleep(Duration::from_millis(200)).await;
     }
 }
 

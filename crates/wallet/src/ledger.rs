@@ -184,9 +184,9 @@ impl Ledger {
         &self.db
     }
 
-    /// Postings queued for the SQLite group-commit writer (0 on PostgreSQL): `/metrics`.
+    /// Postings queued for the group-commit writers, all together: `/metrics`.
     pub fn queue_depth(&self) -> usize {
-        self.batcher.as_ref().map_or(0, |b| b.max_capacity().saturating_sub(b.capacity()))
+        self.writers.iter().map(|w| w.max_capacity().saturating_sub(w.capacity())).sum()
     }
 
     pub fn stats(&self) -> LedgerStats {

@@ -24,6 +24,18 @@ use wallet::{AccountRef, BalanceKind, PostingRequest, Receipt, TxType};
 
 pub use accounts::limits::Limit;
 
+/// Polls `cond` every 20 ms until it holds (how long that took) or `limit` passes (`None`).
+pub async fn until(limit: Duration, mut cond: impl AsyncFnMut() -> bool) -> Option<Duration> {
+    let t = std::time::Instant::now();
+    while t.elapsed() < limit {
+        if cond().await {
+            return Some(t.elapsed());
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    None
+}
+
 /// A strong password (letters and digits).
 pub const PASSWORD: &str = "Secret42";
 
@@ -136,33 +148,43 @@ impl TestApp {
     /// Stops the server (a graceful stop: its duties are released at once); the database
     /// stays for the other instances and [`Self::cleanup`].
     pub async fn stop_instance(&mut self) {
-        if let Some(tx) = self.shutdown.take() {
-            let _ = tx.send(());
-        }
-        if let Some(handle) = self.server.take() {
-            match tokio::time::timeout(Duration::from_secs(15), handle).await {
-                Ok(joined) => joined.expect("server task").expect("server result"),
-                Err(_) => panic!("the server did not stop within 15 s"),
-            }
-        }
+        assert!(self.stop_server(Duration::from_secs(15)).await, "the server did not stop within 15 s");
         self.state.db.close().await;
     }
 
     /// Stops the server and drops the database.
     pub async fn cleanup(&mut self) {
-        if let Some(tx) = self.shutdown.take() {
-            let _ = tx.send(());
-        }
-        if let Some(handle) = self.server.take() {
-            match tokio::time::timeout(Duration::from_secs(5), handle).await {
-                Ok(joined) => joined.expect("server task").expect("server result"),
-                Err(_) => eprintln!("server did not stop within 5 s"),
-            }
+        if !self.stop_server(Duration::from_secs(5)).await {
+            eprintln!("server did not stop within 5 s");
         }
         self.state.db.close().await;
         if let Some(db) = self.db.take() {
             db.cleanup().await;
         }
+    }
+
+    /// Sends the stop signal and waits up to `limit` for the server to return (false if it
+    /// did not); a server that returned an error fails the test.
+    async fn stop_server(&mut self, limit: Duration) -> bool {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        match self.server.take() {
+            Some(handle) => match tokio::time::timeout(limit, handle).await {
+                Ok(joined) => {
+                    joined.expect("server task").expect("server result");
+                    true
+                }
+                Err(_) => false,
+            },
+            None => true,
+        }
+    }
+
+    /// A plain GET (status and body text): `/healthz`, `/metrics`.
+    pub async fn get_text(&self, path: &str) -> (u16, String) {
+        let r = reqwest::get(format!("{}{path}", self.base)).await.expect("request");
+        (r.status().as_u16(), r.text().await.unwrap_or_default())
     }
 
     // -------------------------------------------------------------- database access

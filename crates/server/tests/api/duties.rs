@@ -3,76 +3,22 @@
 //! takes over within 5 s when the owner stops; the chain goes on with no gap or repeated
 //! round. PostgreSQL only (`TEST_DATABASE_URL`); SQLite serves one instance.
 
-use crate::common::test_config;
+use crate::common::*;
 use games::crash::CrashConfig;
 use server::app::AppState;
+use server::config::Config;
 use server::duty;
 use std::time::{Duration, Instant};
 use store::sqlx::{self, Row};
-use store::testing::TestDb;
 use store::Backend;
 
-/// One `carthage serve` on a shared database.
-struct Instance {
-    state: AppState,
-    base: String,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    server: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
+/// A graceful stop lets the crash round in play finish (test rounds last ~1 s).
+fn drain(cfg: &mut Config) {
+    cfg.crash_drain = Duration::from_secs(5);
 }
 
-impl Instance {
-    async fn start(url: &str, seed: bool) -> Instance {
-        let mut cfg = test_config(url);
-        // A graceful stop lets the crash round in play finish (test rounds last ~1 s).
-        cfg.crash_drain = Duration::from_secs(5);
-        let state = server::prepare(cfg).await.expect("prepare");
-        if seed {
-            server::seed::run(&state).await.expect("seed");
-        }
-        // The fast rounds of the crash tests, for whichever instance starts the loop.
-        state.crash.set_config(CrashConfig::for_tests());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-        let base = format!("http://{}", listener.local_addr().unwrap());
-        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-        let server = tokio::spawn(server::serve(state.clone(), listener, async move {
-            let _ = rx.await;
-        }));
-        Instance { state, base, stop: Some(tx), server: Some(server) }
-    }
-
-    /// A graceful stop (SIGTERM): the server returns once its duties are released.
-    async fn stop(&mut self) {
-        if let Some(tx) = self.stop.take() {
-            let _ = tx.send(());
-        }
-        if let Some(h) = self.server.take() {
-            match tokio::time::timeout(Duration::from_secs(15), h).await {
-                Ok(r) => r.expect("server task").expect("server result"),
-                Err(_) => panic!("the server did not stop within 15 s"),
-            }
-        }
-        self.state.db.close().await;
-    }
-
-    async fn get(&self, path: &str) -> (u16, String) {
-        let r = reqwest::get(format!("{}{path}", self.base)).await.expect("request");
-        (r.status().as_u16(), r.text().await.unwrap_or_default())
-    }
-
-    fn rounds(&self) -> u64 {
-        self.state.crash.stats().rounds
-    }
-}
-
-async fn until(limit: Duration, mut cond: impl AsyncFnMut() -> bool) -> Option<Duration> {
-    let t = Instant::now();
-    while t.elapsed() < limit {
-        if cond().await {
-            return Some(t.elapsed());
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    None
+fn rounds(app: &TestApp) -> u64 {
+    app.state.crash.stats().rounds
 }
 
 /// `(rounds, distinct numbers, min number, max number, distinct hashes)` of the chain(s).
@@ -93,26 +39,28 @@ async fn two_instances_one_crash_loop_and_a_takeover_within_5_s() {
         eprintln!("skipped: TEST_DATABASE_URL is not set");
         return;
     }
-    let t = TestDb::new(Backend::Postgres).await.expect("test database");
-    let mut a = Instance::start(&t.url, true).await;
-    let mut b = Instance::start(&t.url, false).await;
+    let mut a = spawn_app_with(Backend::Postgres, drain).await;
+    // The fast rounds of the crash tests, for whichever instance runs the loop.
+    a.state.crash.restart(CrashConfig::for_tests()).await;
+    let mut b = spawn_peer(&a, drain).await;
+    b.state.crash.set_config(CrashConfig::for_tests());
 
     // A started first and holds every duty; B stands by.
     for d in [duty::CRASH, duty::VIRTUAL_RACES, duty::PAYMENT_JOBS, duty::PROMOTIONS_WEEKLY, duty::HOUSEKEEPING] {
         assert!(a.state.duties.held(d), "A holds {d}");
         assert!(!b.state.duties.held(d), "B stands by for {d}");
     }
-    assert!(until(Duration::from_secs(20), async || a.rounds() >= 3).await.is_some(), "A plays rounds");
-    assert_eq!(b.rounds(), 0, "B runs no crash loop");
+    assert!(until(Duration::from_secs(20), async || rounds(&a) >= 3).await.is_some(), "A plays rounds");
+    assert_eq!(rounds(&b), 0, "B runs no crash loop");
     assert!(!b.state.virtuals.alive(), "B runs no virtual races loop");
     // Both are healthy; B says it stands by; the metrics say who holds what.
-    let (status, health) = b.get("/healthz").await;
+    let (status, health) = b.get_text("/healthz").await;
     assert_eq!(status, 200, "{health}");
     assert!(health.contains("\"virtuals\":\"standby\""), "{health}");
-    assert_eq!(a.get("/healthz").await.0, 200);
-    let (_, metrics) = a.get("/metrics").await;
+    assert_eq!(a.get_text("/healthz").await.0, 200);
+    let (_, metrics) = a.get_text("/metrics").await;
     assert!(metrics.contains("carthage_duty_held{duty=\"crash\"} 1"), "{metrics}");
-    let (_, metrics) = b.get("/metrics").await;
+    let (_, metrics) = b.get_text("/metrics").await;
     assert!(metrics.contains("carthage_duty_held{duty=\"crash\"} 0"), "{metrics}");
     let rows = store::lease::leases(&b.state.db).await.unwrap();
     assert!(rows.iter().any(|r| r.duty == "crash" && r.owner.as_deref() == Some(a.state.duties.owner())), "{rows:?}");
@@ -120,20 +68,20 @@ async fn two_instances_one_crash_loop_and_a_takeover_within_5_s() {
     // A stops (a rolling restart): B takes every duty over and the chain goes on.
     let before = chain_shape(&b.state).await;
     let t0 = Instant::now();
-    a.stop().await;
+    a.stop_instance().await;
     let took = until(Duration::from_secs(5), async || b.state.duties.held(duty::CRASH)).await.map(|_| t0.elapsed());
     eprintln!("crash duty taken over after {took:?} (A stopped in {:?})", t0.elapsed());
     assert!(took.is_some_and(|d| d <= Duration::from_secs(5)), "taken over within 5 s: {took:?}");
-    let first_round = until(Duration::from_secs(10), async || b.rounds() >= 1).await.map(|_| t0.elapsed());
+    let first_round = until(Duration::from_secs(10), async || rounds(&b) >= 1).await.map(|_| t0.elapsed());
     eprintln!("first round of the new owner ended {first_round:?} after the stop");
-    assert!(until(Duration::from_secs(20), async || b.rounds() >= 3).await.is_some(), "B plays rounds");
+    assert!(until(Duration::from_secs(20), async || rounds(&b) >= 3).await.is_some(), "B plays rounds");
     // A graceful stop finished A's round before handing over: B had nothing to recover.
     assert_eq!(b.state.crash.stats().recovered_rounds, 0, "a graceful stop cuts no round");
     for d in [duty::VIRTUAL_RACES, duty::PAYMENT_JOBS, duty::PROMOTIONS_WEEKLY, duty::HOUSEKEEPING] {
         assert!(until(Duration::from_secs(5), async || b.state.duties.held(d)).await.is_some(), "B took {d}");
     }
     assert!(b.state.virtuals.alive());
-    assert_eq!(b.get("/healthz").await.0, 200);
+    assert_eq!(b.get_text("/healthz").await.0, 200);
 
     // No gap, no repeat: one chain, numbers 1..=n each once, hashes distinct, every round
     // but the current one settled (A's interrupted round by the recovery rule).
@@ -150,6 +98,6 @@ async fn two_instances_one_crash_loop_and_a_takeover_within_5_s() {
         .get::<i64, _>(0);
     assert!(unsettled <= 1, "only the round in play is unsettled: {unsettled}");
 
-    b.stop().await;
-    t.cleanup().await;
+    b.stop_instance().await;
+    a.cleanup().await;
 }

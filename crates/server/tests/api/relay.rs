@@ -15,17 +15,6 @@ use store::Backend;
 use tokio_tungstenite::tungstenite::Message;
 use wallet::BalanceKind;
 
-async fn until(limit: Duration, mut cond: impl AsyncFnMut() -> bool) -> Option<Duration> {
-    let t = Instant::now();
-    while t.elapsed() < limit {
-        if cond().await {
-            return Some(t.elapsed());
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    None
-}
-
 fn simulator(cfg: &mut server::config::Config) {
     let sim = sportsbook::sim::SimConfig { live_events: 6, prematch_per_day: 30, days_ahead: 1, ..Default::default() };
     cfg.sportsbook_feed = SportsbookFeed::Simulator { seed: 7, config: sim, tick_ms: 100 };
