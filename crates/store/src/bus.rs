@@ -449,6 +449,71 @@ fn resync(inner: &Inner) {
 mod tests {
     use super::*;
 
+    /// Both transports between two buses (two instances) on one database: a long message in
+    /// several parts arrives whole at the other bus (`own` false) and at its publisher (`own`
+    /// true). PostgreSQL NOTIFY needs `TEST_DATABASE_URL`; Redis is used when one answers on
+    /// `REDIS_URL` (default 127.0.0.1:6379).
+    #[tokio::test]
+    async fn both_transports_carry_a_long_message_to_every_instance() {
+        let Some(url) = crate::testing::postgres_admin_url() else {
+            eprintln!("skipped: TEST_DATABASE_URL is not set");
+            return;
+        };
+        let db = crate::Db::connect(&url).await.expect("database");
+        let redis_url = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+        let redis_up = match redis::Client::open(redis_url.as_str()) {
+            Ok(c) => tokio::time::timeout(Duration::from_secs(2), c.get_multiplexed_async_connection()).await.is_ok_and(|r| r.is_ok()),
+            Err(_) => false,
+        };
+        let mut transports = vec![None];
+        if redis_up {
+            transports.push(Some(redis_url.as_str()));
+        } else {
+            eprintln!("Redis not reachable at {redis_url}: NOTIFY only");
+        }
+        for redis in transports {
+            let tag = format!("{}-{:08x}", std::process::id(), rand::random::<u32>());
+            let a = Bus::for_db(&db, format!("test-a-{tag}"), redis);
+            let b = Bus::for_db(&db, format!("test-b-{tag}"), redis);
+            let mut at_a = a.subscribe(CRASH_EVENTS);
+            let mut at_b = b.subscribe(CRASH_EVENTS);
+            // Another test's messages on the same channel are skipped by origin.
+            async fn next_from(rx: &mut broadcast::Receiver<BusEvent>, origin: &str) -> Option<BusMessage> {
+                let wait = async {
+                    loop {
+                        match rx.recv().await {
+                            Ok(BusEvent::Message(m)) if *m.origin == *origin => return Some(m),
+                            Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                            Err(broadcast::error::RecvError::Closed) => return None,
+                        }
+                    }
+                };
+                tokio::time::timeout(Duration::from_millis(500), wait).await.ok().flatten()
+            }
+            // The listeners connect in the background: ping until B hears A.
+            let mut heard = false;
+            for _ in 0..20 {
+                a.publish(CRASH_EVENTS, "ping".into());
+                if next_from(&mut at_b, a.origin()).await.is_some() {
+                    heard = true;
+                    break;
+                }
+            }
+            assert!(heard, "B hears A ({redis:?})");
+            while at_a.try_recv().is_ok() {}
+            while at_b.try_recv().is_ok() {}
+            let sent_before = a.stats().notifies;
+            let body: String = "é".repeat(9_000) + "fin";
+            a.publish(CRASH_EVENTS, body.clone());
+            let got = next_from(&mut at_b, a.origin()).await.expect("B receives the long message");
+            assert_eq!((&*got.body, got.own), (body.as_str(), false), "{redis:?}");
+            let own = next_from(&mut at_a, a.origin()).await.expect("A receives its own message");
+            assert_eq!((&*own.body, own.own), (body.as_str(), true), "{redis:?}");
+            assert_eq!(a.stats().notifies - sent_before, 3, "sent in three parts ({redis:?})");
+            assert_eq!(a.stats().publish_errors, 0);
+        }
+    }
+
     #[test]
     fn long_messages_are_cut_and_put_together() {
         let body: String = "é".repeat(10_000) + "fin";

@@ -139,7 +139,7 @@ pub fn writers(db: &Db) -> usize {
 
 /// The default number of group-commit writers on PostgreSQL (docs/PERFORMANCE.md,
 /// "PostgreSQL group commit": measured on 2 cores).
-pub const PG_WRITERS: usize = 4;
+pub const PG_WRITERS: usize = 2;
 
 /// The statements that close a piece of a batch and open the next one's savepoint, sent
 /// as one round trip (simple query protocol: no parameters, several statements).
