@@ -208,8 +208,26 @@ impl Ledger {
         if let Some(id) = self.house_ids.lock().unwrap_or_else(|p| p.into_inner()).get(&(account, currency)) {
             return Ok(*id);
         }
-        let mut conn = self.db.writer().acquire().await?;
-        Ok(crate::posting::house_id_on(&mut conn, account, currency, &self.cx, true).await?)
+        // Opening a house account races another instance's opening of it; at SERIALIZABLE
+        // PostgreSQL may refuse one with a serialization failure (`ON CONFLICT` over a row
+        // its snapshot cannot see): run again, like the writers do, then answer `Unavailable`
+        // (retry) rather than the database's error.
+        let mut attempt = 0u32;
+        loop {
+            let mut conn = self.db.writer().acquire().await?;
+            match crate::posting::house_id_on(&mut conn, account, currency, &self.cx, true).await {
+                Ok(id) => return Ok(id),
+                Err(e) if store::dialect::is_transient(&self.db, &e) => {
+                    drop(conn);
+                    attempt += 1;
+                    if attempt > crate::posting::MAX_RETRIES {
+                        return Err(LedgerError::Unavailable(e.to_string()));
+                    }
+                    tokio::time::sleep(std::time::Duration::from_millis(1 << attempt.min(6))).await;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
     }
 
     /// Posts a balanced transaction atomically and idempotently.
