@@ -35,6 +35,18 @@ async fn signed(http: &reqwest::Client, base: &str, op: &str, body: &Value) -> a
     Ok(v)
 }
 
+/// One bet then its win in round `round` (stake 100, won back): true when both were accepted.
+async fn pair(http: &reqwest::Client, base: &str, token: &str, round: &str) -> bool {
+    let call = |suffix: &str| json!({"sessionToken": token, "transactionId": format!("{round}-{suffix}"), "roundId": round, "gameId": "demo-table", "amount": 100, "currency": "TND"});
+    let (bet, win) = (call("b"), call("w"));
+    signed(http, base, "bet", &bet).await.is_ok() && signed(http, base, "win", &win).await.is_ok()
+}
+
+/// The `p` quantile of sorted durations, in milliseconds (0 when there are none).
+fn percentile_ms(sorted: &[Duration], p: f64) -> f64 {
+    sorted.get(((sorted.len() as f64 * p) as usize).min(sorted.len().saturating_sub(1))).map(|d| d.as_secs_f64() * 1000.0).unwrap_or(0.0)
+}
+
 /// A new player (one-click sign-up) with a demo game session: the session token.
 async fn player(http: &reqwest::Client, base: &str) -> anyhow::Result<String> {
     let s: Value = http.post(format!("{base}/api/user/signup/one-click")).json(&json!({"currency": "TND"})).send().await?.json().await?;
@@ -78,20 +90,11 @@ async fn main() -> anyhow::Result<()> {
             let mut n = 0u64;
             while !stop.load(Ordering::Relaxed) {
                 let token = &sessions[(w + n as usize * conns) % sessions.len()];
-                let (bet_id, win_id, round) = (format!("l{w}-{n}-b"), format!("l{w}-{n}-w"), format!("l{w}-{n}"));
                 let t = Instant::now();
-                let bet = json!({"sessionToken": token, "transactionId": bet_id, "roundId": round, "gameId": "demo-table", "amount": 100, "currency": "TND"});
-                let win = json!({"sessionToken": token, "transactionId": win_id, "roundId": round, "gameId": "demo-table", "amount": 100, "currency": "TND"});
-                match signed(&http, &base, "bet", &bet).await {
-                    Ok(_) => match signed(&http, &base, "win", &win).await {
-                        Ok(_) => latencies.push(t.elapsed()),
-                        Err(_) => {
-                            errors.fetch_add(1, Ordering::Relaxed);
-                        }
-                    },
-                    Err(_) => {
-                        errors.fetch_add(1, Ordering::Relaxed);
-                    }
+                if pair(&http, &base, token, &format!("l{w}-{n}")).await {
+                    latencies.push(t.elapsed());
+                } else {
+                    errors.fetch_add(1, Ordering::Relaxed);
                 }
                 n += 1;
             }
@@ -106,7 +109,7 @@ async fn main() -> anyhow::Result<()> {
     }
     let elapsed = started.elapsed().as_secs_f64();
     all.sort();
-    let pct = |p: f64| all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1))).map(|d| d.as_secs_f64() * 1000.0).unwrap_or(0.0);
+    let pct = |p: f64| percentile_ms(&all, p);
     println!(
         "pairs {} in {:.1} s: {:.0} bet+win pairs/s ({:.0} wallet calls/s), pair latency p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, errors {}",
         all.len(),
@@ -133,13 +136,7 @@ async fn open_loop(http: reqwest::Client, base: String, sessions: Arc<Vec<String
         let (http, base, sessions, errors) = (http.clone(), base.clone(), sessions.clone(), errors.clone());
         tasks.push(tokio::spawn(async move {
             let token = &sessions[n as usize % sessions.len()];
-            let (bet_id, win_id, round) = (format!("o{n}-{rate}-b"), format!("o{n}-{rate}-w"), format!("o{n}-{rate}"));
-            let bet = json!({"sessionToken": token, "transactionId": bet_id, "roundId": round, "gameId": "demo-table", "amount": 100, "currency": "TND"});
-            let win = json!({"sessionToken": token, "transactionId": win_id, "roundId": round, "gameId": "demo-table", "amount": 100, "currency": "TND"});
-            let ok = match signed(&http, &base, "bet", &bet).await {
-                Ok(_) => signed(&http, &base, "win", &win).await.is_ok(),
-                Err(_) => false,
-            };
+            let ok = pair(&http, &base, token, &format!("o{n}-{rate}")).await;
             if !ok {
                 errors.fetch_add(1, Ordering::Relaxed);
             }
@@ -154,7 +151,7 @@ async fn open_loop(http: reqwest::Client, base: String, sessions: Arc<Vec<String
     }
     let elapsed = started.elapsed().as_secs_f64();
     all.sort();
-    let pct = |p: f64| all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1))).map(|d| d.as_secs_f64() * 1000.0).unwrap_or(0.0);
+    let pct = |p: f64| percentile_ms(&all, p);
     println!(
         "open loop at {rate} pairs/s offered: {} pairs answered in {:.1} s ({:.0} pairs/s), pair latency from its due moment p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms, errors {}",
         all.len(),
