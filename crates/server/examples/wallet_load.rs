@@ -7,6 +7,9 @@
 //!   so a stalled server is not hidden by the generator waiting for it)
 //!
 //! Prints pairs per second and the latency of a whole pair (bet then win) at p50/p90/p99.
+//!
+//! `LOAD=balance`: a closed loop of balance reads instead (`GET /api/user/balance` with each
+//! player's bearer token, as the player app polls it): reads per second and their latency.
 //! Every pair stakes 100 minor units and wins 100 back, so balances stay put; the server's
 //! `ledger verify` must pass afterwards (benches/wallet.sh runs it).
 
@@ -47,8 +50,9 @@ fn percentile_ms(sorted: &[Duration], p: f64) -> f64 {
     sorted.get(((sorted.len() as f64 * p) as usize).min(sorted.len().saturating_sub(1))).map(|d| d.as_secs_f64() * 1000.0).unwrap_or(0.0)
 }
 
-/// A new player (one-click sign-up) with a demo game session: the session token.
-async fn player(http: &reqwest::Client, base: &str) -> anyhow::Result<String> {
+/// A new player (one-click sign-up) with a demo game session: (bearer token, game session
+/// token).
+async fn player(http: &reqwest::Client, base: &str) -> anyhow::Result<(String, String)> {
     let s: Value = http.post(format!("{base}/api/user/signup/one-click")).json(&json!({"currency": "TND"})).send().await?.json().await?;
     let token = s["result"]["token"].as_str().ok_or_else(|| anyhow::anyhow!("sign-up: {s}"))?.to_string();
     let l: Value = http
@@ -59,7 +63,16 @@ async fn player(http: &reqwest::Client, base: &str) -> anyhow::Result<String> {
         .await?
         .json()
         .await?;
-    Ok(l["result"]["sessionToken"].as_str().ok_or_else(|| anyhow::anyhow!("launch: {l}"))?.to_string())
+    let session = l["result"]["sessionToken"].as_str().ok_or_else(|| anyhow::anyhow!("launch: {l}"))?.to_string();
+    Ok((token, session))
+}
+
+/// One balance read with the player's bearer token: true when it answered status 0.
+async fn balance(http: &reqwest::Client, base: &str, bearer: &str) -> bool {
+    let Ok(resp) = http.get(format!("{base}/api/user/balance")).bearer_auth(bearer).send().await else {
+        return false;
+    };
+    resp.json::<Value>().await.is_ok_and(|v| v["status"] == 0)
 }
 
 #[tokio::main]
@@ -72,11 +85,17 @@ async fn main() -> anyhow::Result<()> {
     let http = reqwest::Client::builder().pool_max_idle_per_host(conns).build()?;
 
     let mut sessions = Vec::with_capacity(players);
+    let mut bearers = Vec::with_capacity(players);
     for _ in 0..players {
-        sessions.push(player(&http, &base).await?);
+        let (bearer, session) = player(&http, &base).await?;
+        bearers.push(bearer);
+        sessions.push(session);
     }
-    let sessions = Arc::new(sessions);
+    let reads = std::env::var("LOAD").is_ok_and(|l| l == "balance");
+    // Balance reads use the bearer tokens, pairs the game sessions.
+    let sessions = Arc::new(if reads { bearers } else { sessions });
     if let Some(rate) = args.get(5).and_then(|s| s.parse::<u64>().ok()).filter(|r| *r > 0) {
+        anyhow::ensure!(!reads, "LOAD=balance runs a closed loop only (no rate)");
         return open_loop(http, base, sessions, secs, rate).await;
     }
     let stop = Arc::new(AtomicBool::new(false));
@@ -91,7 +110,8 @@ async fn main() -> anyhow::Result<()> {
             while !stop.load(Ordering::Relaxed) {
                 let token = &sessions[(w + n as usize * conns) % sessions.len()];
                 let t = Instant::now();
-                if pair(&http, &base, token, &format!("l{w}-{n}")).await {
+                let ok = if reads { balance(&http, &base, token).await } else { pair(&http, &base, token, &format!("l{w}-{n}")).await };
+                if ok {
                     latencies.push(t.elapsed());
                 } else {
                     errors.fetch_add(1, Ordering::Relaxed);
@@ -110,6 +130,19 @@ async fn main() -> anyhow::Result<()> {
     let elapsed = started.elapsed().as_secs_f64();
     all.sort();
     let pct = |p: f64| percentile_ms(&all, p);
+    if reads {
+        println!(
+            "balance reads {} in {:.1} s: {:.0} reads/s, latency p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, errors {}",
+            all.len(),
+            elapsed,
+            all.len() as f64 / elapsed,
+            pct(0.50),
+            pct(0.90),
+            pct(0.99),
+            errors.load(Ordering::Relaxed)
+        );
+        return Ok(());
+    }
     println!(
         "pairs {} in {:.1} s: {:.0} bet+win pairs/s ({:.0} wallet calls/s), pair latency p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, errors {}",
         all.len(),

@@ -69,6 +69,8 @@ pub struct Services {
     pub duties: store::lease::Duties,
     /// The bus between instances (store::bus): local on SQLite.
     pub bus: store::bus::Bus,
+    /// This process's id-generator node, held while the state lives (store::ids).
+    pub id_node: store::ids::IdNode,
 }
 
 /// Every session of a player ended (recovery, ban): so do their game sessions.
@@ -157,7 +159,7 @@ impl payments::cashier::CodeNotifier for PayoutCodeSms {
 
 impl AppState {
     /// Connects the services to the database (migrations are the caller's business).
-    pub fn new(config: Config, db: Db) -> anyhow::Result<AppState> {
+    pub fn new(config: Config, db: Db, id_node: store::ids::IdNode) -> anyhow::Result<AppState> {
         let ledger = Ledger::with_limits(db.clone(), config.ledger_limits);
         let demo = config.mode == Mode::Demo;
         let transports = Transports::new(config.transports.clone()).map_err(|e| anyhow::anyhow!(e))?;
@@ -194,6 +196,7 @@ impl AppState {
         crash.set_bus(bus.clone());
         betting.set_bus(bus.clone());
         Ok(AppState(Arc::new(Services {
+            id_node,
             bus,
             duties,
             providers,

@@ -44,7 +44,9 @@ pub async fn prepare(config: Config) -> anyhow::Result<AppState> {
     let pool = store::PoolConfig { max_connections: config.db_max_connections, ..Default::default() };
     let db = Db::connect_with(&config.database_url, pool).await?;
     db.migrate().await?;
-    let state = AppState::new(config, db)?;
+    // Before any id is made: a node of the id generator no other process holds.
+    let id_node = store::ids::hold_node(&db).await?;
+    let state = AppState::new(config, db, id_node)?;
     catalogue::install(&state).await?;
     // The slip follows the site settings' limits (spec §3 `limits.bets`, `inbetKf`);
     // housekeeping re-reads them every minute.

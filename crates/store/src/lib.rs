@@ -11,6 +11,7 @@
 pub mod batch;
 pub mod bus;
 pub mod dialect;
+pub mod ids;
 pub mod lease;
 pub mod migrate;
 pub mod testing;

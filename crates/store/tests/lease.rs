@@ -216,3 +216,42 @@ async fn postgres_a_failed_duty_goes_to_the_other_instance() {
     b.close().await;
     t.cleanup().await;
 }
+
+/// Every process writing to one PostgreSQL database holds an id-generator node of its own
+/// (store::ids): 16 holders get 16 different nodes, a 17th is refused with a clear error,
+/// and a holder that goes away frees its node for the next.
+#[tokio::test]
+async fn postgres_each_holder_gets_its_own_id_node_and_a_dropped_one_frees_it() {
+    if store::testing::postgres_admin_url().is_none() {
+        return;
+    }
+    let t = TestDb::new(Backend::Postgres).await.unwrap();
+    let db = Db::connect(&t.url).await.unwrap();
+    let mut held = Vec::new();
+    for _ in 0..kernel::ids::NODES {
+        held.push(store::ids::hold_node(&db).await.unwrap());
+    }
+    let nodes: std::collections::BTreeSet<i64> = held.iter().map(|h| h.node()).collect();
+    assert_eq!(nodes.len() as i64, kernel::ids::NODES, "every holder has a node of its own");
+    match store::ids::hold_node(&db).await {
+        Ok(h) => panic!("a 17th holder got node {}", h.node()),
+        Err(e) => assert!(e.to_string().contains("id nodes are held"), "{e}"),
+    }
+    let freed = held.remove(5).node();
+    let started = Instant::now();
+    let again = loop {
+        match store::ids::hold_node(&db).await {
+            Ok(h) => break h,
+            Err(e) if started.elapsed() < Duration::from_secs(5) => {
+                assert!(e.to_string().contains("id nodes are held"), "{e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(e) => panic!("the dropped holder's node was not freed: {e}"),
+        }
+    };
+    assert_eq!(again.node(), freed, "the freed node is the only one left");
+    drop(again);
+    drop(held);
+    db.close().await;
+    t.cleanup().await;
+}
