@@ -2,32 +2,18 @@
 //! batch fails alone; on PostgreSQL, a batch that loses a deadlock or a serialization
 //! failure runs again and every posting lands exactly once; idempotency keys hold across
 //! two instances (two `Ledger`s on two pools, each with its writers) retrying at once.
-//! The PostgreSQL tests run when `TEST_DATABASE_URL` is set.
+//! The PostgreSQL tests run when `TEST_DATABASE_URL` is set. A module of the ledger's test
+//! binary: the postings and the consistency check are its (`main.rs`).
 
+use crate::{assert_consistent, credit, debit, TND};
 use futures::future::join_all;
-use kernel::Currency;
 use store::sqlx::{self, Row};
 use store::testing::{with_each_backend, TestDb};
 use store::{Backend, Db};
 use wallet::*;
 
-const TND: Currency = Currency::Tnd;
-
 fn player(user_id: i64) -> AccountRef {
     AccountRef::Player { user_id, kind: BalanceKind::Real }
-}
-
-fn credit(user: i64, amount: i64, key: &str) -> PostingRequest {
-    PostingRequest::transfer(TxType::ManualAdjustment, key, Some(user), TND, AccountRef::House(HouseAccount::Adjustments), player(user), amount)
-}
-
-fn debit(user: i64, amount: i64, key: &str) -> PostingRequest {
-    PostingRequest::transfer(TxType::BetStake, key, Some(user), TND, player(user), AccountRef::House(HouseAccount::Games), amount)
-}
-
-async fn assert_consistent(ledger: &Ledger) {
-    let report = ledger.verify().await.expect("verify");
-    assert!(report.is_consistent(), "ledger inconsistent: {report:?}");
 }
 
 async fn transactions_under(db: &Db, key: &str) -> i64 {

@@ -1,5 +1,8 @@
 //! Ledger integration tests on a real database: SQLite always, PostgreSQL too when
-//! `TEST_DATABASE_URL` is set. Every test runs on every backend.
+//! `TEST_DATABASE_URL` is set. Every test runs on every backend. One test binary for the
+//! wallet crate: the group-commit writers' tests are the module `group_commit`.
+
+mod group_commit;
 
 use futures::future::join_all;
 use kernel::Currency;
