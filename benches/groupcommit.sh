@@ -19,14 +19,9 @@ rate=${4:-1000}
 pg_admin=${BENCH_PG_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 [ -x "$bin" ] && [ -x "$load" ] && [ -x "$settle" ] || {
   echo "build first: cargo build --release -p server -p betting --bin carthage --example wallet_load --example settle_bench"; exit 1; }
-echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-
-echo "## pgbench tpcb-like: -c 8 -j 2 -M prepared -T $secs"
-pgdb="gc_pgbench_$$"
-psql "$pg_admin" -qc "CREATE DATABASE $pgdb"
-pgbench -i -q "${pg_admin%/*}/$pgdb" > /dev/null 2>&1
-pgbench -c 8 -j 2 -M prepared -T "$secs" "${pg_admin%/*}/$pgdb" 2>/dev/null | grep -E 'tps|latency average|number of failed'
-psql "$pg_admin" -qc "DROP DATABASE IF EXISTS $pgdb WITH (FORCE)"
+. "$root/benches/pgbench.sh"
+machine_line
+pgbench_tpcb "$secs" "$pg_admin" gc
 
 start_server() {
   local name=$1 url=$2 port

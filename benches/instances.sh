@@ -18,14 +18,9 @@ counts=${4:-1 2 3}
 pg_admin=${BENCH_PG_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 [ -x "$bin" ] && [ -x "$load" ] || {
   echo "build first: cargo build --release -p server --bin carthage --example wallet_load"; exit 1; }
-echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-
-echo "## pgbench tpcb-like: -c 8 -j 2 -M prepared -T $secs"
-pgdb="inst_pgbench_$$"
-psql "$pg_admin" -qc "CREATE DATABASE $pgdb"
-pgbench -i -q "${pg_admin%/*}/$pgdb" > /dev/null 2>&1
-pgbench -c 8 -j 2 -M prepared -T "$secs" "${pg_admin%/*}/$pgdb" 2>/dev/null | grep -E 'tps|latency average'
-psql "$pg_admin" -qc "DROP DATABASE IF EXISTS $pgdb WITH (FORCE)"
+. "$root/benches/pgbench.sh"
+machine_line
+pgbench_tpcb "$secs" "$pg_admin" inst
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
 export BIND="127.0.0.1:$port" BASE_PORT=$((20000 + RANDOM % 20000)) CLUSTER_DIR="/tmp/carthage-instances-$$" \

@@ -129,31 +129,19 @@ async fn main() -> anyhow::Result<()> {
     }
     let elapsed = started.elapsed().as_secs_f64();
     all.sort();
-    let pct = |p: f64| percentile_ms(&all, p);
-    if reads {
-        println!(
-            "balance reads {} in {:.1} s: {:.0} reads/s, latency p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, errors {}",
-            all.len(),
-            elapsed,
-            all.len() as f64 / elapsed,
-            pct(0.50),
-            pct(0.90),
-            pct(0.99),
-            errors.load(Ordering::Relaxed)
-        );
-        return Ok(());
-    }
-    println!(
-        "pairs {} in {:.1} s: {:.0} bet+win pairs/s ({:.0} wallet calls/s), pair latency p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, errors {}",
-        all.len(),
-        elapsed,
-        all.len() as f64 / elapsed,
-        2.0 * all.len() as f64 / elapsed,
-        pct(0.50),
-        pct(0.90),
-        pct(0.99),
+    let rate = all.len() as f64 / elapsed;
+    let latency = format!(
+        "p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, errors {}",
+        percentile_ms(&all, 0.50),
+        percentile_ms(&all, 0.90),
+        percentile_ms(&all, 0.99),
         errors.load(Ordering::Relaxed)
     );
+    if reads {
+        println!("balance reads {} in {elapsed:.1} s: {rate:.0} reads/s, latency {latency}", all.len());
+    } else {
+        println!("pairs {} in {elapsed:.1} s: {rate:.0} bet+win pairs/s ({:.0} wallet calls/s), pair latency {latency}", all.len(), 2.0 * rate);
+    }
     Ok(())
 }
 
