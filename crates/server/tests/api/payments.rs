@@ -670,7 +670,9 @@ async fn payments_paykassma_against_a_local_fake() {
             // A withdrawal to a phone: created at Paykassma (signed), held, settled by the postback.
             let acked = fake.acked.load(Ordering::SeqCst);
             let w = ok(api.post("/paykassma/withdrawal/init", json!({"amount": 30, "phone_number": "+216 20 000 111"})).await);
-            assert_eq!(w["status"], "pending", "{w}");
+            // The fake posts its postback while it answers the create, so the postback may be
+            // booked before the init reply is written: "succeeded" is then the true state.
+            assert!(w["status"] == "pending" || w["status"] == "succeeded", "{w}");
             let id = w["id"].as_i64().unwrap();
             let create = fake.creates.lock().unwrap().last().cloned().unwrap();
             assert_eq!((create["withdrawal_id"].as_str(), create["amount"].as_i64(), create["account_number"].as_str()), (Some(id.to_string().as_str()), Some(30), Some("21620000111")));
