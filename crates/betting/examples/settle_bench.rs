@@ -45,6 +45,12 @@ async fn main() -> anyhow::Result<()> {
     let t = TestDb::new(backend).await?;
     let db = Db::connect(&t.url).await?;
     db.migrate().await?;
+    // TEMP experiment: statements run after the migrations.
+    if let Ok(extra) = std::env::var("BENCH_SQL") {
+        for stmt in extra.split(';').filter(|s| !s.trim().is_empty()) {
+            store::sqlx::query(stmt).execute(db.writer()).await?;
+        }
+    }
     let ledger = Ledger::new(db.clone());
     let mut settings = SlipSettings::default();
     settings.max_open_bets_per_event = u32::MAX;

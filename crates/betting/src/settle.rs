@@ -325,10 +325,12 @@ impl Betting {
         let hook = self.settle_hook();
         let mut postings = Vec::new();
         let mut paying = Vec::new();
+        let mut paying_ids = Vec::new();
         for (i, (bet, s, settled)) in bets.iter().enumerate() {
             if let Some(p) = hook.as_ref().and_then(|h| h.first_posting(settled)) {
                 postings.push(p);
                 paying.push(i);
+                paying_ids.push(bet.id);
             }
             let due = returned(bet.funding, s, bet.stake);
             if due > 0 {
@@ -350,52 +352,68 @@ impl Betting {
                     .metadata(serde_json::json!({ "bet": bet.id, "outcome": s.outcome })),
                 );
                 paying.push(i);
+                paying_ids.push(bet.id);
             }
         }
-        let mut paid = vec![true; bets.len()];
-        for (i, result) in paying.into_iter().zip(self.ledger.post_many(postings).await) {
-            if let Err(e) = result {
-                tracing::error!(bet = bets[i].0.id, error = %e, "sportsbook: payout failed; retried with the next result");
-                paid[i] = false;
-            }
-        }
-        // One UPDATE per (status, payout): a result settles most bets alike.
-        let mut groups: std::collections::BTreeMap<(&'static str, i64), Vec<i64>> =
-            std::collections::BTreeMap::new();
-        let mut done = Vec::new();
-        for ((bet, s, settled), ok) in bets.iter().zip(paid) {
-            if ok {
-                groups
-                    .entry((outcome_str(s.outcome), returned(bet.funding, s, bet.stake)))
-                    .or_default()
-                    .push(bet.id);
-                done.push(settled.clone());
-            }
-        }
-        let after = self.write(move |conn| {
-                async move {
-                    for ((status, payout), ids) in groups {
-                        // Ids are our own integers: inlined, no injection possible.
-                        let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
-                        sqlx::query(&format!(
-                            "UPDATE sb_bets SET status = $1, payout = $2, settle_version = 1, settled_at = $3 WHERE status = 'open' AND id IN ({list})"
-                        ))
-                        .bind(status)
-                        .bind(payout)
-                        .bind(now)
-                        .execute(&mut *conn)
-                        .await?;
-                    }
-                    // The hook's rows go with the states: a bet another run settled first
-                    // keeps that run's rows (the hook's rows are unique per bet).
-                    match hook {
-                        Some(h) if !done.is_empty() => h.settled(&mut *conn, &done, true).await,
-                        _ => Ok(None),
+        // Each bet's new state, and the hook's rows, are written in the payouts' own
+        // transaction (one commit): a bet is settled exactly when its payout is booked. A bet
+        // whose payout is refused keeps `open` (retried with the next result).
+        let states: Vec<(i64, &'static str, i64, SettledBet)> = bets
+            .iter()
+            .map(|(bet, s, settled)| (bet.id, outcome_str(s.outcome), returned(bet.funding, s, bet.stake), settled.clone()))
+            .collect();
+        let after_commit: std::sync::Arc<std::sync::Mutex<Option<crate::hook::AfterCommit>>> = Default::default();
+        let after_slot = after_commit.clone();
+        let work = wallet::attached_many(move |conn, booked| {
+            async move {
+                let mut paid = vec![true; states.len()];
+                for (&i, ok) in paying.iter().zip(&booked) {
+                    if !ok {
+                        paid[i] = false;
                     }
                 }
-                .boxed()
-            })
-            .await?;
+                // One UPDATE per (status, payout): a result settles most bets alike.
+                let mut groups: std::collections::BTreeMap<(&'static str, i64), Vec<i64>> =
+                    std::collections::BTreeMap::new();
+                let mut done = Vec::new();
+                for ((id, status, payout, settled), ok) in states.into_iter().zip(paid) {
+                    if ok {
+                        groups.entry((status, payout)).or_default().push(id);
+                        done.push(settled);
+                    }
+                }
+                for ((status, payout), ids) in groups {
+                    // Ids are our own integers: inlined, no injection possible.
+                    let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+                    sqlx::query(&format!(
+                        "UPDATE sb_bets SET status = $1, payout = $2, settle_version = 1, settled_at = $3 WHERE status = 'open' AND id IN ({list})"
+                    ))
+                    .bind(status)
+                    .bind(payout)
+                    .bind(now)
+                    .execute(&mut *conn)
+                    .await?;
+                }
+                // The hook's rows go with the states: a bet another run settled first
+                // keeps that run's rows (the hook's rows are unique per bet).
+                if let Some(h) = hook {
+                    if !done.is_empty() {
+                        let after = h.settled(&mut *conn, &done, true).await?;
+                        *after_slot.lock().unwrap_or_else(|p| p.into_inner()) = after;
+                    }
+                }
+                Ok(())
+            }
+            .boxed()
+        });
+        // Err: nothing of the chunk was written (its bets stay open for the next result).
+        let results = self.ledger.post_many_with(postings, work).await.map_err(AppError::from)?;
+        for (bet, result) in paying_ids.iter().zip(&results) {
+            if let Err(e) = result {
+                tracing::error!(bet, error = %e, "sportsbook: payout failed; retried with the next result");
+            }
+        }
+        let after = after_commit.lock().unwrap_or_else(|p| p.into_inner()).take();
         if let Some(after) = after {
             after();
         }

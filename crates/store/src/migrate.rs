@@ -40,6 +40,7 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 30, name: "provider_catalogue", sql: include_str!("../migrations/0030_provider_catalogue.sql") },
     Migration { version: 31, name: "duty_leases", sql: include_str!("../migrations/0031_duty_leases.sql") },
     Migration { version: 33, name: "relay_snapshots", sql: include_str!("../migrations/0033_relay_snapshots.sql") },
+    Migration { version: 34, name: "ledger_entries_unreferenced", sql: include_str!("../migrations/0034_ledger_entries_unreferenced.sql") },
 ];
 
 /// Splits a migration file into statements: they end with `;` at the end of a line.

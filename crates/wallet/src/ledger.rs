@@ -1,6 +1,6 @@
 use crate::model::*;
 use crate::observer::PostingObserver;
-use crate::posting::{open_accounts_on, spawn_batchers, AllItem, Attached, BatchCounts, BatchStats, Cx, Done, Job, Op};
+use crate::posting::{open_accounts_on, spawn_batchers, AllItem, Attached, AttachedMany, BatchCounts, BatchStats, Cx, Done, Job, Op};
 use kernel::{Currency, Minor};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
@@ -275,6 +275,25 @@ impl Ledger {
     /// as a whole cannot be made durable, every posting answers `Unavailable` (retry with
     /// the same keys).
     pub async fn post_many(&self, reqs: Vec<PostingRequest>) -> Vec<Result<Receipt, LedgerError>> {
+        let n = reqs.len();
+        self.post_many_inner(reqs, None)
+            .await
+            .unwrap_or_else(|e| (0..n).map(|_| Err(LedgerError::Unavailable(e.to_string()))).collect())
+    }
+
+    /// [`Self::post_many`], and the caller's writes that go with the postings in the same
+    /// database transaction (one commit): the bets a result settles, with their payouts.
+    /// `then` is told, for each of `reqs` in order, whether that posting is booked (applied
+    /// now, or before under its key) and runs once, before the commit. A posting refused
+    /// (short of funds, a key reused with another body) is only marked not booked; a
+    /// database failure, or the work's own error, undoes everything: `Err` (nothing is
+    /// booked, nothing written; retry with the same keys).
+    pub async fn post_many_with(&self, reqs: Vec<PostingRequest>, then: AttachedMany) -> Result<Vec<Result<Receipt, LedgerError>>, LedgerError> {
+        self.post_many_inner(reqs, Some(then)).await
+    }
+
+    /// `Err`: the operation as a whole was not made durable.
+    async fn post_many_inner(&self, reqs: Vec<PostingRequest>, then: Option<AttachedMany>) -> Result<Vec<Result<Receipt, LedgerError>>, LedgerError> {
         let mut out: Vec<Option<Result<Receipt, LedgerError>>> = (0..reqs.len()).map(|_| None).collect();
         let mut items = Vec::with_capacity(reqs.len());
         let mut at = Vec::with_capacity(reqs.len());
@@ -294,25 +313,46 @@ impl Ledger {
             items.push((req, hash));
             at.push(i);
         }
-        if !items.is_empty() {
+        // With work attached the operation runs even without a posting (every bet of a
+        // chunk lost: only their states are written).
+        if !items.is_empty() || then.is_some() {
             let n = items.len();
-            let results = match self.run(Op::PostMany { items, house }).await {
+            let attached = then.is_some();
+            let then = then.map(|work| {
+                // The work hears about every request: refused before the writer = not booked.
+                let (total, at) = (out.len(), at.clone());
+                crate::posting::attached_many(move |conn, booked| {
+                    let mut all = vec![false; total];
+                    for (&i, b) in at.iter().zip(booked) {
+                        all[i] = b;
+                    }
+                    work(conn, all)
+                })
+            });
+            let op = Op::PostMany { items, house, then: Mutex::new(then), attached };
+            let results = match self.run(op).await {
                 Ok(Done::PostedMany(r)) if r.len() == n => r,
                 Ok(_) => (0..n).map(|_| Err(LedgerError::Invalid("unexpected outcome".into()))).collect(),
-                Err(e) => (0..n).map(|_| Err(LedgerError::Unavailable(e.to_string()))).collect(),
+                Err(e) => {
+                    for tx_type in types {
+                        self.count(tx_type, "error");
+                    }
+                    return Err(LedgerError::Unavailable(e.to_string()));
+                }
             };
             for (i, r) in at.into_iter().zip(results) {
                 out[i] = Some(r);
             }
         }
-        out.into_iter()
+        Ok(out
+            .into_iter()
             .zip(types)
             .map(|(r, tx_type)| {
                 let r = r.unwrap_or_else(|| Err(LedgerError::Invalid("posting not applied".into())));
                 self.count(tx_type, outcome(&r));
                 r
             })
-            .collect()
+            .collect())
     }
 
     /// Adds the ids of the house accounts `req` names to `house` (cached after first use).

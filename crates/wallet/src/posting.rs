@@ -89,8 +89,10 @@ pub(crate) enum Op {
     /// ([`crate::Ledger::post_with`]); the work runs once, after the posting applied.
     /// `attached`: whether it came with work (taken out of `then` when it runs).
     Post { req: PostingRequest, hash: String, house: HouseIds, then: std::sync::Mutex<Option<Attached>>, attached: bool },
-    /// Postings with their request hashes; each succeeds or fails on its own.
-    PostMany { items: Vec<(PostingRequest, String)>, house: HouseIds },
+    /// Postings with their request hashes; each succeeds or fails on its own. `then`: the
+    /// caller's writes for the postings that applied ([`crate::Ledger::post_many_with`]), run
+    /// once in the same database transaction; taken out when it runs.
+    PostMany { items: Vec<(PostingRequest, String)>, house: HouseIds, then: std::sync::Mutex<Option<AttachedMany>>, attached: bool },
     Rollback(RollbackRequest),
     /// Postings and rollbacks that succeed together or not at all (a partner's
     /// all-or-none batch): the first failure fails the operation, so its transaction (or
@@ -112,6 +114,21 @@ pub type Attached = Box<dyn for<'c> FnOnce(&'c mut AnyConnection) -> futures::fu
 pub fn attached<F>(work: F) -> Attached
 where
     F: for<'c> FnOnce(&'c mut AnyConnection) -> futures::future::BoxFuture<'c, Result<bool, sqlx::Error>> + Send + 'static,
+{
+    Box::new(work)
+}
+
+/// Writes of the caller that belong in a [`crate::Ledger::post_many_with`]'s database
+/// transaction (the bets' new states with their payouts). It is given, for each posting it
+/// came with (in input order), whether that posting is booked (applied now or before, a
+/// replay of its key) and runs on the postings' connection before their commit; an error
+/// undoes the postings and the work together. The work must not wait on another write.
+pub type AttachedMany = Box<dyn for<'c> FnOnce(&'c mut AnyConnection, Vec<bool>) -> futures::future::BoxFuture<'c, Result<(), sqlx::Error>> + Send>;
+
+/// Boxes a closure as [`AttachedMany`].
+pub fn attached_many<F>(work: F) -> AttachedMany
+where
+    F: for<'c> FnOnce(&'c mut AnyConnection, Vec<bool>) -> futures::future::BoxFuture<'c, Result<(), sqlx::Error>> + Send + 'static,
 {
     Box::new(work)
 }
@@ -158,8 +175,25 @@ async fn run_op(conn: &mut AnyConnection, op: &Op, cx: &Cx) -> Result<Done, Ledg
                 _ => Ok(Done::Posted(receipt)),
             }
         }
-        Op::PostMany { items, house } => {
-            apply_many(conn, items, house, cx).await.map(Done::PostedMany).map_err(LedgerError::from)
+        Op::PostMany { items, house, then, attached } => {
+            let mut results = apply_many(conn, items, house, cx).await?;
+            if !*attached {
+                return Ok(Done::PostedMany(results));
+            }
+            // With attached work the operation is one unit: a posting that failed in the
+            // database (not refused: short of funds, a key reused) fails it whole, before the
+            // work runs, so it can run again from the start.
+            if let Some(i) = results.iter().position(|r| matches!(r, Err(LedgerError::Store(_)))) {
+                if let Err(e) = results.swap_remove(i) {
+                    return Err(e);
+                }
+            }
+            let booked = results.iter().map(Result::is_ok).collect();
+            let work = then.lock().unwrap_or_else(|p| p.into_inner()).take();
+            if let Some(work) = work {
+                work(conn, booked).await?;
+            }
+            Ok(Done::PostedMany(results))
         }
         Op::Rollback(req) => apply_rollback(conn, req, cx).await.map(Done::RolledBack),
         Op::PostAll { items, house, failed } => {
@@ -1093,6 +1127,8 @@ impl Op {
     fn rerunnable(&self) -> bool {
         match self {
             Op::Post { then, attached, .. } => !attached || then.lock().unwrap_or_else(|p| p.into_inner()).is_some(),
+            // Its work, when it came with one, has not run yet (taken out when it runs).
+            Op::PostMany { then, attached, .. } => !attached || then.lock().unwrap_or_else(|p| p.into_inner()).is_some(),
             Op::Halt => false,
             _ => true,
         }

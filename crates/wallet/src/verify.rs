@@ -26,6 +26,9 @@ pub struct VerifyReport {
     /// something that is not a bet, a win or a tombstone, a second reversal of the same
     /// transaction, or entries that do not negate the original's.
     pub reversal_errors: Vec<(i64, String)>,
+    /// Entries whose transaction or account does not exist (the entries keep no foreign
+    /// keys: only the ledger writes them, and this is the check).
+    pub orphan_entries: Vec<i64>,
 }
 
 impl VerifyReport {
@@ -35,6 +38,7 @@ impl VerifyReport {
             && self.unbalanced_transactions.is_empty()
             && self.incomplete_transactions.is_empty()
             && self.reversal_errors.is_empty()
+            && self.orphan_entries.is_empty()
     }
 }
 
@@ -81,6 +85,13 @@ pub async fn run(db: &Db) -> Result<VerifyReport, LedgerError> {
     .await?;
     report.incomplete_transactions = rows.iter().map(|r| r.get(0)).collect();
     report.reversal_errors = reversal_errors(db).await?;
+    let rows = sqlx::query(
+        "SELECT e.id FROM ledger_entries e LEFT JOIN ledger_transactions t ON t.id = e.tx_id \
+         LEFT JOIN ledger_accounts a ON a.id = e.account_id WHERE t.id IS NULL OR a.id IS NULL ORDER BY e.id LIMIT 1000",
+    )
+    .fetch_all(db.reader())
+    .await?;
+    report.orphan_entries = rows.iter().map(|r| r.get(0)).collect();
     Ok(report)
 }
 

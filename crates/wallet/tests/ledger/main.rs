@@ -344,6 +344,82 @@ async fn post_many_answers_each_posting_alone() {
     .await;
 }
 
+/// `post_many_with`: the caller's rows are written in the postings' transaction. The work is
+/// told which postings are booked (applied, or replayed under their key; not the refused or
+/// invalid ones); it runs when no posting reaches the writer; its error undoes every posting
+/// of the call, and a repeat with the same keys then applies them.
+#[tokio::test]
+async fn post_many_with_writes_the_callers_rows_in_the_postings_transaction() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db.clone());
+        store::sqlx::query("CREATE TABLE settled_marks (k TEXT PRIMARY KEY)").execute(db.writer()).await.unwrap();
+        ledger.post(credit(120, 1_000, "fund-120")).await.unwrap();
+        ledger.post(credit(121, 1_000, "fund-121")).await.unwrap();
+        let marks = |names: Vec<&'static str>| {
+            wallet::attached_many(move |conn, booked| {
+                Box::pin(async move {
+                    for (name, ok) in names.into_iter().zip(booked) {
+                        if ok {
+                            store::sqlx::query(&format!("INSERT INTO settled_marks (k) VALUES ('{name}')")).execute(&mut *conn).await?;
+                        }
+                    }
+                    Ok(())
+                })
+            })
+        };
+        let count = |db: store::Db| async move {
+            store::sqlx::query("SELECT CAST(COUNT(*) AS BIGINT) FROM settled_marks").fetch_one(db.reader()).await.map(|r| store::Row::get::<i64, _>(&r, 0)).unwrap()
+        };
+        let invalid = {
+            let mut bad = debit(121, 10, "w-bad");
+            bad.legs[1].amount = 9;
+            bad
+        };
+        let batch = vec![debit(120, 400, "w-a"), debit(121, 5_000, "w-short"), invalid, credit(120, 50, "w-c")];
+        let r = ledger.post_many_with(batch, marks(vec!["a", "short", "bad", "c"])).await.unwrap();
+        assert!(r[0].is_ok() && matches!(r[1], Err(LedgerError::Insufficient(_))) && matches!(r[2], Err(LedgerError::Invalid(_))) && r[3].is_ok());
+        let rows: Vec<String> = store::sqlx::query("SELECT k FROM settled_marks ORDER BY k").fetch_all(db.reader()).await.unwrap().iter().map(|r| store::Row::get(r, 0)).collect();
+        assert_eq!(rows, ["a", "c"]);
+        // A repeat: replays count as booked (the mark's primary key would refuse a second
+        // row, so the work here only writes what is new).
+        let replayed = wallet::attached_many(|conn, booked| {
+            Box::pin(async move {
+                assert_eq!(booked, [true]);
+                store::sqlx::query("INSERT INTO settled_marks (k) VALUES ('replay-seen')").execute(&mut *conn).await?;
+                Ok(())
+            })
+        });
+        let r = ledger.post_many_with(vec![debit(120, 400, "w-a")], replayed).await.unwrap();
+        assert!(r[0].as_ref().unwrap().replayed);
+        // No posting at all: the work still runs (a chunk of lost bets writes its states).
+        assert!(ledger.post_many_with(Vec::new(), marks(Vec::new())).await.unwrap().is_empty());
+        let lone = wallet::attached_many(|conn, booked| {
+            Box::pin(async move {
+                assert!(booked.is_empty());
+                store::sqlx::query("INSERT INTO settled_marks (k) VALUES ('lone')").execute(&mut *conn).await?;
+                Ok(())
+            })
+        });
+        ledger.post_many_with(Vec::new(), lone).await.unwrap();
+        assert_eq!(count(db.clone()).await, 4);
+        // The work fails (its row repeats a key): nothing of the call is booked or written.
+        let before = ledger.balance(121, BalanceKind::Real, TND).await.unwrap();
+        let failing = marks(vec!["new-1", "a"]);
+        let err = ledger.post_many_with(vec![debit(121, 100, "w-undone"), debit(120, 1, "w-undone-2")], failing).await;
+        assert!(matches!(err, Err(LedgerError::Unavailable(_))), "{err:?}");
+        assert_eq!(ledger.balance(121, BalanceKind::Real, TND).await.unwrap(), before);
+        assert!(ledger.lookup("w-undone").await.unwrap().is_none() && ledger.lookup("w-undone-2").await.unwrap().is_none());
+        assert_eq!(count(db.clone()).await, 4);
+        // Run again with work that succeeds: applied once.
+        let r = ledger.post_many_with(vec![debit(121, 100, "w-undone"), debit(120, 1, "w-undone-2")], marks(vec!["new-1", "new-2"])).await.unwrap();
+        assert!(r.iter().all(|r| r.as_ref().is_ok_and(|r| !r.replayed)));
+        assert_eq!(ledger.balance(121, BalanceKind::Real, TND).await.unwrap(), before - 100);
+        assert_eq!(count(db.clone()).await, 6);
+        assert_consistent(&ledger).await;
+    })
+    .await;
+}
+
 /// `post_many` with many credits to one player (a settlement paying a player's many bets):
 /// each posting answers its own balance after, in input order, and its entry carries it; a
 /// debit between credits keeps its place; of credits that pass the maximum together only the
@@ -543,6 +619,40 @@ async fn concurrent_rollbacks_under_new_keys_reverse_once() {
             .map(|r| store::Row::get(&r, 0))
             .unwrap();
         assert_eq!(reversals, 1);
+        assert_consistent(&ledger).await;
+    })
+    .await;
+}
+
+/// Issue 21: the entries keep no foreign keys (migration 0034), so `ledger verify` is what
+/// notices an entry whose transaction or account does not exist — written by hand here, as
+/// the ledger never writes one. A pair of them balances, so the sums alone stay green.
+#[tokio::test]
+async fn verify_reports_entries_of_no_transaction_or_no_account() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db.clone());
+        let paid = ledger.post(credit(23, 10_000, "fund23")).await.unwrap();
+        assert_consistent(&ledger).await;
+        let account: i64 = store::sqlx::query("SELECT account_id FROM ledger_entries WHERE tx_id = $1 AND amount > 0")
+            .bind(paid.tx_id)
+            .fetch_one(db.reader())
+            .await
+            .map(|r| store::Row::get(&r, 0))
+            .unwrap();
+        for sql in [
+            // Of no transaction: +5 and -5 on a real account, so nothing is unbalanced.
+            format!("INSERT INTO ledger_entries (id, tx_id, account_id, amount, balance_after, created_at) VALUES (910001, 999999001, {account}, 5, NULL, 1)"),
+            format!("INSERT INTO ledger_entries (id, tx_id, account_id, amount, balance_after, created_at) VALUES (910002, 999999001, {account}, -5, NULL, 1)"),
+            // Of no account, inside a real transaction: a zero amount, so it sums as before.
+            format!("INSERT INTO ledger_entries (id, tx_id, account_id, amount, balance_after, created_at) VALUES (910003, {}, 999999002, 0, NULL, 1)", paid.tx_id),
+        ] {
+            store::sqlx::query(&sql).execute(db.writer()).await.unwrap();
+        }
+        let report = ledger.verify().await.unwrap();
+        assert!(!report.is_consistent());
+        assert_eq!(report.orphan_entries, vec![910001, 910002, 910003], "{report:?}");
+        assert!(report.balance_mismatches.is_empty() && report.unbalanced_transactions.is_empty(), "{report:?}");
+        store::sqlx::query("DELETE FROM ledger_entries WHERE id >= 910001 AND id <= 910003").execute(db.writer()).await.unwrap();
         assert_consistent(&ledger).await;
     })
     .await;
