@@ -45,7 +45,8 @@ async fn main() -> anyhow::Result<()> {
     let t = TestDb::new(backend).await?;
     let db = Db::connect(&t.url).await?;
     db.migrate().await?;
-    // TEMP experiment: statements run after the migrations.
+    // `BENCH_SQL`: statements (`;`-separated) run after the migrations, to measure a schema
+    // change without a migration (an index dropped, a constraint removed).
     if let Ok(extra) = std::env::var("BENCH_SQL") {
         for stmt in extra.split(';').filter(|s| !s.trim().is_empty()) {
             store::sqlx::query(stmt).execute(db.writer()).await?;
