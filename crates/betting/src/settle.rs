@@ -231,89 +231,116 @@ impl Betting {
     }
 
     /// Settles (or settles again) every placed bet with a leg on `event_id`. First
-    /// settlements are batched: one query reads every bet and leg, the payouts go to the
-    /// ledger in chunks (`post_many`: one commit each on SQLite), the bets' new states in one
-    /// write each chunk; a resettlement (a corrected result) goes one bet at a time.
+    /// settlements are batched: the bets and legs are read in one query, streamed from a
+    /// reader connection into lanes by player while the lanes already post (the read and the
+    /// writes overlap); each lane settles chunks of [`SETTLE_CHUNK`] bets, a chunk's payouts
+    /// and the bets' new states in one commit ([`Self::settle_first`]); a resettlement (a
+    /// corrected result) goes one bet at a time.
     pub async fn settle_event(&self, event_id: &str, now: i64) -> Result<(), AppError> {
         let started = std::time::Instant::now();
-        let rows = sqlx::query(
-            "SELECT b.id, b.user_id, b.stake, b.funding, b.currency, b.status, b.payout, b.settle_version, l.odds, l.result, l.event_id \
-             FROM sb_bets b JOIN sb_bet_legs l ON l.bet_id = b.id \
-             WHERE b.id IN (SELECT bet_id FROM sb_bet_legs WHERE event_id = $1) AND b.status NOT IN ('placing', 'rejected') \
-             ORDER BY b.id, l.idx",
-        )
-        .bind(event_id)
-        .fetch_all(self.db.writer())
-        .await
-        .map_err(internal)?;
-        let mut bets: Vec<(BetRow, Vec<(Odds, Option<OutcomeResult>)>)> = Vec::new();
-        // The legs' events, beside the legs (the settlement hook's rakeback counts events).
-        let mut events: Vec<Vec<String>> = Vec::new();
-        for r in &rows {
-            let id: i64 = r.get(0);
-            if bets.last().is_none_or(|(b, _)| b.id != id) {
-                let currency: String = r.get(4);
-                let funding: String = r.get(3);
-                bets.push((
-                    BetRow {
-                        id,
-                        user_id: r.get(1),
-                        stake: r.get(2),
-                        funding: parse_funding(&funding),
-                        currency: currency
-                            .parse()
-                            .map_err(|_| internal("unknown currency on a bet"))?,
-                        status: r.get(5),
-                        payout: r.get(6),
-                        version: r.get(7),
-                    },
-                    Vec::new(),
-                ));
-                events.push(Vec::new());
-            }
-            let odds = Odds::new(r.get::<i64, _>(8) as u32)
-                .map_err(|_| internal("invalid odds on a leg"))?;
-            let result: Option<String> = r.get(9);
-            let result = match result {
-                Some(s) => Some(serde_json::from_str::<OutcomeResult>(&s).map_err(internal)?),
-                None => None,
-            };
-            if let Some((_, legs)) = bets.last_mut() {
-                legs.push((odds, result));
-            }
-            if let Some(e) = events.last_mut() {
-                e.push(r.get(10));
-            }
-        }
-        tracing::debug!(event = event_id, bets = bets.len(), ms = started.elapsed().as_millis() as u64, "sportsbook: bets read");
-        let mut first = Vec::new();
-        for ((bet, legs), events) in bets.into_iter().zip(events) {
-            if bet.status == "open" {
-                if let Some(s) = settle::settle_when_decided(bet.stake, &legs) {
-                    let settled = settled_bet(&bet, &s, None, &legs, events);
-                    first.push((bet, s, settled));
-                }
-            } else if let Err(e) = self.settle_bet(&bet, &legs, events, now).await {
-                // One bet's problem must not stop the others (the next result retries it).
-                tracing::error!(bet = bet.id, error = %e, "sportsbook: resettlement failed");
-            }
-        }
         // Lanes by player, run at once: PostgreSQL commits them on separate connections (two
         // lanes never touch the same player's balance, so they never wait on each other's
         // locks nor deadlock); SQLite's writer takes what the lanes have queued in one commit.
-        let mut lanes: Vec<Vec<(BetRow, Settlement, SettledBet)>> = (0..SETTLE_LANES).map(|_| Vec::new()).collect();
-        let settled = first.len();
-        for item in first {
-            lanes[item.0.user_id.rem_euclid(SETTLE_LANES as i64) as usize].push(item);
-        }
-        let lanes_done = futures::future::join_all(lanes.iter().map(|lane| async move {
-            for chunk in lane.chunks(SETTLE_CHUNK) {
-                self.settle_first(chunk, now).await?;
+        type Chunk = Vec<(BetRow, Settlement, SettledBet)>;
+        let (senders, receivers): (Vec<_>, Vec<_>) =
+            (0..SETTLE_LANES).map(|_| tokio::sync::mpsc::channel::<Chunk>(2)).unzip();
+        let lanes = futures::future::join_all(receivers.into_iter().map(|mut chunks| async move {
+            let mut outcome = Ok(());
+            while let Some(chunk) = chunks.recv().await {
+                // After a failed chunk the lane stops settling (the next result retries its
+                // bets) but keeps draining, so the reader never waits on it.
+                if outcome.is_ok() {
+                    outcome = self.settle_first(&chunk, now).await;
+                }
             }
-            Ok::<_, AppError>(())
-        }))
-        .await;
+            outcome
+        }));
+        let read = async move {
+            let mut rows = sqlx::query(
+                "SELECT b.id, b.user_id, b.stake, b.funding, b.currency, b.status, b.payout, b.settle_version, l.odds, l.result, l.event_id \
+                 FROM sb_bets b JOIN sb_bet_legs l ON l.bet_id = b.id \
+                 WHERE b.id IN (SELECT bet_id FROM sb_bet_legs WHERE event_id = $1) AND b.status NOT IN ('placing', 'rejected') \
+                 ORDER BY b.id, l.idx",
+            )
+            .bind(event_id)
+            .fetch(self.db.reader());
+            let mut pending: Vec<Chunk> = (0..SETTLE_LANES).map(|_| Vec::new()).collect();
+            let (mut read, mut settled) = (0usize, 0usize);
+            // The bet being read, with its legs and the legs' events (the settlement hook's
+            // rakeback counts events); a bet is whole when the next row is another bet's.
+            let mut current: Option<(BetRow, Vec<(Odds, Option<OutcomeResult>)>, Vec<String>)> = None;
+            loop {
+                let row = futures::TryStreamExt::try_next(&mut rows).await.map_err(internal)?;
+                let id: Option<i64> = row.as_ref().map(|r| r.get(0));
+                if current.as_ref().is_some_and(|(b, _, _)| Some(b.id) != id) {
+                    if let Some((bet, legs, events)) = current.take() {
+                        read += 1;
+                        if bet.status == "open" {
+                            if let Some(s) = settle::settle_when_decided(bet.stake, &legs) {
+                                let settled_bet = settled_bet(&bet, &s, None, &legs, events);
+                                let lane = bet.user_id.rem_euclid(SETTLE_LANES as i64) as usize;
+                                pending[lane].push((bet, s, settled_bet));
+                                settled += 1;
+                                if pending[lane].len() >= SETTLE_CHUNK {
+                                    let chunk = std::mem::take(&mut pending[lane]);
+                                    // A lane that stopped still drains: the send cannot fail
+                                    // while `senders` lives.
+                                    let _ = senders[lane].send(chunk).await;
+                                }
+                            }
+                        } else if let Err(e) = self.settle_bet(&bet, &legs, events, now).await {
+                            // One bet's problem must not stop the others (the next result retries it).
+                            tracing::error!(bet = bet.id, error = %e, "sportsbook: resettlement failed");
+                        }
+                    }
+                }
+                let Some(r) = row else { break };
+                let id: i64 = r.get(0);
+                if current.is_none() {
+                    let currency: String = r.get(4);
+                    let funding: String = r.get(3);
+                    current = Some((
+                        BetRow {
+                            id,
+                            user_id: r.get(1),
+                            stake: r.get(2),
+                            funding: parse_funding(&funding),
+                            currency: currency
+                                .parse()
+                                .map_err(|_| internal("unknown currency on a bet"))?,
+                            status: r.get(5),
+                            payout: r.get(6),
+                            version: r.get(7),
+                        },
+                        Vec::new(),
+                        Vec::new(),
+                    ));
+                }
+                let odds = Odds::new(r.get::<i64, _>(8) as u32)
+                    .map_err(|_| internal("invalid odds on a leg"))?;
+                let result: Option<String> = r.get(9);
+                let result = match result {
+                    Some(s) => Some(serde_json::from_str::<OutcomeResult>(&s).map_err(internal)?),
+                    None => None,
+                };
+                if let Some((_, legs, events)) = current.as_mut() {
+                    legs.push((odds, result));
+                    events.push(r.get(10));
+                }
+            }
+            for (lane, chunk) in pending.into_iter().enumerate() {
+                if !chunk.is_empty() {
+                    let _ = senders[lane].send(chunk).await;
+                }
+            }
+            // The lanes end when their senders go.
+            drop(senders);
+            tracing::debug!(event = event_id, bets = read, ms = started.elapsed().as_millis() as u64, "sportsbook: bets read");
+            Ok::<_, AppError>(settled)
+        };
+        let (settled, lanes_done) = tokio::join!(read, lanes);
         lanes_done.into_iter().collect::<Result<(), AppError>>()?;
+        let settled = settled?;
         tracing::debug!(event = event_id, settled, ms = started.elapsed().as_millis() as u64, "sportsbook: first settlements");
         Ok(())
     }
