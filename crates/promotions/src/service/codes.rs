@@ -402,6 +402,18 @@ impl Promotions {
         code: &str,
         at_signup: bool,
     ) -> Result<Activated, AppError> {
+        self.activate_code_booking(user_id, code, at_signup).await.map(|(a, _)| a)
+    }
+
+    /// [`Self::activate_code`], and whether this call booked the activation (its row is
+    /// unique per player and code: across instances, exactly one call books it; a retry or a
+    /// racing call that completes the grant did not).
+    pub async fn activate_code_booking(
+        &self,
+        user_id: i64,
+        code: &str,
+        at_signup: bool,
+    ) -> Result<(Activated, bool), AppError> {
         let normal = normalise(code).unwrap_or_default();
         // A retry after the bookkeeping committed completes the grant.
         let already = self
@@ -409,7 +421,7 @@ impl Promotions {
             .await
             .map(|f| f.already_activated)
             .unwrap_or(false);
-        let kind = if already {
+        let (kind, booked) = if already {
             let stored = self
                 .stored_code(&normal)
                 .await?
@@ -417,13 +429,13 @@ impl Promotions {
             if self.granted(user_id, &normal).await? {
                 return Err(AppError::new(ErrorCode::PromoAlreadyActivated));
             }
-            stored.terms.kind.ok_or(ErrorCode::PromoUnknownType)?
+            (stored.terms.kind.ok_or(ErrorCode::PromoUnknownType)?, false)
         } else {
             let kind = self.check_code(user_id, code, at_signup).await?;
             self.book_activation(user_id, &normal).await?;
-            kind
+            (kind, true)
         };
-        self.grant_code(user_id, &normal, kind).await
+        Ok((self.grant_code(user_id, &normal, kind).await?, booked))
     }
 
     /// Grants the deposit bonuses a player activated (kind `deposit_bonus`) and has since

@@ -124,13 +124,10 @@ impl Promotions {
 
     /// Partner set-promocode for a signed-in player (see the module's rules).
     pub async fn set_partner_code(&self, user_id: i64, betting: &str, ref_id: Option<&str>) -> Result<PartnerCodeApplied, AppError> {
-        // One call at a time in this process: a double tap's second call then finds the
-        // first one's activation whole and answers as its repeat (`replayed`), instead of
-        // both completing the same grant and both answering "new". The grant itself is
-        // idempotent by its source key whatever the interleaving (another instance too);
-        // this only keeps the answer exact. The endpoint is rare: one lock for all players.
-        static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-        let _one = ONE_AT_A_TIME.lock().await;
+        // `replayed` is false for the one call that books the activation (a unique row, so
+        // exactly one of a double tap's calls, on any instances); every other call — a
+        // retry, the racing twin, a code typed at sign-up — completes what is missing (the
+        // grant is idempotent by its source key) and answers as a repeat.
         let Some(code) = super::normalise(betting) else {
             // Counted as a wrong code (2200, or 2215 when too many).
             return Err(self.check_code(user_id, betting, false).await.err().unwrap_or_else(|| AppError::new(ErrorCode::PromoNotFound)));
@@ -178,7 +175,7 @@ impl Promotions {
         let (activated, replayed) = if activated_before {
             // A retry (or the code typed at sign-up): complete what is missing, answer the same.
             match self.activate_code(user_id, &code, true).await {
-                Ok(a) => (a, false),
+                Ok(a) => (a, true),
                 Err(e) if e.code == ErrorCode::PromoAlreadyActivated => (self.activation_of(user_id, &code, &kind_text).await?, true),
                 Err(e) => return Err(e),
             }
@@ -190,8 +187,8 @@ impl Promotions {
                     ErrorCode::PromoNewPlayersOnly
                 }));
             }
-            match self.activate_code(user_id, &code, new).await {
-                Ok(a) => (a, false),
+            match self.activate_code_booking(user_id, &code, new).await {
+                Ok((a, booked)) => (a, !booked),
                 // The same call running at the same time booked it first: answer as its repeat,
                 // completing the grant (idempotent by its source key) if the other has not yet.
                 Err(e) if e.code == ErrorCode::PromoAlreadyActivated => match self.activate_code(user_id, &code, new).await {
