@@ -399,27 +399,28 @@ impl Betting {
                         paid[i] = false;
                     }
                 }
-                // One UPDATE per (status, payout): a result settles most bets alike.
-                let mut groups: std::collections::BTreeMap<(&'static str, i64), Vec<i64>> =
-                    std::collections::BTreeMap::new();
+                // One UPDATE for the chunk, each bet's state and payout from a VALUES row
+                // (real stakes and odds give nearly every bet its own payout).
+                let mut rows: Vec<(i64, &'static str, i64)> = Vec::new();
                 let mut done = Vec::new();
                 for ((id, status, payout, settled), ok) in states.into_iter().zip(paid) {
                     if ok {
-                        groups.entry((status, payout)).or_default().push(id);
+                        rows.push((id, status, payout));
                         done.push(settled);
                     }
                 }
-                for ((status, payout), ids) in groups {
-                    // Ids are our own integers: inlined, no injection possible.
-                    let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
-                    sqlx::query(&format!(
-                        "UPDATE sb_bets SET status = $1, payout = $2, settle_version = 1, settled_at = $3 WHERE status = 'open' AND id IN ({list})"
-                    ))
-                    .bind(status)
-                    .bind(payout)
-                    .bind(now)
-                    .execute(&mut *conn)
-                    .await?;
+                if !rows.is_empty() {
+                    let sql = format!(
+                        "UPDATE sb_bets SET status = v.column2, payout = v.column3, settle_version = 1, settled_at = $1 \
+                         FROM (VALUES {}) AS v WHERE sb_bets.id = v.column1 AND sb_bets.status = 'open'",
+                        store::values(rows.len(), 3, 2)
+                    );
+                    let sql = store::positional(&*conn, &sql);
+                    let mut q = sqlx::query(&sql).bind(now);
+                    for (id, status, payout) in rows {
+                        q = q.bind(id).bind(status).bind(payout);
+                    }
+                    q.execute(&mut *conn).await?;
                 }
                 // The hook's rows go with the states: a bet another run settled first
                 // keeps that run's rows (the hook's rows are unique per bet).
