@@ -8,6 +8,9 @@
 //! PostgreSQL: `BENCH_PG_URL` (default postgres://postgres@127.0.0.1:5432/postgres), a
 //! database created and dropped for the run.
 //!
+//! `BENCH_STAKES=varied`: stakes of 1.000 to 5.990 TND (500 amounts, so 500 payouts) instead
+//! of 1 TND each, as real bets are.
+//!
 //! `SETTLE_PROMOTIONS=1`: the promotions' settlement hook is on (rakeback, sport-bonus
 //! wagering), as in `serve`. `SETTLE_PROMOTIONS=bonus`: besides, every player holds an open
 //! sport bonus and every bet is staked from it, so each settlement chunk writes its
@@ -80,6 +83,8 @@ async fn main() -> anyhow::Result<()> {
     }
     // Players with enough money.
     let per_player = bets.div_ceil(players) as i64;
+    let varied = std::env::var("BENCH_STAKES").is_ok_and(|v| v == "varied");
+    let stake_of = move |i: usize| if varied { 1000 + (i % 500) as i64 * 10 } else { 1000 };
     let mut credits = Vec::new();
     for p in 1..=players as i64 {
         ledger.open_accounts(p, Currency::Tnd).await?;
@@ -93,7 +98,7 @@ async fn main() -> anyhow::Result<()> {
                 user_id: p,
                 kind: BalanceKind::Real,
             },
-            per_player * 1000,
+            per_player * if varied { 6000 } else { 1000 },
         ));
     }
     for chunk in credits.chunks(1000) {
@@ -104,7 +109,7 @@ async fn main() -> anyhow::Result<()> {
     if let (Some(p), true) = (&promotions, bonus) {
         let terms = promotions::terms::Template {
             product: promotions::terms::Product::Sport,
-            amount: promotions::terms::Amount::Fixed { amount: per_player * 1000 },
+            amount: promotions::terms::Amount::Fixed { amount: per_player * if varied { 6000 } else { 1000 } },
             wagering_multiple: 10,
             wagering_base: promotions::terms::WageringBase::Bonus,
             max_bet: 0,
@@ -118,8 +123,9 @@ async fn main() -> anyhow::Result<()> {
         }
     }
     println!(
-        "# {} bets of 1 TND at 2.10 by {players} players, {tasks} tasks, {backend:?}, promotions hook: {}",
+        "# {} bets of {} at 2.10 by {players} players, {tasks} tasks, {backend:?}, promotions hook: {}",
         bets,
+        if varied { "1.000-5.990 TND" } else { "1 TND" },
         if mode.is_empty() { "off" } else { mode.as_str() }
     );
     let input = PlaceInput {
@@ -151,6 +157,8 @@ async fn main() -> anyhow::Result<()> {
                     currency: Currency::Tnd,
                     allowed: true,
                 };
+                let mut input = input.clone();
+                input.stake = stake_of(i);
                 let t0 = Instant::now();
                 b.place(&who, &input, &format!("k{i}"), now_ms())
                     .await
