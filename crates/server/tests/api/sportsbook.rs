@@ -344,6 +344,50 @@ async fn sportsbook_200_bets_against_a_balance_for_50_accept_50() {
     .await;
 }
 
+/// One result settles bets of many stakes at once: each bet gets its own payout (the chunk's
+/// states are one `UPDATE … FROM (VALUES …)`; when every bet of a chunk was alike, a statement
+/// per payout had hidden that), losers 0, and each player's balance moves by exactly its
+/// bets' payouts.
+#[tokio::test]
+async fn sportsbook_one_result_pays_each_bet_of_many_stakes_its_own_payout() {
+    each_backend(async |app| {
+        add_match(app, "v:1", "live", 3_600_000).await;
+        let mut settings = app.state.betting.settings();
+        settings.max_open_bets_per_event = 1000;
+        app.state.betting.set_settings(settings);
+        let mut players = Vec::new();
+        for p in 0..3 {
+            players.push(funded(app, &format!("stakes{p}@example.tn"), 500 * TND).await);
+        }
+        // 90 bets: stakes 1.000, 1.010, … on home (2.10, wins) or draw (3.40, loses).
+        let mut placed = Vec::new();
+        for i in 0..90usize {
+            let (api, id, _) = &players[i % 3];
+            let stake = 1000 + 10 * i as i64;
+            let outcome = if i % 4 == 3 { "2" } else { "1" };
+            let odds = if outcome == "1" { "2.1" } else { "3.4" };
+            let body = single("v:1", outcome, odds, &format!("{}.{:03}", stake / 1000, stake % 1000));
+            let bet = ok(place(api, &format!("s{i}"), body).await);
+            placed.push((bet["id"].as_i64().expect("bet id"), *id, stake, outcome == "1"));
+        }
+        let before: Vec<i64> = futures::future::join_all(players.iter().map(|(_, id, _)| real(app, *id))).await;
+        settle(app, "v:1", &[("1", "1", "win"), ("1", "2", "lose"), ("1", "3", "lose")]).await;
+        let mut paid = vec![0i64; players.len()];
+        for (bet, user, stake, wins) in &placed {
+            let (status, payout) = if *wins { ("won", stake * 21 / 10) } else { ("lost", 0) };
+            let row = app.scalar(&format!("SELECT payout FROM sb_bets WHERE id = {bet} AND status = '{status}' AND settle_version = 1")).await;
+            assert_eq!(row, payout, "bet {bet} of {stake}");
+            paid[players.iter().position(|(_, id, _)| id == user).unwrap()] += payout;
+        }
+        for (k, (_, id, _)) in players.iter().enumerate() {
+            assert_eq!(real(app, *id).await, before[k] + paid[k], "player {id}");
+        }
+        assert_eq!(app.scalar("SELECT COUNT(*) FROM sb_bets WHERE status = 'open'").await, 0);
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}
+
 /// A leg whose result never comes (the feed lost the event) is void once the event is well
 /// past: the single is refunded, once.
 #[tokio::test]
