@@ -352,12 +352,10 @@ impl Betting {
         let hook = self.settle_hook();
         let mut postings = Vec::new();
         let mut paying = Vec::new();
-        let mut paying_ids = Vec::new();
         for (i, (bet, s, settled)) in bets.iter().enumerate() {
             if let Some(p) = hook.as_ref().and_then(|h| h.first_posting(settled)) {
                 postings.push(p);
                 paying.push(i);
-                paying_ids.push(bet.id);
             }
             let due = returned(bet.funding, s, bet.stake);
             if due > 0 {
@@ -379,7 +377,6 @@ impl Betting {
                     .metadata(serde_json::json!({ "bet": bet.id, "outcome": s.outcome })),
                 );
                 paying.push(i);
-                paying_ids.push(bet.id);
             }
         }
         // Each bet's new state, and the hook's rows, are written in the payouts' own
@@ -389,6 +386,8 @@ impl Betting {
             .iter()
             .map(|(bet, s, settled)| (bet.id, outcome_str(s.outcome), returned(bet.funding, s, bet.stake), settled.clone()))
             .collect();
+        // The bet of each posting, for the log of a refused payout.
+        let paying_ids: Vec<i64> = paying.iter().map(|&i| bets[i].0.id).collect();
         let after_commit: std::sync::Arc<std::sync::Mutex<Option<crate::hook::AfterCommit>>> = Default::default();
         let after_slot = after_commit.clone();
         let work = wallet::attached_many(move |conn, booked| {
