@@ -35,6 +35,12 @@ fn debit(user: i64, amount: i64, key: &str) -> PostingRequest {
     )
 }
 
+/// The first column of the one row `sql` answers for the parameter `$1`.
+async fn scalar(db: &store::Db, sql: &str, param: i64) -> i64 {
+    let row = store::sqlx::query(sql).bind(param).fetch_one(db.reader()).await.unwrap();
+    store::Row::get(&row, 0)
+}
+
 async fn assert_consistent(ledger: &Ledger) {
     let report = ledger.verify().await.expect("verify");
     assert!(report.is_consistent(), "ledger inconsistent: {report:?}");
@@ -420,6 +426,46 @@ async fn post_many_with_writes_the_callers_rows_in_the_postings_transaction() {
     .await;
 }
 
+/// `post_many_with` raced: 20 calls at once with the same three postings (a settlement chunk
+/// delivered 20 times). Each posting is booked once — one call applies it, the others replay
+/// it — every call's work sees all three booked, and the balances moved once.
+#[tokio::test]
+async fn post_many_with_raced_20_ways_books_each_posting_once() {
+    with_each_backend(|db| async move {
+        let ledger = Ledger::new(db.clone());
+        ledger.post(credit(130, 1_000, "fund-130")).await.unwrap();
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let calls = (0..20).map(|_| {
+            let seen = seen.clone();
+            let work = wallet::attached_many(move |_conn, booked| {
+                Box::pin(async move {
+                    seen.lock().unwrap().push(booked);
+                    Ok(())
+                })
+            });
+            ledger.post_many_with(vec![debit(130, 100, "race-a"), credit(130, 250, "race-b"), credit(131, 40, "race-c")], work)
+        });
+        let replies = join_all(calls).await;
+        let mut applied = [0; 3];
+        for r in &replies {
+            let r = r.as_ref().expect("the call as a whole");
+            for (k, posting) in r.iter().enumerate() {
+                if !posting.as_ref().expect("booked").replayed {
+                    applied[k] += 1;
+                }
+            }
+        }
+        assert_eq!(applied, [1, 1, 1]);
+        let seen = seen.lock().unwrap();
+        assert_eq!(seen.len(), 20);
+        assert!(seen.iter().all(|b| b == &[true, true, true]), "{seen:?}");
+        assert_eq!(ledger.balance(130, BalanceKind::Real, TND).await.unwrap(), 1_150);
+        assert_eq!(ledger.balance(131, BalanceKind::Real, TND).await.unwrap(), 40);
+        assert_consistent(&ledger).await;
+    })
+    .await;
+}
+
 /// `post_many` with many credits to one player (a settlement paying a player's many bets):
 /// each posting answers its own balance after, in input order, and its entry carries it; a
 /// debit between credits keeps its place; of credits that pass the maximum together only the
@@ -612,12 +658,7 @@ async fn concurrent_rollbacks_under_new_keys_reverse_once() {
         }
         assert_eq!(reversed, 1);
         assert_eq!(ledger.balance(21, BalanceKind::Real, TND).await.unwrap(), 10_000);
-        let reversals: i64 = store::sqlx::query("SELECT CAST(COUNT(*) AS BIGINT) FROM ledger_transactions WHERE reverses_tx_id = $1")
-            .bind(bet.tx_id)
-            .fetch_one(db.reader())
-            .await
-            .map(|r| store::Row::get(&r, 0))
-            .unwrap();
+        let reversals = scalar(&db, "SELECT CAST(COUNT(*) AS BIGINT) FROM ledger_transactions WHERE reverses_tx_id = $1", bet.tx_id).await;
         assert_eq!(reversals, 1);
         assert_consistent(&ledger).await;
     })
@@ -633,12 +674,7 @@ async fn verify_reports_entries_of_no_transaction_or_no_account() {
         let ledger = Ledger::new(db.clone());
         let paid = ledger.post(credit(23, 10_000, "fund23")).await.unwrap();
         assert_consistent(&ledger).await;
-        let account: i64 = store::sqlx::query("SELECT account_id FROM ledger_entries WHERE tx_id = $1 AND amount > 0")
-            .bind(paid.tx_id)
-            .fetch_one(db.reader())
-            .await
-            .map(|r| store::Row::get(&r, 0))
-            .unwrap();
+        let account = scalar(&db, "SELECT account_id FROM ledger_entries WHERE tx_id = $1 AND amount > 0", paid.tx_id).await;
         for sql in [
             // Of no transaction: +5 and -5 on a real account, so nothing is unbalanced.
             format!("INSERT INTO ledger_entries (id, tx_id, account_id, amount, balance_after, created_at) VALUES (910001, 999999001, {account}, 5, NULL, 1)"),
