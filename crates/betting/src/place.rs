@@ -182,14 +182,11 @@ impl Betting {
             names,
             now,
         });
-        // The bet's rows are written in the stake's transaction (one commit): a bet is open
-        // exactly when its stake moved. A row under this key already (a concurrent request
-        // with the same key won) declines the posting: answered as a retry.
-        let attached = {
-            let row = row.clone();
-            wallet::attached(move |conn| async move { write_bet(conn, &row, "open").await }.boxed())
-        };
-        match self.ledger.post_with(posting, attached).await {
+        // The bet's rows are written in the stake's transaction (one commit; with the other
+        // bets of the writer's batch, one statement for their rows): a bet is open exactly
+        // when its stake moved. A row under this key already (a concurrent request with the
+        // same key won) declines the posting: answered as a retry.
+        match self.ledger.post_with_rows(posting, wallet::AttachedRows::new(open_bets(), row.clone())).await {
             Ok(_) => Ok(placed_view(&row, who.currency)),
             Err(wallet::LedgerError::Declined) => self.replayed_or_vanished(who.id, key, &hash).await,
             Err(e) => {
@@ -200,7 +197,7 @@ impl Betting {
                 // Refused for good (funds, limits): the bet is kept as rejected, so a retry
                 // with its key answers the same refusal.
                 let inserted = self
-                    .write(move |conn| async move { write_bet(conn, &row, "rejected").await }.boxed())
+                    .write(move |conn| async move { Ok(write_bets(conn, &[&*row], "rejected").await?.first() == Some(&true)) }.boxed())
                     .await?;
                 if inserted {
                     Err(err)
@@ -344,7 +341,7 @@ impl Betting {
 }
 
 /// A bet's rows as written (with its stake, or rejected).
-struct BetRow {
+pub(crate) struct BetRow {
     id: i64,
     user_id: i64,
     currency: String,
@@ -355,57 +352,96 @@ struct BetRow {
     now: i64,
 }
 
-/// Writes a bet and its legs in `status`; false (nothing written) when the player already has
-/// a bet under this key.
-async fn write_bet(conn: &mut store::sqlx::AnyConnection, row: &BetRow, status: &str) -> Result<bool, sqlx::Error> {
-    let bet = &row.bet;
-    let inserted = sqlx::query(
-        "INSERT INTO sb_bets (id, user_id, client_key, request_hash, currency, kind, funding, stake, total_odds, potential_payout, status, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (user_id, client_key) DO NOTHING",
-    )
-    .bind(row.id)
-    .bind(row.user_id)
-    .bind(&row.key)
-    .bind(&row.hash)
-    .bind(&row.currency)
-    .bind(kind_str(bet.kind))
-    .bind(funding_str(bet.funding))
-    .bind(bet.stake)
-    .bind(i64::try_from(bet.total_odds).unwrap_or(i64::MAX))
-    .bind(bet.potential_payout)
-    .bind(status)
-    .bind(row.now)
-    .execute(&mut *conn)
-    .await?
-    .rows_affected()
-        == 1;
-    if !inserted {
-        return Ok(false);
+/// Bets per `INSERT` (12 parameters each) and legs per `INSERT` (14 each): far below both
+/// databases' parameter limits.
+const BETS_PER_STATEMENT: usize = 256;
+const LEGS_PER_STATEMENT: usize = 512;
+
+/// The bets placed with their stakes ([`wallet::RowSet`]): the group-commit writer writes the
+/// rows of a batch's bets in one statement for the bets and one for their legs.
+pub(crate) struct OpenBets;
+
+impl wallet::RowSet for OpenBets {
+    type Row = std::sync::Arc<BetRow>;
+
+    fn write<'c>(&'c self, conn: &'c mut store::sqlx::AnyConnection, rows: Vec<&'c std::sync::Arc<BetRow>>) -> futures::future::BoxFuture<'c, Result<Vec<bool>, sqlx::Error>> {
+        let rows: Vec<&BetRow> = rows.into_iter().map(|r| r.as_ref()).collect();
+        async move { write_bets(conn, &rows, "open").await }.boxed()
     }
-    for (i, (leg, n)) in bet.legs.iter().zip(&row.names).enumerate() {
-        sqlx::query(
+}
+
+/// The one [`OpenBets`] (a batch writes the rows of one set together).
+fn open_bets() -> std::sync::Arc<OpenBets> {
+    static SET: std::sync::LazyLock<std::sync::Arc<OpenBets>> = std::sync::LazyLock::new(|| std::sync::Arc::new(OpenBets));
+    SET.clone()
+}
+
+/// Writes bets and their legs in `status`; per bet, false (nothing written for it) when its
+/// player already has a bet under its key.
+async fn write_bets(conn: &mut store::sqlx::AnyConnection, rows: &[&BetRow], status: &str) -> Result<Vec<bool>, sqlx::Error> {
+    let mut written = Vec::with_capacity(rows.len());
+    for chunk in rows.chunks(BETS_PER_STATEMENT) {
+        let sql = format!(
+            "INSERT INTO sb_bets (id, user_id, client_key, request_hash, currency, kind, funding, stake, total_odds, potential_payout, status, created_at) \
+             VALUES {} ON CONFLICT (user_id, client_key) DO NOTHING RETURNING id",
+            store::values(chunk.len(), 12, 1)
+        );
+        let sql = store::positional(&*conn, &sql);
+        let mut q = sqlx::query(&sql);
+        for row in chunk {
+            let bet = &row.bet;
+            q = q
+                .bind(row.id)
+                .bind(row.user_id)
+                .bind(&row.key)
+                .bind(&row.hash)
+                .bind(&row.currency)
+                .bind(kind_str(bet.kind))
+                .bind(funding_str(bet.funding))
+                .bind(bet.stake)
+                .bind(i64::try_from(bet.total_odds).unwrap_or(i64::MAX))
+                .bind(bet.potential_payout)
+                .bind(status)
+                .bind(row.now);
+        }
+        let inserted: BTreeSet<i64> = q.fetch_all(&mut *conn).await?.iter().map(|r| r.get::<i64, _>(0)).collect();
+        written.extend(chunk.iter().map(|row| inserted.contains(&row.id)));
+    }
+    let legs: Vec<(&BetRow, usize)> = rows
+        .iter()
+        .zip(&written)
+        .filter(|(_, w)| **w)
+        .flat_map(|(row, _)| (0..row.bet.legs.len().min(row.names.len())).map(move |i| (*row, i)))
+        .collect();
+    for chunk in legs.chunks(LEGS_PER_STATEMENT) {
+        let sql = format!(
             "INSERT INTO sb_bet_legs (bet_id, idx, event_id, market_key, outcome_id, odds, requested_odds, live, \
-             event_name, market_name, outcome_name, sport_id, tournament_name, start_time) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
-        )
-        .bind(row.id)
-        .bind(i as i64)
-        .bind(&leg.event_id)
-        .bind(leg.market.to_string())
-        .bind(&leg.outcome_id)
-        .bind(leg.odds.thousandths() as i64)
-        .bind(leg.requested_odds.thousandths() as i64)
-        .bind(leg.live as i64)
-        .bind(&n.event)
-        .bind(&n.market)
-        .bind(&n.outcome)
-        .bind(&n.sport_id)
-        .bind(&n.tournament)
-        .bind(n.start_time)
-        .execute(&mut *conn)
-        .await?;
+             event_name, market_name, outcome_name, sport_id, tournament_name, start_time) VALUES {}",
+            store::values(chunk.len(), 14, 1)
+        );
+        let sql = store::positional(&*conn, &sql);
+        let mut q = sqlx::query(&sql);
+        for &(row, i) in chunk {
+            let (leg, n) = (&row.bet.legs[i], &row.names[i]);
+            q = q
+                .bind(row.id)
+                .bind(i as i64)
+                .bind(&leg.event_id)
+                .bind(leg.market.to_string())
+                .bind(&leg.outcome_id)
+                .bind(leg.odds.thousandths() as i64)
+                .bind(leg.requested_odds.thousandths() as i64)
+                .bind(leg.live as i64)
+                .bind(&n.event)
+                .bind(&n.market)
+                .bind(&n.outcome)
+                .bind(&n.sport_id)
+                .bind(&n.tournament)
+                .bind(n.start_time);
+        }
+        q.execute(&mut *conn).await?;
     }
-    Ok(true)
+    Ok(written)
 }
 
 /// The reply of a bet just placed, from what was written (no read back).

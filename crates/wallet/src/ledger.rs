@@ -1,6 +1,6 @@
 use crate::model::*;
 use crate::observer::PostingObserver;
-use crate::posting::{open_accounts_on, spawn_batchers, AllItem, Attached, AttachedMany, BatchCounts, BatchStats, Cx, Done, Job, Op};
+use crate::posting::{open_accounts_on, spawn_batchers, AllItem, Attached, AttachedMany, AttachedRows, BatchCounts, BatchStats, Cx, Done, Job, Op};
 use kernel::{Currency, Minor};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
@@ -232,7 +232,7 @@ impl Ledger {
 
     /// Posts a balanced transaction atomically and idempotently.
     pub async fn post(&self, req: PostingRequest) -> Result<Receipt, LedgerError> {
-        self.post_counted(req, None).await
+        self.post_counted(req, None, None).await
     }
 
     /// Posts a transaction and writes the caller's rows that go with it in the same database
@@ -241,17 +241,25 @@ impl Ledger {
     /// (not on a replay of its key: the first request wrote them); `Ok(false)` from it, or an
     /// error, undoes both (`Declined`, or the error). Otherwise as [`Self::post`].
     pub async fn post_with(&self, req: PostingRequest, then: Attached) -> Result<Receipt, LedgerError> {
-        self.post_counted(req, Some(then)).await
+        self.post_counted(req, Some(then), None).await
     }
 
-    async fn post_counted(&self, req: PostingRequest, then: Option<Attached>) -> Result<Receipt, LedgerError> {
+    /// [`Self::post_with`] with the caller's rows given as data ([`crate::RowSet`]): the
+    /// group-commit writer writes the rows of many such postings of a batch in one statement
+    /// per set (a batch's bets and their legs), each posting still applied or refused alone.
+    /// A row declined undoes its own posting only (`Declined`).
+    pub async fn post_with_rows(&self, req: PostingRequest, rows: AttachedRows) -> Result<Receipt, LedgerError> {
+        self.post_counted(req, None, Some(rows)).await
+    }
+
+    async fn post_counted(&self, req: PostingRequest, then: Option<Attached>, rows: Option<AttachedRows>) -> Result<Receipt, LedgerError> {
         let tx_type = req.tx_type;
-        let result = self.post_inner(req, then).await;
+        let result = self.post_inner(req, then, rows).await;
         self.count(tx_type, outcome(&result));
         result
     }
 
-    async fn post_inner(&self, req: PostingRequest, then: Option<Attached>) -> Result<Receipt, LedgerError> {
+    async fn post_inner(&self, req: PostingRequest, then: Option<Attached>, rows: Option<AttachedRows>) -> Result<Receipt, LedgerError> {
         validate(&req, &self.cx.limits)?;
         // House account ids are resolved before the transaction (cached after first use)
         // so the posting itself is: INSERT transaction, one conditional UPDATE per player
@@ -260,7 +268,7 @@ impl Ledger {
         self.resolve_house(&req, &mut house).await?;
         let hash = request_hash(&req);
         let attached = then.is_some();
-        match self.run(Op::Post { req, hash, house, then: std::sync::Mutex::new(then), attached }).await? {
+        match self.run(Op::Post { req, hash, house, then: std::sync::Mutex::new(then), attached, rows }).await? {
             Done::Posted(receipt) => Ok(receipt),
             _ => Err(LedgerError::Invalid("unexpected outcome".into())),
         }

@@ -20,7 +20,7 @@ mod posting;
 mod verify;
 
 pub use ledger::{HistoryEntry, HistoryQuery, Ledger, LedgerStats};
-pub use posting::{attached, attached_many, Attached, AttachedMany, BatchCounts, MAX_RETRIES};
+pub use posting::{attached, attached_many, Attached, AttachedMany, AttachedRows, BatchCounts, RowSet, MAX_RETRIES};
 pub use model::*;
 pub use observer::{Applied, Checked, Deferred, PostingObserver, Reversed};
 pub use terms::{clear_wager_terms, set_wager_terms, take_back_progress, wager_progress};

@@ -88,7 +88,9 @@ pub(crate) enum Op {
     /// A posting, and the caller's writes that belong in its transaction, if any
     /// ([`crate::Ledger::post_with`]); the work runs once, after the posting applied.
     /// `attached`: whether it came with work (taken out of `then` when it runs).
-    Post { req: PostingRequest, hash: String, house: HouseIds, then: std::sync::Mutex<Option<Attached>>, attached: bool },
+    /// `rows`: the caller's rows as data ([`crate::Ledger::post_with_rows`]), written after
+    /// the posting applied; a batch writes those of its set-wise postings together.
+    Post { req: PostingRequest, hash: String, house: HouseIds, then: std::sync::Mutex<Option<Attached>>, attached: bool, rows: Option<AttachedRows> },
     /// Postings with their request hashes; each succeeds or fails on its own. `then`: the
     /// caller's writes for the postings that applied ([`crate::Ledger::post_many_with`]), run
     /// once in the same database transaction; taken out when it runs.
@@ -116,6 +118,61 @@ where
     F: for<'c> FnOnce(&'c mut AnyConnection) -> futures::future::BoxFuture<'c, Result<bool, sqlx::Error>> + Send + 'static,
 {
     Box::new(work)
+}
+
+/// Rows of the caller that belong in a posting's database transaction, given as data so a
+/// batch can write those of many postings at once (a bet's row and legs with its stake: one
+/// `INSERT` for the batch's bets instead of one per bet). [`RowSet::write`] is given the rows
+/// of postings that applied now (not replays: the first request wrote them) and answers, per
+/// row, whether it was written; `false` declines that posting ([`LedgerError::Declined`]:
+/// the posting and its rows are undone). When a row of a set-wise group is declined, or the
+/// group's statement fails, the group is undone together and its postings run again one by
+/// one, each with its own row, so a decline undoes only its own posting. The rows may
+/// therefore be written more than once in one transaction's life (an undone attempt, then
+/// the real one): `write` must only write. It must not wait on another write.
+pub trait RowSet: Send + Sync + 'static {
+    type Row: Send + Sync + 'static;
+    fn write<'c>(&'c self, conn: &'c mut AnyConnection, rows: Vec<&'c Self::Row>) -> futures::future::BoxFuture<'c, Result<Vec<bool>, sqlx::Error>>;
+}
+
+/// [`RowSet`] with its row type erased, so one batch can hold the rows of several sets.
+trait ErasedRowSet: Send + Sync {
+    fn write_erased<'c>(&'c self, conn: &'c mut AnyConnection, rows: Vec<&'c (dyn std::any::Any + Send + Sync)>) -> futures::future::BoxFuture<'c, Result<Vec<bool>, sqlx::Error>>;
+}
+
+impl<S: RowSet> ErasedRowSet for S {
+    fn write_erased<'c>(&'c self, conn: &'c mut AnyConnection, rows: Vec<&'c (dyn std::any::Any + Send + Sync)>) -> futures::future::BoxFuture<'c, Result<Vec<bool>, sqlx::Error>> {
+        // Every row was boxed with this set by `AttachedRows::new`, so each downcasts.
+        match rows.into_iter().map(|r| r.downcast_ref::<S::Row>()).collect::<Option<Vec<_>>>() {
+            Some(rows) => self.write(conn, rows),
+            None => Box::pin(async { Err(sqlx::Error::Protocol("a row given to another row set".into())) }),
+        }
+    }
+}
+
+/// One posting's rows and the set that writes them ([`crate::Ledger::post_with_rows`]).
+pub struct AttachedRows {
+    set: std::sync::Arc<dyn ErasedRowSet>,
+    row: Box<dyn std::any::Any + Send + Sync>,
+}
+
+impl AttachedRows {
+    pub fn new<S: RowSet>(set: std::sync::Arc<S>, row: S::Row) -> Self {
+        AttachedRows { set, row: Box::new(row) }
+    }
+
+    /// The set's identity: rows of one set are written together.
+    fn set_id(&self) -> usize {
+        std::sync::Arc::as_ptr(&self.set) as *const u8 as usize
+    }
+}
+
+/// Writes rows of one set: `Ok(true)` when every row was written, `Ok(false)` when one was
+/// declined.
+async fn write_rows(conn: &mut AnyConnection, rows: &[&AttachedRows]) -> Result<bool, sqlx::Error> {
+    let Some(first) = rows.first() else { return Ok(true) };
+    let written = first.set.write_erased(conn, rows.iter().map(|r| r.row.as_ref()).collect()).await?;
+    Ok(written.len() == rows.len() && written.into_iter().all(|w| w))
 }
 
 /// Writes of the caller that belong in a [`crate::Ledger::post_many_with`]'s database
@@ -160,8 +217,13 @@ pub(crate) const TOMBSTONE_HASH: &str = "tombstone";
 
 async fn run_op(conn: &mut AnyConnection, op: &Op, cx: &Cx) -> Result<Done, LedgerError> {
     match op {
-        Op::Post { req, hash, house, then, .. } => {
+        Op::Post { req, hash, house, then, rows, .. } => {
             let receipt = apply(conn, req, hash, house, cx).await?;
+            if let Some(rows) = rows.as_ref().filter(|_| !receipt.replayed) {
+                if !write_rows(conn, &[rows]).await? {
+                    return Err(LedgerError::Declined);
+                }
+            }
             // Nothing more on a replay: the first request wrote the attached rows.
             let work = then.lock().unwrap_or_else(|p| p.into_inner()).take();
             match work {
@@ -1135,7 +1197,7 @@ impl Op {
     }
 
     /// A posting the set-wise path can take with others of its batch ([`apply_many`]): no
-    /// attached work, one player leg, no audit record.
+    /// attached work (rows as data are written set-wise too), one player leg, no audit record.
     fn set_wise(&self) -> Option<(&PostingRequest, &String, &HouseIds)> {
         match self {
             Op::Post { req, hash, house, attached: false, .. } if set_leg(req).is_some() => Some((req, hash, house)),
@@ -1311,6 +1373,35 @@ async fn commit_batch(db: &Db, jobs: &[Job], cx: &Cx, stats: &BatchStats) -> Res
             std::panic::AssertUnwindSafe(apply_many(&mut tx, &items, &house, &set_cx)).catch_unwind().await
         };
         deferred = set_cx.take_deferred();
+        // The rows of the postings that applied now, one write per set.
+        let out = match out {
+            Ok(Ok(rs)) if !rs.iter().any(|r| matches!(r, Err(LedgerError::Store(e)) if store::dialect::is_transient(db, e))) => {
+                let mut sets: Vec<(usize, Vec<&AttachedRows>)> = Vec::new();
+                for (&i, r) in plain.iter().zip(&rs) {
+                    let (Op::Post { rows: Some(rows), .. }, Ok(receipt)) = (&jobs[i].op, r) else { continue };
+                    if receipt.replayed {
+                        continue;
+                    }
+                    match sets.iter_mut().find(|(id, _)| *id == rows.set_id()) {
+                        Some((_, of_set)) => of_set.push(rows),
+                        None => sets.push((rows.set_id(), vec![rows])),
+                    }
+                }
+                let mut written = Ok(true);
+                for (_, of_set) in &sets {
+                    written = write_rows(&mut tx, of_set).await;
+                    if !matches!(written, Ok(true)) {
+                        break;
+                    }
+                }
+                match written {
+                    Ok(true) => Ok(Ok(rs)),
+                    Ok(false) => Ok(Err(sqlx::Error::Protocol("a row of the set-wise postings was declined".into()))),
+                    Err(e) => Ok(Err(e)),
+                }
+            }
+            other => other,
+        };
         match out {
             Ok(Ok(rs)) if !rs.iter().any(|r| matches!(r, Err(LedgerError::Store(e)) if store::dialect::is_transient(db, e))) => {
                 store::dialect::exec_script(&mut tx, "RELEASE SAVEPOINT posting; SAVEPOINT posting").await?;
@@ -1321,7 +1412,9 @@ async fn commit_batch(db: &Db, jobs: &[Job], cx: &Cx, stats: &BatchStats) -> Res
             }
             other => {
                 if let Ok(Err(e)) = &other {
-                    tracing::debug!(error = %e, "ledger batch: the set-wise postings failed together; one by one instead");
+                    // A declined row is an expected case (a double tap: two bets under one key
+                    // in one batch): one by one, only its own posting is undone.
+                    tracing::debug!(error = %e, "ledger batch: the set-wise postings (or their rows) failed together; one by one instead");
                 }
                 deferred.truncate(before);
                 store::dialect::exec_script(&mut tx, "ROLLBACK TO SAVEPOINT posting").await?;

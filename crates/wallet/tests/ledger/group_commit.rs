@@ -117,6 +117,104 @@ async fn attached_work_that_declines_is_undone_alone_in_its_batch() {
     .await;
 }
 
+/// Rows given as data ([`RowSet`]) with their postings, each row under a unique key: a
+/// batch writes the rows of its set-wise postings together; a double tap (two postings, one
+/// row key) books one of the two and declines the other alone, its posting undone; a posting
+/// short of funds writes no row; a replay writes nothing again.
+struct KeyedRows {
+    largest: std::sync::atomic::AtomicUsize,
+}
+
+impl RowSet for KeyedRows {
+    type Row = (i64, String);
+
+    fn write<'c>(&'c self, conn: &'c mut sqlx::AnyConnection, rows: Vec<&'c (i64, String)>) -> futures::future::BoxFuture<'c, Result<Vec<bool>, sqlx::Error>> {
+        self.largest.fetch_max(rows.len(), std::sync::atomic::Ordering::SeqCst);
+        Box::pin(async move {
+            let mut written = Vec::new();
+            for (user_id, key) in rows {
+                let n = sqlx::query("INSERT INTO gc_set_rows (row_key, user_id) VALUES ($1, $2) ON CONFLICT (row_key) DO NOTHING")
+                    .bind(key)
+                    .bind(*user_id)
+                    .execute(&mut *conn)
+                    .await?
+                    .rows_affected();
+                written.push(n == 1);
+            }
+            Ok(written)
+        })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rows_as_data_are_written_with_their_postings_and_a_declined_row_undoes_its_own() {
+    with_each_backend(|db| async move {
+        sqlx::query("CREATE TABLE gc_set_rows (row_key VARCHAR(64) PRIMARY KEY, user_id BIGINT NOT NULL)").execute(db.writer()).await.unwrap();
+        let ledger = Ledger::new(db.clone());
+        for u in 1..=40 {
+            ledger.post(credit(u, 1_000, &format!("fund-{u}"))).await.unwrap();
+        }
+        let set = std::sync::Arc::new(KeyedRows { largest: Default::default() });
+        let post = |calls: Vec<(i64, String, i64, String)>| {
+            let (ledger, set) = (ledger.clone(), set.clone());
+            async move {
+                let results = join_all(calls.iter().cloned().map(|(u, key, amount, row)| {
+                    let (ledger, set) = (ledger.clone(), set.clone());
+                    async move { ledger.post_with_rows(debit(u, amount, &key), AttachedRows::new(set, (u, row))).await }
+                }))
+                .await;
+                calls.into_iter().zip(results).collect::<Vec<_>>()
+            }
+        };
+        // One stake each: set-wise, the rows of several postings in one call.
+        let before = ledger.batch_counts();
+        for ((u, key, _, _), r) in post((1..=40i64).map(|u| (u, format!("bet-{u}"), 100, format!("row-{u}"))).collect()).await {
+            assert!(r.as_ref().is_ok_and(|r| !r.replayed), "player {u} {key}: {r:?}");
+        }
+        let after = ledger.batch_counts();
+        assert!(after.set_wise > before.set_wise, "the postings with rows went set-wise: {before:?} → {after:?}");
+        assert!(set.largest.load(std::sync::atomic::Ordering::SeqCst) > 1, "rows of several postings were written in one call");
+        // Double taps (two postings, one row key) and stakes short of funds, all at once.
+        let mut calls = Vec::new();
+        for u in 1..=40i64 {
+            if u % 5 == 0 {
+                calls.push((u, format!("tap-{u}-a"), 100, format!("tap-row-{u}")));
+                calls.push((u, format!("tap-{u}-b"), 100, format!("tap-row-{u}")));
+            }
+            if u % 4 == 0 {
+                calls.push((u, format!("short-{u}"), 5_000, format!("short-row-{u}")));
+            }
+        }
+        let results = post(calls).await;
+        for u in 1..=40i64 {
+            let of = |prefix: &str| results.iter().filter(|((p, k, _, _), _)| *p == u && k.starts_with(prefix)).map(|(_, r)| r).collect::<Vec<_>>();
+            let taps = of("tap-");
+            if u % 5 == 0 {
+                let booked = taps.iter().filter(|r| r.as_ref().is_ok_and(|r| !r.replayed)).count();
+                let declined = taps.iter().filter(|r| matches!(r, Err(LedgerError::Declined))).count();
+                assert_eq!((booked, declined), (1, 1), "player {u}: {taps:?}");
+                let moved = transactions_under(&db, &format!("tap-{u}-a")).await + transactions_under(&db, &format!("tap-{u}-b")).await;
+                assert_eq!(moved, 1, "player {u}: the declined twin left no transaction");
+            }
+            for short in of("short-") {
+                assert!(matches!(short, Err(LedgerError::Insufficient(_))), "player {u}: {short:?}");
+            }
+            let expected = if u % 5 == 0 { 800 } else { 900 };
+            assert_eq!(ledger.balance(u, BalanceKind::Real, TND).await.unwrap(), expected, "player {u}");
+        }
+        let rows: i64 = sqlx::query("SELECT COUNT(*) FROM gc_set_rows").fetch_one(db.reader()).await.unwrap().get(0);
+        assert_eq!(rows, 48, "one row per booked posting (40 stakes, 8 taps), none for a declined or refused one");
+        // A replay of a booked posting writes no row again (the row key is new: it would be
+        // written if the set were called).
+        let replay = ledger.post_with_rows(debit(1, 100, "bet-1"), AttachedRows::new(set.clone(), (1, "row-replay".into()))).await.unwrap();
+        assert!(replay.replayed);
+        let rows: i64 = sqlx::query("SELECT COUNT(*) FROM gc_set_rows").fetch_one(db.reader()).await.unwrap().get(0);
+        assert_eq!(rows, 48);
+        assert_consistent(&ledger).await;
+    })
+    .await;
+}
+
 /// The writers stop as a crash would: `writer_alive` turns false and postings answer
 /// `Unavailable` (retry), never a wrong answer.
 #[tokio::test]
