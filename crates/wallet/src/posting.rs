@@ -1389,7 +1389,13 @@ async fn commit_batch(db: &Db, jobs: &[Job], cx: &Cx, stats: &BatchStats) -> Res
                 }
                 let mut written = Ok(true);
                 for (_, of_set) in &sets {
-                    written = write_rows(&mut tx, of_set).await;
+                    // A panic in the caller's rows must not stop the writer: the group runs
+                    // again one by one, where each operation's panic is its own refusal.
+                    use futures::FutureExt;
+                    written = std::panic::AssertUnwindSafe(write_rows(&mut tx, of_set))
+                        .catch_unwind()
+                        .await
+                        .unwrap_or_else(|_| Err(sqlx::Error::Protocol("the rows of the set-wise postings panicked".into())));
                     if !matches!(written, Ok(true)) {
                         break;
                     }

@@ -215,6 +215,49 @@ async fn rows_as_data_are_written_with_their_postings_and_a_declined_row_undoes_
     .await;
 }
 
+/// Rows whose writer panics when given several at once: the batch's set-wise group is undone
+/// and runs again one by one (one row each), every posting lands once, and the writer lives on.
+struct PanicsOnMany;
+
+impl RowSet for PanicsOnMany {
+    type Row = i64;
+
+    fn write<'c>(&'c self, conn: &'c mut sqlx::AnyConnection, rows: Vec<&'c i64>) -> futures::future::BoxFuture<'c, Result<Vec<bool>, sqlx::Error>> {
+        Box::pin(async move {
+            assert!(rows.len() == 1, "a row set that cannot take many");
+            sqlx::query("INSERT INTO gc_one_rows (user_id) VALUES ($1)").bind(*rows[0]).execute(&mut *conn).await?;
+            Ok(vec![true])
+        })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_row_set_that_panics_in_a_batch_stops_no_writer() {
+    with_each_backend(|db| async move {
+        sqlx::query("CREATE TABLE gc_one_rows (user_id BIGINT PRIMARY KEY)").execute(db.writer()).await.unwrap();
+        let ledger = Ledger::new(db.clone());
+        for u in 1..=30 {
+            ledger.post(credit(u, 1_000, &format!("fund-{u}"))).await.unwrap();
+        }
+        let set = std::sync::Arc::new(PanicsOnMany);
+        let results = join_all((1..=30i64).map(|u| {
+            let (ledger, set) = (ledger.clone(), set.clone());
+            async move { ledger.post_with_rows(debit(u, 100, &format!("one-{u}")), AttachedRows::new(set, u)).await }
+        }))
+        .await;
+        for (u, r) in (1..=30i64).zip(&results) {
+            assert!(r.as_ref().is_ok_and(|r| !r.replayed), "player {u}: {r:?}");
+            assert_eq!(ledger.balance(u, BalanceKind::Real, TND).await.unwrap(), 900, "player {u}");
+        }
+        let rows: i64 = sqlx::query("SELECT COUNT(*) FROM gc_one_rows").fetch_one(db.reader()).await.unwrap().get(0);
+        assert_eq!(rows, 30);
+        assert!(ledger.writer_alive());
+        ledger.post(credit(1, 1, "after")).await.unwrap();
+        assert_consistent(&ledger).await;
+    })
+    .await;
+}
+
 /// The writers stop as a crash would: `writer_alive` turns false and postings answer
 /// `Unavailable` (retry), never a wrong answer.
 #[tokio::test]
