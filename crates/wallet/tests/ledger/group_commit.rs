@@ -20,16 +20,22 @@ async fn transactions_under(db: &Db, key: &str) -> i64 {
     sqlx::query("SELECT COUNT(*) FROM ledger_transactions WHERE idempotency_key = $1").bind(key).fetch_one(db.reader()).await.unwrap().get(0)
 }
 
+/// A ledger on `db` whose players 1..=`players` hold 1,000 each (keys `fund-{u}`).
+async fn funded(db: &Db, players: i64) -> Ledger {
+    let ledger = Ledger::new(db.clone());
+    for u in 1..=players {
+        ledger.post(credit(u, 1_000, &format!("fund-{u}"))).await.unwrap();
+    }
+    ledger
+}
+
 /// A batch of plain postings, some that must fail (short of funds, a key reused with
 /// another body) and repeats of a key with its own body: the failures fail alone, every
 /// other posting commits, the repeats replay, and they did share batches.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failing_posting_fails_alone_in_its_batch() {
     with_each_backend(|db| async move {
-        let ledger = Ledger::new(db.clone());
-        for u in 1..=40 {
-            ledger.post(credit(u, 1_000, &format!("fund-{u}"))).await.unwrap();
-        }
+        let ledger = funded(&db, 40).await;
         let before = ledger.batch_counts();
         let mut calls = Vec::new();
         for u in 1..=40i64 {
@@ -82,10 +88,7 @@ async fn a_failing_posting_fails_alone_in_its_batch() {
 async fn attached_work_that_declines_is_undone_alone_in_its_batch() {
     with_each_backend(|db| async move {
         sqlx::query("CREATE TABLE gc_rows (id BIGINT PRIMARY KEY)").execute(db.writer()).await.unwrap();
-        let ledger = Ledger::new(db.clone());
-        for u in 1..=20 {
-            ledger.post(credit(u, 1_000, &format!("fund-{u}"))).await.unwrap();
-        }
+        let ledger = funded(&db, 20).await;
         let results = join_all((1..=20i64).map(|u| {
             let ledger = ledger.clone();
             async move {
@@ -150,10 +153,7 @@ impl RowSet for KeyedRows {
 async fn rows_as_data_are_written_with_their_postings_and_a_declined_row_undoes_its_own() {
     with_each_backend(|db| async move {
         sqlx::query("CREATE TABLE gc_set_rows (row_key VARCHAR(64) PRIMARY KEY, user_id BIGINT NOT NULL)").execute(db.writer()).await.unwrap();
-        let ledger = Ledger::new(db.clone());
-        for u in 1..=40 {
-            ledger.post(credit(u, 1_000, &format!("fund-{u}"))).await.unwrap();
-        }
+        let ledger = funded(&db, 40).await;
         let set = std::sync::Arc::new(KeyedRows { largest: Default::default() });
         let post = |calls: Vec<(i64, String, i64, String)>| {
             let (ledger, set) = (ledger.clone(), set.clone());
@@ -215,6 +215,46 @@ async fn rows_as_data_are_written_with_their_postings_and_a_declined_row_undoes_
     .await;
 }
 
+/// One stake with its row sent 20 times at once under one key (a retried request), and 20
+/// stakes under 20 keys carrying one row key (a 20-fold tap): each moves money once and
+/// writes one row; the 19 others replay (no row written again) or are declined (undone).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn rows_as_data_raced_20_ways_book_once() {
+    with_each_backend(|db| async move {
+        sqlx::query("CREATE TABLE gc_set_rows (row_key VARCHAR(64) PRIMARY KEY, user_id BIGINT NOT NULL)").execute(db.writer()).await.unwrap();
+        let ledger = funded(&db, 2).await;
+        let set = std::sync::Arc::new(KeyedRows { largest: Default::default() });
+        let race = |calls: Vec<(i64, String, String)>| {
+            let (ledger, set) = (ledger.clone(), set.clone());
+            async move {
+                join_all(calls.into_iter().map(|(u, key, row)| {
+                    let (ledger, set) = (ledger.clone(), set.clone());
+                    tokio::spawn(async move { ledger.post_with_rows(debit(u, 100, &key), AttachedRows::new(set, (u, row))).await })
+                }))
+                .await
+                .into_iter()
+                .map(|r| r.unwrap())
+                .collect::<Vec<_>>()
+            }
+        };
+        let same_key = race((0..20).map(|i| (1, "retried".to_string(), format!("retried-row-{i}"))).collect()).await;
+        let applied = same_key.iter().filter(|r| r.as_ref().is_ok_and(|r| !r.replayed)).count();
+        let replayed = same_key.iter().filter(|r| r.as_ref().is_ok_and(|r| r.replayed)).count();
+        assert_eq!((applied, replayed), (1, 19), "{same_key:?}");
+        let taps = race((0..20).map(|i| (2, format!("tap-{i}"), "one-row".to_string())).collect()).await;
+        let booked = taps.iter().filter(|r| r.as_ref().is_ok_and(|r| !r.replayed)).count();
+        let declined = taps.iter().filter(|r| matches!(r, Err(LedgerError::Declined))).count();
+        assert_eq!((booked, declined), (1, 19), "{taps:?}");
+        assert_eq!(ledger.balance(1, BalanceKind::Real, TND).await.unwrap(), 900);
+        assert_eq!(ledger.balance(2, BalanceKind::Real, TND).await.unwrap(), 900);
+        let rows: i64 = sqlx::query("SELECT COUNT(*) FROM gc_set_rows").fetch_one(db.reader()).await.unwrap().get(0);
+        assert_eq!(rows, 2, "one row for the retried stake, one for the taps");
+        assert_eq!(transactions_under(&db, "retried").await, 1);
+        assert_consistent(&ledger).await;
+    })
+    .await;
+}
+
 /// Rows whose writer panics when given several at once: the batch's set-wise group is undone
 /// and runs again one by one (one row each), every posting lands once, and the writer lives on.
 struct PanicsOnMany;
@@ -235,10 +275,7 @@ impl RowSet for PanicsOnMany {
 async fn a_row_set_that_panics_in_a_batch_stops_no_writer() {
     with_each_backend(|db| async move {
         sqlx::query("CREATE TABLE gc_one_rows (user_id BIGINT PRIMARY KEY)").execute(db.writer()).await.unwrap();
-        let ledger = Ledger::new(db.clone());
-        for u in 1..=30 {
-            ledger.post(credit(u, 1_000, &format!("fund-{u}"))).await.unwrap();
-        }
+        let ledger = funded(&db, 30).await;
         let set = std::sync::Arc::new(PanicsOnMany);
         let results = join_all((1..=30i64).map(|u| {
             let (ledger, set) = (ledger.clone(), set.clone());
