@@ -154,7 +154,9 @@ async fn a_crash_player_on_a_standby_instance_plays_the_owners_round() {
             (Some("betAccepted"), _) => accepted += 1,
             (Some("error"), Some("b2")) => refused += 1,
             (Some("cashedOut"), _) => cashed = Some(v),
-            (Some("crash"), _) if v["id"] == round => break,
+            // No break at the round's crash: the owner pays the win (record, then wallet)
+            // before it answers, so under load its reply can cross the bus after the crash
+            // event (CI, stop 29). The player is paid either way; the reply is awaited.
             _ => {}
         }
     }
