@@ -1,7 +1,10 @@
 use kernel::Currency;
 use serde::Serialize;
 
-/// Roles (spec §1, §6). Only players (0) may use the player app's session.
+/// Roles (spec §1, §6). Only players (0) may use the player app's session. The operator's
+/// staff (issue 22) are admin (4), support (5: read-only and notes), finance (6: money) and
+/// content (7: pages, slides, banners); what each may do is the server's permission matrix
+/// (`server::api::staff`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum Role {
     Player,
@@ -9,10 +12,19 @@ pub enum Role {
     Cashier,
     SuperAgent,
     Admin,
+    Support,
+    Finance,
+    Content,
 }
 
 impl Role {
-    pub const ALL: [Role; 5] = [Role::Player, Role::Partner, Role::Cashier, Role::SuperAgent, Role::Admin];
+    pub const ALL: [Role; 8] =
+        [Role::Player, Role::Partner, Role::Cashier, Role::SuperAgent, Role::Admin, Role::Support, Role::Finance, Role::Content];
+
+    /// The operator's staff: the console's users.
+    pub const fn is_staff(self) -> bool {
+        matches!(self, Role::Admin | Role::Support | Role::Finance | Role::Content)
+    }
 
     pub const fn code(self) -> i64 {
         match self {
@@ -21,6 +33,9 @@ impl Role {
             Role::Cashier => 2,
             Role::SuperAgent => 3,
             Role::Admin => 4,
+            Role::Support => 5,
+            Role::Finance => 6,
+            Role::Content => 7,
         }
     }
 
@@ -35,6 +50,9 @@ impl Role {
             Role::Cashier => "cashier",
             Role::SuperAgent => "super_agent",
             Role::Admin => "admin",
+            Role::Support => "support",
+            Role::Finance => "finance",
+            Role::Content => "content",
         }
     }
 

@@ -47,13 +47,15 @@ pub struct RestoreReport {
     pub ledger: wallet::VerifyReport,
     /// The promotions' invariants that fail (empty when they hold).
     pub promotions: Vec<String>,
+    /// The staff audit trail's chain (`audit verify`).
+    pub audit: store::audit::Report,
     pub elapsed_ms: u128,
 }
 
 impl RestoreReport {
-    /// True when the restored ledger passes `ledger verify`.
+    /// True when the restored database passes `ledger verify` and `audit verify`.
     pub fn is_consistent(&self) -> bool {
-        self.ledger.is_consistent() && self.promotions.is_empty()
+        self.ledger.is_consistent() && self.promotions.is_empty() && self.audit.is_consistent()
     }
 }
 
@@ -100,11 +102,12 @@ pub async fn restore(url: &str, path: &Path) -> anyhow::Result<RestoreReport> {
             .verify()
             .await
             .map_err(|e| anyhow::anyhow!("promotions check: {}", e.text()))?;
-        anyhow::Ok((migrations_applied, report, promotions))
+        let audit = store::audit::verify(&db).await?;
+        anyhow::Ok((migrations_applied, report, promotions, audit))
     }
     .await;
     db.close().await;
-    let (migrations_applied, ledger, promotions) = result?;
+    let (migrations_applied, ledger, promotions, audit) = result?;
     Ok(RestoreReport {
         backend: backend_name(backend),
         source: path.to_path_buf(),
@@ -112,6 +115,7 @@ pub async fn restore(url: &str, path: &Path) -> anyhow::Result<RestoreReport> {
         migrations_applied,
         ledger,
         promotions,
+        audit,
         elapsed_ms: started.elapsed().as_millis(),
     })
 }

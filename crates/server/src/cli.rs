@@ -40,6 +40,11 @@ pub enum Command {
         #[command(subcommand)]
         command: LedgerCommand,
     },
+    /// The staff audit trail (append-only, hash-chained).
+    Audit {
+        #[command(subcommand)]
+        command: AuditCommand,
+    },
     /// Online, consistent copy of the database to FILE (SQLite: VACUUM INTO while the server
     /// runs; PostgreSQL: pg_dump --format=custom). Never overwrites FILE.
     Backup { file: std::path::PathBuf },
@@ -380,6 +385,14 @@ pub enum CashierCommand {
 }
 
 #[derive(Subcommand)]
+pub enum AuditCommand {
+    /// Recompute the audit chain from its first row. Exit 0 only when every row follows the
+    /// one before it, its content matches its hash, the head names the last row, and no row
+    /// was written around the chain.
+    Verify,
+}
+
+#[derive(Subcommand)]
 pub enum LedgerCommand {
     /// Exit 0 only when every balance equals its entries and every transaction sums to zero.
     Verify,
@@ -503,6 +516,25 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
                 Ok(1)
             }
         }
+        Command::Audit { command: AuditCommand::Verify } => {
+            let config = Config::from_env()?;
+            let db = store::Db::connect(&config.database_url).await?;
+            db.migrate().await?;
+            let report = store::audit::verify(&db).await?;
+            println!("audit: {} rows checked, head at row {} ({})", report.rows, report.head_seq, report.head_hash);
+            if report.is_consistent() {
+                println!("audit chain is intact");
+                Ok(0)
+            } else {
+                if let Some(b) = &report.first_break {
+                    println!("AUDIT CHAIN BROKEN at row {}: {}", b.seq, b.reason);
+                }
+                if report.unchained > 0 {
+                    println!("AUDIT: {} rows written outside the chain", report.unchained);
+                }
+                Ok(1)
+            }
+        }
         Command::Backup { file } => {
             let config = Config::from_env()?;
             let r = crate::backup::backup(&config.database_url, &file).await?;
@@ -517,12 +549,16 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
             for p in &r.promotions {
                 println!("PROMOTIONS: {p}");
             }
+            println!("audit: {} rows checked", r.audit.rows);
             if r.is_consistent() {
-                println!("ledger is consistent");
+                println!("ledger is consistent; audit chain is intact");
                 Ok(0)
             } else {
                 if !r.ledger.is_consistent() {
                     println!("LEDGER IS INCONSISTENT:\n{}", serde_json::to_string_pretty(&r.ledger)?);
+                }
+                if !r.audit.is_consistent() {
+                    println!("AUDIT CHAIN IS BROKEN:\n{}", serde_json::to_string_pretty(&r.audit)?);
                 }
                 Ok(1)
             }

@@ -149,3 +149,35 @@ pub fn exec_script<'c>(conn: &'c mut AnyConnection, sql: &'c str) -> futures::fu
     use sqlx::Executor;
     Box::pin(async move { conn.execute(sql).await.map(|_| ()) })
 }
+
+/// The audit trail's guards ([`crate::audit`]): triggers that refuse to change or delete a
+/// chained row of `audit_log` (a row written before the chain may be updated once, by
+/// [`crate::audit::adopt`], to receive its place). Created again at every migration run
+/// (idempotent). PostgreSQL 14 or later (`CREATE OR REPLACE TRIGGER`); `TRUNCATE` is refused
+/// too. Whoever can drop a trigger can still change a row: the chain then shows it
+/// (`carthage audit verify`).
+pub async fn protect_audit(db: &Db, conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
+    use sqlx::Executor;
+    let script = match db.backend() {
+        Backend::Sqlite => {
+            "CREATE TRIGGER IF NOT EXISTS audit_log_no_update BEFORE UPDATE ON audit_log WHEN OLD.seq IS NOT NULL \
+             BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;\n\
+             CREATE TRIGGER IF NOT EXISTS audit_log_no_delete BEFORE DELETE ON audit_log \
+             BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;"
+        }
+        Backend::Postgres => {
+            "CREATE OR REPLACE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$\n\
+             BEGIN\n\
+               IF TG_OP = 'UPDATE' THEN\n\
+                 IF OLD.seq IS NULL THEN RETURN NEW; END IF;\n\
+               END IF;\n\
+               RAISE EXCEPTION 'audit_log is append-only';\n\
+             END $$;\n\
+             CREATE OR REPLACE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log \
+             FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();\n\
+             CREATE OR REPLACE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log \
+             FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();"
+        }
+    };
+    conn.execute(script).await.map(|_| ())
+}

@@ -8,6 +8,7 @@
 //! there in the application instead of spinning on `SQLITE_BUSY`) and a pool of reader
 //! connections that see the last committed state through WAL.
 
+pub mod audit;
 pub mod batch;
 pub mod bus;
 pub mod dialect;

@@ -41,6 +41,7 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 31, name: "duty_leases", sql: include_str!("../migrations/0031_duty_leases.sql") },
     Migration { version: 33, name: "relay_snapshots", sql: include_str!("../migrations/0033_relay_snapshots.sql") },
     Migration { version: 34, name: "ledger_entries_unreferenced", sql: include_str!("../migrations/0034_ledger_entries_unreferenced.sql") },
+    Migration { version: 35, name: "audit_chain", sql: include_str!("../migrations/0035_audit_chain.sql") },
 ];
 
 /// Splits a migration file into statements: they end with `;` at the end of a line.
@@ -72,9 +73,30 @@ fn statements(sql: &str) -> Vec<String> {
 pub async fn run(db: &Db) -> Result<Vec<i64>, StoreError> {
     let mut conn = db.writer().acquire().await?;
     dialect::lock_migrations(db, &mut conn).await?;
-    let result = apply_pending(&mut conn).await;
+    let mut result = apply_pending(&mut conn).await;
+    if let Ok(done) = &result {
+        // The audit trail's guards, and the chaining of the rows written before it, under the
+        // same lock. Only the run that creates the chain adopts rows: a row written around
+        // the chain later (a binary older than migration 35 in a rolling upgrade, or a forged
+        // row) stays outside it, where `carthage audit verify` reports it.
+        if let Err(e) = finish_audit(db, &mut conn, done.contains(&AUDIT_CHAIN)).await {
+            result = Err(e);
+        }
+    }
     dialect::unlock_migrations(db, &mut conn).await?;
     result
+}
+
+/// The migration that creates the audit chain.
+const AUDIT_CHAIN: i64 = 35;
+
+async fn finish_audit(db: &Db, conn: &mut sqlx::AnyConnection, adopt: bool) -> Result<(), StoreError> {
+    dialect::protect_audit(db, conn).await?;
+    if adopt {
+        let adopted = crate::audit::adopt(conn).await?;
+        tracing::info!(rows = adopted, "the audit rows written before the chain were chained");
+    }
+    Ok(())
 }
 
 async fn apply_pending(conn: &mut sqlx::AnyConnection) -> Result<Vec<i64>, StoreError> {

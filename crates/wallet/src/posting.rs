@@ -676,15 +676,9 @@ async fn apply_claimed(
     insert_entries(conn, &entries, now).await?;
 
     if let Some(audit) = &req.audit {
-        sqlx::query("INSERT INTO audit_log (id, actor, action, subject, details, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
-            .bind(next_id())
-            .bind(&audit.actor)
-            .bind(&audit.action)
-            .bind(&audit.subject)
-            .bind(serde_json::json!({ "tx_id": tx_id, "details": audit.details }).to_string())
-            .bind(now)
-            .execute(&mut *conn)
-            .await?;
+        let details = serde_json::json!({ "tx_id": tx_id, "details": audit.details }).to_string();
+        let record = store::audit::Record { actor: &audit.actor, action: &audit.action, subject: &audit.subject, details: &details };
+        store::audit::append(conn, &record, now).await?;
     }
     Ok((Receipt { tx_id, created_at: now, replayed: false, balances }, met))
 }

@@ -137,16 +137,8 @@ fn prefix_range(prefix: &str) -> (String, String) {
 impl Promotions {
     /// Writes an operator action into `audit_log` (who, what, on what, the details).
     pub async fn audit(&self, actor: &str, action: &str, subject: &str, details: serde_json::Value) -> Result<(), AppError> {
-        sqlx::query("INSERT INTO audit_log (id, actor, action, subject, details, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
-            .bind(next_id())
-            .bind(actor)
-            .bind(action)
-            .bind(subject)
-            .bind(details.to_string())
-            .bind(now_ms())
-            .execute(self.db().writer())
-            .await
-            .map_err(db_err)?;
+        let details = details.to_string();
+        store::audit::append_alone(self.db(), &store::audit::Record { actor, action, subject, details: &details }).await.map_err(db_err)?;
         Ok(())
     }
 
@@ -310,16 +302,10 @@ impl Promotions {
                 granted += r.rows_affected() as i64;
             }
             if granted > 0 {
-                sqlx::query("INSERT INTO audit_log (id, actor, action, subject, details, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
-                    .bind(next_id())
-                    .bind(actor)
-                    .bind("promo.free_bets.grant")
-                    .bind(format!("user:{user_id}"))
-                    .bind(serde_json::json!({ "campaign": campaign, "value": value, "currency": currency.code(), "count": count, "granted": granted }).to_string())
-                    .bind(now)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(db_err)?;
+                let details = serde_json::json!({ "campaign": campaign, "value": value, "currency": currency.code(), "count": count, "granted": granted }).to_string();
+                let subject = format!("user:{user_id}");
+                let record = store::audit::Record { actor, action: "promo.free_bets.grant", subject: &subject, details: &details };
+                store::audit::append(&mut *tx, &record, now).await.map_err(db_err)?;
             }
             tx.commit().await.map_err(db_err)?;
             report.granted += granted;

@@ -1,10 +1,10 @@
-//! Back-office (admin role): manual, audited balance adjustments. The same ledger
+//! Back-office (admin and finance): manual, audited balance adjustments. The same ledger
 //! operation as `carthage wallet adjust`.
 
 use super::envelope::{ok, ApiError, ApiResult, Envelope, ErrorEnvelope};
-use super::extract::{JsonBody, Session};
+use super::extract::JsonBody;
 use crate::app::AppState;
-use accounts::Role;
+use super::staff::{perm, Staff};
 use axum::extract::State;
 use axum::routing::post;
 use axum::Router;
@@ -46,11 +46,9 @@ pub struct AdjustReply {
 /// Credits (positive) or debits (negative) a player's balance, audited.
 #[utoipa::path(post, path = "/api/admin/wallet/adjust", tag = "admin", request_body = AdjustRequest,
     responses((status = 200, body = Envelope<AdjustReply>),
-              (status = "default", description = "3 no such user, 23 not signed in, 24 not an admin, 26 key reused, 40/47 invalid, 501/506/507 insufficient", body = ErrorEnvelope)))]
-pub async fn adjust(State(state): State<AppState>, session: Session, JsonBody(req): JsonBody<AdjustRequest>) -> ApiResult<AdjustReply> {
-    if session.user.role != Role::Admin {
-        return Err(ErrorCode::Forbidden.into());
-    }
+              (status = "default", description = "3 no such user, 23 not signed in, 24 not admin or finance, 26 key reused, 40/47 invalid, 501/506/507 insufficient", body = ErrorEnvelope)))]
+pub async fn adjust(State(state): State<AppState>, staff: Staff<perm::MoneyAdjust>, JsonBody(req): JsonBody<AdjustRequest>) -> ApiResult<AdjustReply> {
+    let actor = staff.actor;
     let kind = BalanceKind::from_str(&req.kind).map_err(|_| AppError::with_detail(ErrorCode::InvalidField, "kind: unknown balance kind"))?;
     let key = req.idempotency_key.trim();
     if key.is_empty() || key.len() > 100 {
@@ -64,7 +62,6 @@ pub async fn adjust(State(state): State<AppState>, session: Session, JsonBody(re
         .ok()
         .filter(|a| *a != 0)
         .ok_or_else(|| AppError::with_detail(ErrorCode::InvalidField, "amount: a non-zero decimal in the user's currency"))?;
-    let actor = format!("admin:{}", session.user.id);
     let receipt = state
         .ledger
         .adjust(user.id, user.currency, kind, amount, &actor, req.reason.trim(), format!("admin-adjust:{key}"))

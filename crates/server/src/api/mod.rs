@@ -2,6 +2,7 @@
 //! document and the error catalogue export.
 
 pub mod admin;
+pub mod audit;
 pub mod casino;
 pub mod casino_history;
 pub mod cashier;
@@ -21,6 +22,7 @@ pub mod provider_links;
 pub mod provider_wallet;
 pub mod providers;
 pub mod site;
+pub mod staff;
 pub mod studio;
 pub mod types;
 pub mod user;
@@ -35,7 +37,7 @@ use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::OpenApi;
 
 pub fn routes(state: &AppState) -> Router<AppState> {
-    let mut r = Router::new().merge(user::routes()).merge(wallet::routes()).merge(site::routes()).merge(admin::routes())
+    let mut r = Router::new().merge(user::routes()).merge(wallet::routes()).merge(site::routes()).merge(admin::routes()).merge(audit::routes())
         .merge(casino::routes())
         .merge(casino_history::routes())
         .merge(provider_wallet::routes())
@@ -69,7 +71,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         user::restore_email_new, user::restore_phone_new, user::change_password, user::profile, user::update_profile,
         wallet::balance, wallet::move_cashback_to_real, wallet::history, wallet::transactions,
         site::settings, site::flat_pages, site::slides, site::ads, site::set_language,
-        admin::adjust,
+        admin::adjust, audit::list, audit::verify,
         casino::providers, casino::game_list, casino::search, casino::session, casino::blocklist,
         casino::favourite_add, casino::favourite_remove, casino::favourite_list,
         casino_history::slots_bet_history,

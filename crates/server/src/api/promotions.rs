@@ -339,12 +339,13 @@ pub struct ForceDropReply {
 /// eligible stake wins it (the drop stays verifiable).
 #[utoipa::path(post, path = "/api/admin/jackpots/{pool}/force-drop", tag = "admin", params(("pool" = String, Path)),
     responses((status = 200, body = Envelope<ForceDropReply>), (status = "default", description = "24 not an admin or not demo mode, 43 no such pool", body = ErrorEnvelope)))]
-pub async fn force_drop(State(state): State<AppState>, session: Session, Path(pool): Path<String>) -> ApiResult<ForceDropReply> {
-    if session.user.role != accounts::Role::Admin || !state.is_demo() {
+pub async fn force_drop(State(state): State<AppState>, staff: super::staff::Staff<super::staff::perm::Promotions>, Path(pool): Path<String>) -> ApiResult<ForceDropReply> {
+    let actor = staff.actor;
+    if !state.is_demo() {
         return Err(AppError::new(ErrorCode::Forbidden).into());
     }
     // Audited, like every operator action (api/promotions_admin.rs).
-    let added = super::promotions_admin::do_force_drop(&state, &pool, &format!("admin:{}", session.user.id)).await?;
+    let added = super::promotions_admin::do_force_drop(&state, &pool, &actor).await?;
     ok(ForceDropReply { added })
 }
 

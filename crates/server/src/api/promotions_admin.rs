@@ -11,6 +11,7 @@
 //! code 40 when it breaks them; a well-formed request the operator's rules refuse answers its
 //! business code (132 terms refused, 47 a field, 3 no such user, 26 a key reused, 2200 …).
 
+use super::staff::{perm, Staff};
 use super::envelope::{ok, ApiResult, Envelope, ErrorEnvelope};
 use super::extract::{JsonBody, Session};
 use crate::app::AppState;
@@ -37,12 +38,6 @@ pub fn routes() -> Router<AppState> {
 }
 
 /// The admin's actor name, or 24.
-fn admin(session: &Session) -> Result<String, AppError> {
-    if session.user.role != Role::Admin {
-        return Err(AppError::new(ErrorCode::Forbidden));
-    }
-    Ok(format!("admin:{}", session.user.id))
-}
 
 /// 400 (40): the request breaks what the document says of it.
 fn malformed(why: impl Into<String>) -> AppError {
@@ -196,8 +191,7 @@ pub async fn do_create_template(state: &AppState, req: CreateTemplateRequest, ac
 /// Bonus templates, newest first (admin).
 #[utoipa::path(get, path = "/api/admin/promotions/templates", tag = "admin",
     responses((status = 200, body = Envelope<Vec<TemplateView>>), (status = "default", description = "23 not signed in, 24 not an admin", body = ErrorEnvelope)))]
-pub async fn list_templates(State(state): State<AppState>, session: Session) -> ApiResult<Vec<TemplateView>> {
-    admin(&session)?;
+pub async fn list_templates(State(state): State<AppState>, _staff: Staff<perm::Promotions>) -> ApiResult<Vec<TemplateView>> {
     ok(state.promotions.templates().await?)
 }
 
@@ -207,8 +201,8 @@ pub async fn list_templates(State(state): State<AppState>, session: Session) -> 
 #[utoipa::path(post, path = "/api/admin/promotions/templates", tag = "admin", request_body = CreateTemplateRequest,
     responses((status = 200, body = Envelope<TemplateView>),
               (status = "default", description = "23 not signed in, 24 not an admin, 40 malformed, 47 a field (amount or percent, decimals), 132 terms refused (multiple above the operator's maximum, life, amounts, name taken)", body = ErrorEnvelope)))]
-pub async fn create_template(State(state): State<AppState>, session: Session, JsonBody(req): JsonBody<CreateTemplateRequest>) -> ApiResult<TemplateView> {
-    let actor = admin(&session)?;
+pub async fn create_template(State(state): State<AppState>, staff: Staff<perm::Promotions>, JsonBody(req): JsonBody<CreateTemplateRequest>) -> ApiResult<TemplateView> {
+    let actor = staff.actor;
     ok(do_create_template(&state, req, &actor).await?)
 }
 
@@ -359,8 +353,7 @@ pub async fn do_create_code(state: &AppState, req: CreateCodeRequest, actor: &st
 /// Promo codes with their usage (`uses` against `maxUses`, `activations`), newest first (admin).
 #[utoipa::path(get, path = "/api/admin/promotions/codes", tag = "admin",
     responses((status = 200, body = Envelope<Vec<CodeView>>), (status = "default", description = "23 not signed in, 24 not an admin", body = ErrorEnvelope)))]
-pub async fn list_codes(State(state): State<AppState>, session: Session) -> ApiResult<Vec<CodeView>> {
-    admin(&session)?;
+pub async fn list_codes(State(state): State<AppState>, _staff: Staff<perm::Promotions>) -> ApiResult<Vec<CodeView>> {
     ok(state.promotions.codes(None).await?)
 }
 
@@ -368,8 +361,8 @@ pub async fn list_codes(State(state): State<AppState>, session: Session) -> ApiR
 #[utoipa::path(post, path = "/api/admin/promotions/codes", tag = "admin", request_body = CreateCodeRequest,
     responses((status = 200, body = Envelope<CodeView>),
               (status = "default", description = "23 not signed in, 24 not an admin, 40 malformed, 47 a field (currency, free-bet value, partner, validity), 132 refused (code exists, no such template, a referral code without partner)", body = ErrorEnvelope)))]
-pub async fn create_code(State(state): State<AppState>, session: Session, JsonBody(req): JsonBody<CreateCodeRequest>) -> ApiResult<CodeView> {
-    let actor = admin(&session)?;
+pub async fn create_code(State(state): State<AppState>, staff: Staff<perm::Promotions>, JsonBody(req): JsonBody<CreateCodeRequest>) -> ApiResult<CodeView> {
+    let actor = staff.actor;
     ok(do_create_code(&state, req, &actor).await?)
 }
 
@@ -394,8 +387,8 @@ pub async fn do_block_code(state: &AppState, code: &str, blocked: bool, actor: &
 #[utoipa::path(post, path = "/api/admin/promotions/codes/{code}/block", tag = "admin", request_body = BlockCodeRequest,
     params(("code" = String, Path, description = "The code (any case)")),
     responses((status = 200, body = Envelope<CodeView>), (status = "default", description = "23 not signed in, 24 not an admin, 40 malformed, 2200 no such code", body = ErrorEnvelope)))]
-pub async fn block_code(State(state): State<AppState>, session: Session, Path(code): Path<String>, JsonBody(req): JsonBody<BlockCodeRequest>) -> ApiResult<CodeView> {
-    let actor = admin(&session)?;
+pub async fn block_code(State(state): State<AppState>, staff: Staff<perm::Promotions>, Path(code): Path<String>, JsonBody(req): JsonBody<BlockCodeRequest>) -> ApiResult<CodeView> {
+    let actor = staff.actor;
     ok(do_block_code(&state, &code, req.blocked, &actor).await?)
 }
 
@@ -436,8 +429,8 @@ pub async fn do_grant_free_bets(state: &AppState, req: GrantFreeBetsRequest, act
 #[utoipa::path(post, path = "/api/admin/promotions/free-bets", tag = "admin", request_body = GrantFreeBetsRequest,
     responses((status = 200, body = Envelope<CampaignReport>),
               (status = "default", description = "3 no such user, 23 not signed in, 24 not an admin, 26 campaign re-run with other free bets, 40 malformed, 47 not a player or a value not offered", body = ErrorEnvelope)))]
-pub async fn grant_free_bets(State(state): State<AppState>, session: Session, JsonBody(req): JsonBody<GrantFreeBetsRequest>) -> ApiResult<CampaignReport> {
-    let actor = admin(&session)?;
+pub async fn grant_free_bets(State(state): State<AppState>, staff: Staff<perm::Promotions>, JsonBody(req): JsonBody<GrantFreeBetsRequest>) -> ApiResult<CampaignReport> {
+    let actor = staff.actor;
     ok(do_grant_free_bets(&state, req, &actor).await?)
 }
 
@@ -476,8 +469,8 @@ pub async fn do_grant_bonus(state: &AppState, req: GrantBonusRequest, actor: &st
 #[utoipa::path(post, path = "/api/admin/promotions/bonuses", tag = "admin", request_body = GrantBonusRequest,
     responses((status = 200, body = Envelope<OperatorGrant>),
               (status = "default", description = "3 no such user, 23 not signed in, 24 not an admin, 26 key used for another grant, 40 malformed, 47 not a player, 132 no such template or another currency", body = ErrorEnvelope)))]
-pub async fn grant_bonus(State(state): State<AppState>, session: Session, JsonBody(req): JsonBody<GrantBonusRequest>) -> ApiResult<OperatorGrant> {
-    let actor = admin(&session)?;
+pub async fn grant_bonus(State(state): State<AppState>, staff: Staff<perm::Promotions>, JsonBody(req): JsonBody<GrantBonusRequest>) -> ApiResult<OperatorGrant> {
+    let actor = staff.actor;
     ok(do_grant_bonus(&state, req, &actor).await?)
 }
 
@@ -543,8 +536,7 @@ pub async fn do_create_pool(state: &AppState, req: CreatePoolRequest, actor: &st
 /// The jackpot pools (admin): amounts, caps, cycles and published seed hashes.
 #[utoipa::path(get, path = "/api/admin/jackpots", tag = "admin",
     responses((status = 200, body = Envelope<Vec<JackpotView>>), (status = "default", description = "23 not signed in, 24 not an admin", body = ErrorEnvelope)))]
-pub async fn list_pools(State(state): State<AppState>, session: Session) -> ApiResult<Vec<JackpotView>> {
-    admin(&session)?;
+pub async fn list_pools(State(state): State<AppState>, _staff: Staff<perm::Promotions>) -> ApiResult<Vec<JackpotView>> {
     ok(state.promotions.jackpots().await?)
 }
 
@@ -553,8 +545,8 @@ pub async fn list_pools(State(state): State<AppState>, session: Session) -> ApiR
 #[utoipa::path(post, path = "/api/admin/jackpots", tag = "admin", request_body = CreatePoolRequest,
     responses((status = 200, body = Envelope<CreatePoolReply>),
               (status = "default", description = "23 not signed in, 24 not an admin, 40 malformed, 47 too many decimals, 132 refused (id or number taken by another pool, seed ≥ cap, above the ledger's maxima)", body = ErrorEnvelope)))]
-pub async fn create_pool(State(state): State<AppState>, session: Session, JsonBody(req): JsonBody<CreatePoolRequest>) -> ApiResult<CreatePoolReply> {
-    let actor = admin(&session)?;
+pub async fn create_pool(State(state): State<AppState>, staff: Staff<perm::Promotions>, JsonBody(req): JsonBody<CreatePoolRequest>) -> ApiResult<CreatePoolReply> {
+    let actor = staff.actor;
     ok(do_create_pool(&state, req, &actor).await?)
 }
 

@@ -3,6 +3,7 @@
 //! role-checked calls to run the weekly cashback payer for a week and to announce and run a
 //! draw. Thin handlers over [`promotions::service::Promotions`].
 
+use super::staff::{perm, Staff};
 use super::envelope::{ok, ApiResult, Envelope, ErrorEnvelope};
 use super::extract::{JsonBody, Session};
 use crate::app::AppState;
@@ -26,12 +27,6 @@ pub fn routes() -> Router<AppState> {
         .route("/api/admin/promotions/coupon-draws/{id}/draw", post(run_draw))
 }
 
-fn admin(session: &Session) -> Result<String, AppError> {
-    if session.user.role != Role::Admin {
-        return Err(AppError::new(ErrorCode::Forbidden));
-    }
-    Ok(format!("admin:{}", session.user.id))
-}
 
 /// Spec §7 `coupon-machine`: today's casino spins toward the next coupon (one when they reach
 /// 500, at most one a day, issued on this read if due) and the player's coupons.
@@ -113,8 +108,8 @@ pub struct WeeklyCashbackRequest {
 /// run owns the job. The same as `carthage promo cashback --week`.
 #[utoipa::path(post, path = "/api/admin/promotions/weekly-cashback", tag = "admin", request_body = WeeklyCashbackRequest,
     responses((status = 200, body = Envelope<CashbackRun>), (status = "default", description = "23 not signed in, 24 not an admin, 40/47 invalid or unfinished week", body = ErrorEnvelope)))]
-pub async fn run_weekly_cashback(State(state): State<AppState>, session: Session, JsonBody(req): JsonBody<WeeklyCashbackRequest>) -> ApiResult<CashbackRun> {
-    let actor = admin(&session)?;
+pub async fn run_weekly_cashback(State(state): State<AppState>, staff: Staff<perm::Promotions>, JsonBody(req): JsonBody<WeeklyCashbackRequest>) -> ApiResult<CashbackRun> {
+    let actor = staff.actor;
     let week = state.promotions.week(&req.week)?;
     let run = state.promotions.pay_weekly_cashback(&week).await?;
     tracing::info!(%actor, ?run, "weekly cashback run by an operator");
@@ -164,8 +159,8 @@ pub fn draw_prize(p: &DrawPrizeRequest) -> Result<promotions::service::DrawPrize
 /// Idempotent per id (another winner count or prize for the same id: 47).
 #[utoipa::path(post, path = "/api/admin/promotions/coupon-draws", tag = "admin", request_body = AnnounceDrawRequest,
     responses((status = 200, body = Envelope<CouponDraw>), (status = "default", description = "23, 24, 40, 47", body = ErrorEnvelope)))]
-pub async fn announce_draw(State(state): State<AppState>, session: Session, JsonBody(req): JsonBody<AnnounceDrawRequest>) -> ApiResult<CouponDraw> {
-    let actor = admin(&session)?;
+pub async fn announce_draw(State(state): State<AppState>, staff: Staff<perm::Promotions>, JsonBody(req): JsonBody<AnnounceDrawRequest>) -> ApiResult<CouponDraw> {
+    let actor = staff.actor;
     let prize = req.prize.as_ref().map(draw_prize).transpose()?;
     ok(state.promotions.announce_coupon_draw(req.id.trim(), req.winners, prize, &actor).await?)
 }
@@ -176,7 +171,6 @@ pub async fn announce_draw(State(state): State<AppState>, session: Session, Json
 #[utoipa::path(post, path = "/api/admin/promotions/coupon-draws/{id}/draw", tag = "admin",
     params(("id" = String, Path, description = "The draw id")),
     responses((status = 200, body = Envelope<CouponDraw>), (status = "default", description = "23, 24, 43 no such draw", body = ErrorEnvelope)))]
-pub async fn run_draw(State(state): State<AppState>, session: Session, Path(id): Path<String>) -> ApiResult<CouponDraw> {
-    admin(&session)?;
+pub async fn run_draw(State(state): State<AppState>, _staff: Staff<perm::Promotions>, Path(id): Path<String>) -> ApiResult<CouponDraw> {
     ok(state.promotions.run_coupon_draw(id.trim()).await?)
 }

@@ -313,6 +313,9 @@ impl TestApp {
     pub async fn assert_ledger_consistent(&self) {
         let report = self.state.ledger.verify().await.expect("verify");
         assert!(report.is_consistent(), "[{:?}] ledger inconsistent: {report:?}", self.backend);
+        // Every staff action the test made is in the audit chain, and the chain holds.
+        let audit = store::audit::verify(&self.state.db).await.expect("audit verify");
+        assert!(audit.is_consistent(), "[{:?}] audit chain broken: {audit:?}", self.backend);
     }
 }
 

@@ -3,6 +3,7 @@
 //! always; PostgreSQL too when `TEST_DATABASE_URL` is set). No request may get a 5xx.
 
 mod common;
+mod access;
 
 mod casino;
 mod cashback_coupons;

@@ -1,0 +1,110 @@
+//! Who on the operator's staff may do what (issue 22): one permission matrix, checked by every
+//! console endpoint through [`require`] before it reads or changes anything. Any other role
+//! (players, partners, cashiers, super agents, staff without the permission) gets 24; a guest
+//! gets 23 from the session extractor. The access-control matrix test
+//! (`tests/api/access.rs`) calls every `/api/admin/` operation of the OpenAPI document as
+//! each role, against its own table of who should pass.
+
+use super::envelope::ApiError;
+use super::extract::Session;
+use crate::app::AppState;
+use accounts::Role;
+use axum::extract::{FromRef, FromRequestParts};
+use axum::http::request::Parts;
+use kernel::{AppError, ErrorCode};
+use std::marker::PhantomData;
+
+/// What a console endpoint does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Permission {
+    /// Read the audit trail and check its chain.
+    AuditRead,
+    /// Manual balance adjustments through the audited ledger path.
+    MoneyAdjust,
+    /// Promotions: templates, codes, grants, free bets, jackpots, draws, cashback runs.
+    PromotionsManage,
+}
+
+/// The matrix: admin may do everything; support reads (the audit trail); finance moves money
+/// and reads the audit trail; content edits the site (its endpoints come with the content
+/// console).
+pub const fn allowed(role: Role, permission: Permission) -> bool {
+    match permission {
+        Permission::AuditRead => matches!(role, Role::Admin | Role::Support | Role::Finance),
+        Permission::MoneyAdjust => matches!(role, Role::Admin | Role::Finance),
+        Permission::PromotionsManage => matches!(role, Role::Admin),
+    }
+}
+
+/// The permissions as types, for the [`Staff`] extractor.
+pub mod perm {
+    use super::Permission;
+
+    pub trait Perm {
+        const PERMISSION: Permission;
+    }
+    pub struct AuditRead;
+    impl Perm for AuditRead {
+        const PERMISSION: Permission = Permission::AuditRead;
+    }
+    pub struct MoneyAdjust;
+    impl Perm for MoneyAdjust {
+        const PERMISSION: Permission = Permission::MoneyAdjust;
+    }
+    pub struct Promotions;
+    impl Perm for Promotions {
+        const PERMISSION: Permission = Permission::PromotionsManage;
+    }
+}
+
+/// A signed-in staff member holding `P`: resolved from the request's head, so it runs before
+/// the body or the query is read — any other role gets 24 whatever it sent.
+pub struct Staff<P> {
+    /// As the audit trail names them (`admin:12`).
+    pub actor: String,
+    pub session: Session,
+    perm: PhantomData<P>,
+}
+
+impl<S, P> FromRequestParts<S> for Staff<P>
+where
+    AppState: FromRef<S>,
+    S: Send + Sync,
+    P: perm::Perm + Send,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let session = Session::from_request_parts(parts, state).await?;
+        let actor = require(&session, P::PERMISSION)?;
+        Ok(Staff { actor, session, perm: PhantomData })
+    }
+}
+
+/// The acting staff member as the audit trail names them (`admin:12`, `finance:34`), or 24.
+pub fn require(session: &Session, permission: Permission) -> Result<String, AppError> {
+    let role = session.user.role;
+    if !allowed(role, permission) {
+        return Err(AppError::new(ErrorCode::Forbidden));
+    }
+    Ok(format!("{}:{}", role.name(), session.user.id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ALL: [Permission; 3] = [Permission::AuditRead, Permission::MoneyAdjust, Permission::PromotionsManage];
+
+    #[test]
+    fn only_staff_hold_any_permission() {
+        for role in Role::ALL {
+            for p in ALL {
+                assert!(!allowed(role, p) || role.is_staff(), "{role:?} holds {p:?}");
+            }
+        }
+        assert!(ALL.into_iter().all(|p| allowed(Role::Admin, p)), "admin holds every permission");
+        assert!(allowed(Role::Support, Permission::AuditRead) && !allowed(Role::Support, Permission::MoneyAdjust), "support reads only");
+        assert!(ALL.into_iter().all(|p| !allowed(Role::Content, p)), "content edits the site only");
+    }
+}
