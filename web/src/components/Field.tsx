@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
 import css from './ui.module.css';
 
 type Props = Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange'> & {
@@ -23,28 +23,47 @@ export function FieldError({ id, children }: { id: string; children: ReactNode }
 /** `aria-describedby` of the ids that are set. */
 export const describedBy = (...ids: (string | false | null | undefined)[]) => ids.filter(Boolean).join(' ') || undefined;
 
-export function Field({ label, value, onChange, hint, addon, error, id, ...rest }: Props) {
+/** What a form row hands its control: the id its label points at, and the ids describing it. */
+export type FormControl = { id: string; describedBy: string | undefined; invalid: boolean };
+
+/**
+ * A form row: a label, the control (`children`, given the ids to wear), a hint and a refusal under
+ * it, announced when it appears. `name`: the wire name (`data-field`, for refusals naming it; the
+ * attribute is there without a name too: a card finds its field rows by it).
+ * `spaced`: the space after it that the app's stacked fields keep (a card spaces its rows itself).
+ */
+export function FormRow({
+  label,
+  hint,
+  error,
+  id,
+  name,
+  spaced,
+  className,
+  describedBy: described,
+  children,
+}: {
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: ReactNode;
+  id?: string;
+  name?: string | undefined;
+  spaced?: boolean;
+  className?: string;
+  /** Ids describing the control besides the hint and the refusal (first). */
+  describedBy?: string | undefined;
+  children: (control: FormControl) => ReactNode;
+}) {
   const autoId = useId();
-  const inputId = id ?? autoId;
-  const hintId = `${inputId}-hint`;
-  const errorId = `${inputId}-error`;
+  const controlId = id ?? autoId;
+  const hintId = `${controlId}-hint`;
+  const errorId = `${controlId}-error`;
   return (
-    <div className={css.field} data-field={rest.name}>
-      <label htmlFor={inputId} className={css.label}>
+    <div className={[spaced ? css.field : css.formRow, className].filter(Boolean).join(' ')} data-field={name ?? ''}>
+      <label htmlFor={controlId} className={css.label}>
         {label}
       </label>
-      <div className={`${css.inputWrap} ${error || rest['aria-invalid'] === true ? css.inputWrapInvalid : ''}`}>
-        <input
-          {...rest}
-          id={inputId}
-          className={css.input}
-          value={value}
-          aria-invalid={error ? true : rest['aria-invalid']}
-          aria-describedby={describedBy(rest['aria-describedby'], hint ? hintId : null, error ? errorId : null)}
-          onChange={(e) => onChange(e.target.value)}
-        />
-        {addon}
-      </div>
+      {children({ id: controlId, describedBy: describedBy(described, hint ? hintId : null, error ? errorId : null), invalid: Boolean(error) })}
       {hint ? (
         <p id={hintId} className={css.hint}>
           {hint}
@@ -55,7 +74,28 @@ export function Field({ label, value, onChange, hint, addon, error, id, ...rest 
   );
 }
 
-/** A labelled native select (currency, gender…), styled like `Field`. */
+export function Field({ label, value, onChange, hint, addon, error, id, ...rest }: Props) {
+  return (
+    <FormRow label={label} hint={hint} error={error} id={id} name={rest.name} describedBy={rest['aria-describedby']} spaced>
+      {(control) => (
+        <div className={`${css.inputWrap} ${error || rest['aria-invalid'] === true ? css.inputWrapInvalid : ''}`}>
+          <input
+            {...rest}
+            id={control.id}
+            className={css.input}
+            value={value}
+            aria-invalid={error ? true : rest['aria-invalid']}
+            aria-describedby={control.describedBy}
+            onChange={(e) => onChange(e.target.value)}
+          />
+          {addon}
+        </div>
+      )}
+    </FormRow>
+  );
+}
+
+/** A labelled native select (currency, gender, cashier…), styled like `Field`. */
 export function SelectField({
   label,
   value,
@@ -63,37 +103,39 @@ export function SelectField({
   options,
   name,
   error,
-}: {
+  hint,
+  id,
+  className,
+  ...rest
+}: Omit<SelectHTMLAttributes<HTMLSelectElement>, 'value' | 'onChange' | 'children'> & {
   label: string;
   value: string;
   onChange: (value: string) => void;
   options: { value: string; label: string }[];
   name?: string;
   error?: string | undefined;
+  hint?: ReactNode;
 }) {
-  const id = useId();
-  const errorId = `${id}-error`;
   return (
-    <div className={`${css.field} ${css.selectField}`} data-field={name}>
-      <label htmlFor={id} className={css.label}>
-        {label}
-      </label>
-      <select
-        id={id}
-        name={name}
-        className={`${css.select} ${error ? css.selectInvalid : ''}`}
-        value={value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-        onChange={(e) => onChange(e.target.value)}
-      >
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      {error ? <FieldError id={errorId}>{error}</FieldError> : null}
-    </div>
+    <FormRow label={label} hint={hint} error={error} id={id} name={name} className={css.selectField} spaced>
+      {(control) => (
+        <select
+          {...rest}
+          id={control.id}
+          name={name}
+          className={[css.select, error ? css.selectInvalid : '', className].filter(Boolean).join(' ')}
+          value={value}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={control.describedBy}
+          onChange={(e) => onChange(e.target.value)}
+        >
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </FormRow>
   );
 }

@@ -4,6 +4,7 @@ import type { ApiError } from '../api/types';
 import { errorText } from '../app/errors';
 import { LANGUAGES, type LanguageCode } from '../app/i18n';
 import { Money } from '../components/Money';
+import { Card, FormRow, List, ListRow, Muted, PageHeader, ValueRow } from '../components/Page';
 import { currencyDecimals } from '../components/money';
 import { deskApi, newKey, type DeskMe, type DeskPayout, type DeskPlayer } from './api';
 import { switchDeskLanguage } from './i18n';
@@ -62,30 +63,42 @@ function SignIn() {
     setNote(res.error ? { kind: 'error', text: message(res.error) } : null);
   };
   return (
-    <form className={css.card} onSubmit={(e) => void submit(e)} data-testid="desk-signin">
-      <h1 className={css.title}>{t('signInTitle')}</h1>
-      <p className={css.muted}>{t('signInHint')}</p>
-      <label className={css.field}>
-        <span>{t('login')}</span>
-        <input className={css.input} value={login} onChange={(e) => setLogin(e.target.value)} autoComplete="username" name="login" dir="ltr" />
-      </label>
-      <label className={css.field}>
-        <span>{t('password')}</span>
-        <input
-          className={css.input}
-          type="password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          autoComplete="current-password"
-          name="password"
-          dir="ltr"
-        />
-      </label>
+    <Card as="form" onSubmit={(e) => void submit(e)} data-testid="desk-signin">
+      <PageHeader title={t('signInTitle')} lead={t('signInHint')} />
+      <FormRow label={t('login')}>
+        {(c) => (
+          <input
+            id={c.id}
+            aria-describedby={c.describedBy}
+            className={css.input}
+            value={login}
+            onChange={(e) => setLogin(e.target.value)}
+            autoComplete="username"
+            name="login"
+            dir="ltr"
+          />
+        )}
+      </FormRow>
+      <FormRow label={t('password')}>
+        {(c) => (
+          <input
+            id={c.id}
+            aria-describedby={c.describedBy}
+            className={css.input}
+            type="password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            autoComplete="current-password"
+            name="password"
+            dir="ltr"
+          />
+        )}
+      </FormRow>
       <button className={css.primary} type="submit" disabled={isLoading || !login || !password}>
         {t('signIn')}
       </button>
       <Notice note={note} />
-    </form>
+    </Card>
   );
 }
 
@@ -130,52 +143,55 @@ function DepositPanel({ me }: { me: DeskMe }) {
   };
 
   return (
-    <section className={css.card} aria-labelledby="desk-deposit-title">
-      <h2 id="desk-deposit-title" className={css.subtitle}>
-        {t('tabs.deposit')}
-      </h2>
+    <Card title={t('tabs.deposit')} titleId="desk-deposit-title">
       <form className={css.row} onSubmit={(e) => void search(e)}>
-        <label className={css.field}>
-          <span>{t('findPlaceholder')}</span>
-          <input
-            className={css.input}
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-            inputMode="numeric"
-            dir="ltr"
-            data-testid="desk-find"
-          />
-        </label>
+        <FormRow label={t('findPlaceholder')} className={css.grow}>
+          {(c) => (
+            <input
+              id={c.id}
+              aria-describedby={c.describedBy}
+              className={css.input}
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+              inputMode="numeric"
+              dir="ltr"
+              data-testid="desk-find"
+            />
+          )}
+        </FormRow>
         <button className={css.secondary} type="submit" disabled={isFetching || !query.trim()}>
           {t('find')}
         </button>
       </form>
       {player && (
-        <form className={css.player} onSubmit={(e) => void pay(e)} data-testid="desk-player">
+        <Card as="form" inset onSubmit={(e) => void pay(e)} data-testid="desk-player">
           <strong>
             #{player.id} · {[player.first_name, player.last_name].filter(Boolean).join(' ') || player.login}
           </strong>
-          <span className={css.muted} dir="ltr">
+          <Muted as="span" dir="ltr">
             {player.phone ?? player.login}
-          </span>
-          <label className={css.field}>
-            <span>{t('amount', { currency: me.currency })}</span>
-            <input
-              className={css.input}
-              value={amount}
-              onChange={(e) => setAmount(e.target.value)}
-              inputMode="decimal"
-              dir="ltr"
-              data-testid="desk-deposit-amount"
-            />
-          </label>
+          </Muted>
+          <FormRow label={t('amount', { currency: me.currency })}>
+            {(c) => (
+              <input
+                id={c.id}
+                aria-describedby={c.describedBy}
+                className={css.input}
+                value={amount}
+                onChange={(e) => setAmount(e.target.value)}
+                inputMode="decimal"
+                dir="ltr"
+                data-testid="desk-deposit-amount"
+              />
+            )}
+          </FormRow>
           <button className={css.primary} type="submit" disabled={isLoading || !amount} data-testid="desk-deposit-submit">
             {t('depositCash')}
           </button>
-        </form>
+        </Card>
       )}
       <Notice note={note} />
-    </section>
+    </Card>
   );
 }
 
@@ -203,11 +219,7 @@ function PayoutPanel({ me }: { me: DeskMe }) {
     }
   };
   return (
-    <section className={css.card} aria-labelledby="desk-payout-title">
-      <h2 id="desk-payout-title" className={css.subtitle}>
-        {t('tabs.payout')}
-      </h2>
-      <p className={css.muted}>{t('payoutHint')}</p>
+    <Card title={t('tabs.payout')} titleId="desk-payout-title" lead={t('payoutHint')}>
       <form className={css.row} onSubmit={(e) => void submit(e)}>
         <input
           className={`${css.input} ${css.codeInput}`}
@@ -230,14 +242,14 @@ function PayoutPanel({ me }: { me: DeskMe }) {
           <strong className={css.big}>
             <Money amount={paid.amount} currency={paid.currency} />
           </strong>
-          <span className={css.muted}>
+          <Muted as="span">
             {t('paidRef')} <bdi>#{paid.id}</bdi>
-          </span>
+          </Muted>
         </div>
       )}
       <Notice note={note} />
-      <span className={css.muted}>{t('currencyNote', { currency: me.currency })}</span>
-    </section>
+      <Muted as="span">{t('currencyNote', { currency: me.currency })}</Muted>
+    </Card>
   );
 }
 
@@ -249,42 +261,55 @@ function ReportPanel() {
   const [to, setTo] = useState(today);
   const { data, error, isFetching } = deskApi.useReportQuery({ from, to });
   return (
-    <section className={css.card} aria-labelledby="desk-report-title">
-      <h2 id="desk-report-title" className={css.subtitle}>
-        {t('tabs.report')}
-      </h2>
+    <Card title={t('tabs.report')} titleId="desk-report-title">
       <div className={css.row}>
-        <label className={css.field}>
-          <span>{t('from')}</span>
-          <input className={css.input} type="date" value={from} max={to} onChange={(e) => setFrom(e.target.value)} data-testid="desk-from" />
-        </label>
-        <label className={css.field}>
-          <span>{t('to')}</span>
-          <input className={css.input} type="date" value={to} min={from} onChange={(e) => setTo(e.target.value)} data-testid="desk-to" />
-        </label>
+        <FormRow label={t('from')} className={css.grow}>
+          {(c) => (
+            <input
+              id={c.id}
+              aria-describedby={c.describedBy}
+              className={css.input}
+              type="date"
+              value={from}
+              max={to}
+              onChange={(e) => setFrom(e.target.value)}
+              data-testid="desk-from"
+            />
+          )}
+        </FormRow>
+        <FormRow label={t('to')} className={css.grow}>
+          {(c) => (
+            <input
+              id={c.id}
+              aria-describedby={c.describedBy}
+              className={css.input}
+              type="date"
+              value={to}
+              min={from}
+              onChange={(e) => setTo(e.target.value)}
+              data-testid="desk-to"
+            />
+          )}
+        </FormRow>
       </div>
       {error && <Notice note={{ kind: 'error', text: message(error) }} />}
       {data && (
-        <dl className={css.report} aria-busy={isFetching} data-testid="desk-report">
-          <dt>{t('deposits', { count: data.deposits.count })}</dt>
-          <dd>
+        <List as="dl" aria-busy={isFetching} data-testid="desk-report">
+          <ValueRow label={t('deposits', { count: data.deposits.count })}>
             <Money amount={data.deposits.amount} currency={data.currency} />
-          </dd>
-          <dt>{t('payouts', { count: data.payouts.count })}</dt>
-          <dd>
+          </ValueRow>
+          <ValueRow label={t('payouts', { count: data.payouts.count })}>
             <Money amount={data.payouts.amount} currency={data.currency} />
-          </dd>
-          <dt>{t('net')}</dt>
-          <dd data-testid="desk-net">
+          </ValueRow>
+          <ValueRow label={t('net')} valueTestId="desk-net">
             <Money amount={data.net} currency={data.currency} />
-          </dd>
-          <dt>{t('float')}</dt>
-          <dd>
+          </ValueRow>
+          <ValueRow label={t('float')}>
             <Money amount={data.float} currency={data.currency} />
-          </dd>
-        </dl>
+          </ValueRow>
+        </List>
       )}
-    </section>
+    </Card>
   );
 }
 
@@ -314,49 +339,71 @@ function NetworkPanel({ me }: { me: DeskMe }) {
     }
   };
   return (
-    <section className={css.card} aria-labelledby="desk-network-title">
-      <h2 id="desk-network-title" className={css.subtitle}>
-        {t('tabs.network')}
-      </h2>
-      <ul className={css.list} data-testid="desk-cashiers">
-        {cashiers?.map((c) => (
-          <li key={c.id} className={css.listItem}>
-            <span>{c.name}</span>
-            <Money amount={c.float} currency={c.currency} />
-          </li>
-        ))}
-        {cashiers?.length === 0 && <li className={css.muted}>{t('noCashiers')}</li>}
-      </ul>
-      <form className={css.player} onSubmit={(e) => void submit(e)}>
-        <label className={css.field}>
-          <span>{t('cashier')}</span>
-          <select className={css.input} value={cashierId} onChange={(e) => setCashierId(e.target.value)} data-testid="desk-float-cashier">
-            <option value="">—</option>
-            {cashiers?.map((c) => (
-              <option key={c.id} value={String(c.id)}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </label>
+    <Card title={t('tabs.network')} titleId="desk-network-title">
+      {cashiers && (
+        <List data-testid="desk-cashiers">
+          {cashiers.map((c) => (
+            <ListRow key={c.id} trailing={<Money amount={c.float} currency={c.currency} />}>
+              {c.name}
+            </ListRow>
+          ))}
+          {cashiers.length === 0 && (
+            <ListRow>
+              <Muted as="span">{t('noCashiers')}</Muted>
+            </ListRow>
+          )}
+        </List>
+      )}
+      <Card as="form" inset onSubmit={(e) => void submit(e)}>
+        <FormRow label={t('cashier')}>
+          {(c) => (
+            <select
+              id={c.id}
+              aria-describedby={c.describedBy}
+              className={css.input}
+              value={cashierId}
+              onChange={(e) => setCashierId(e.target.value)}
+              data-testid="desk-float-cashier"
+            >
+              <option value="">—</option>
+              {cashiers?.map((k) => (
+                <option key={k.id} value={String(k.id)}>
+                  {k.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </FormRow>
         <fieldset className={css.radios}>
-          <legend className={css.muted}>{t('direction')}</legend>
+          <legend>
+            <Muted as="span">{t('direction')}</Muted>
+          </legend>
           {(['to_cashier', 'from_cashier'] as const).map((d) => (
             <label key={d}>
               <input type="radio" name="direction" value={d} checked={direction === d} onChange={() => setDirection(d)} /> {t(d)}
             </label>
           ))}
         </fieldset>
-        <label className={css.field}>
-          <span>{t('amount', { currency: me.currency })}</span>
-          <input className={css.input} value={amount} onChange={(e) => setAmount(e.target.value)} inputMode="decimal" dir="ltr" data-testid="desk-float-amount" />
-        </label>
+        <FormRow label={t('amount', { currency: me.currency })}>
+          {(c) => (
+            <input
+              id={c.id}
+              aria-describedby={c.describedBy}
+              className={css.input}
+              value={amount}
+              onChange={(e) => setAmount(e.target.value)}
+              inputMode="decimal"
+              dir="ltr"
+              data-testid="desk-float-amount"
+            />
+          )}
+        </FormRow>
         <button className={css.primary} type="submit" disabled={isLoading} data-testid="desk-float-submit">
           {t('moveFloat')}
         </button>
-      </form>
+      </Card>
       <Notice note={note} />
-    </section>
+    </Card>
   );
 }
 
@@ -376,27 +423,27 @@ export function DeskApp() {
         <LanguagePicker />
       </header>
       <main className={css.main}>
-        {isLoading && <p className={css.muted}>{t('loading')}</p>}
+        {isLoading && <Muted>{t('loading')}</Muted>}
         {!isLoading && !me && (code === 23 || code === undefined) && <SignIn />}
         {!isLoading && !me && code !== undefined && code !== 23 && (
-          <section className={css.card} data-testid="desk-refused">
+          <Card data-testid="desk-refused">
             <p className={css.error} role="alert">
               {code === 24 ? t('notStaff') : message(error)}
             </p>
             <button className={css.secondary} type="button" onClick={() => void logout()}>
               {t('signOut')}
             </button>
-          </section>
+          </Card>
         )}
         {me && (
           <>
             <section className={css.me} data-testid="desk-me">
               <div>
                 <strong>{me.name}</strong>
-                <span className={css.muted}>{t(`role.${me.role}`)}</span>
+                <Muted as="span">{t(`role.${me.role}`)}</Muted>
               </div>
               <div className={css.float}>
-                <span className={css.muted}>{t('float')}</span>
+                <Muted as="span">{t('float')}</Muted>
                 <strong data-testid="desk-float">
                   <Money amount={me.float} currency={me.currency} />
                 </strong>

@@ -306,5 +306,6 @@ describe('the payment styles (item 14)', () => {
     expect(topLevelClasses('./components/Payments.module.css')).toEqual([]);
     expect(topLevelClasses('../cashier/Cashier.module.css')).toEqual([]);
     expect(topLevelClasses('../../components/Operations.module.css')).toEqual([]);
+    expect(topLevelClasses('../../components/Page.module.css')).toEqual([]);
   });
 });

@@ -8,9 +8,10 @@ import { useAppDispatch, useAppSelector } from '../../../app/store';
 import { BackButton } from '../../../components/BackButton';
 import { DatePicker } from '../../../components/DatePicker';
 import { isoDay, monthAgo } from '../../../components/dates';
-import { Field } from '../../../components/Field';
+import { Field, SelectField } from '../../../components/Field';
 import { Money } from '../../../components/Money';
 import { MobileButton } from '../../../components/MobileButton';
+import { Actions, Card, EmptyState, List, ListRow, Muted, Page, PageHeader } from '../../../components/Page';
 import { Paginator } from '../../../components/Paginator';
 import { PopupModal } from '../../../components/PopupModal';
 import { SpinnerOverlay } from '../../../components/Spinner';
@@ -103,11 +104,8 @@ export default function WithdrawalPage({
   };
 
   return (
-    <div className={css.page}>
-      <div className={css.head}>
-        <BackButton fallback="/profile" />
-        <h1 className={css.title}>{t('title')}</h1>
-      </div>
+    <Page>
+      <PageHeader title={t('title')} back={<BackButton fallback="/profile" />} />
 
       {wager && (
         <section className={css.wager} data-testid="wager-left" aria-live="polite">
@@ -125,26 +123,21 @@ export default function WithdrawalPage({
         </Suspense>
       )}
 
-      <form className={css.card} onSubmit={(e) => void submit(e)} noValidate data-testid="withdrawal-form">
+      <Card as="form" onSubmit={(e) => void submit(e)} noValidate data-testid="withdrawal-form">
         {balance && (
-          <p className={css.muted}>
+          <Muted>
             {t('available')} <Money amount={balance.balance} currency={balance.currency} />
-          </p>
+          </Muted>
         )}
-        <div className={css.field}>
-          <label htmlFor="cashier-select" className={css.label}>
-            {t('cashier')}
-          </label>
-          <select id="cashier-select" className={css.select} value={cashierId} onChange={(e) => setCashierId(e.target.value)} data-testid="cashier-select">
-            <option value="">{t('anyCashier')}</option>
-            {cashiers?.map((c) => (
-              <option key={c.id} value={String(c.id)}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-          {cashiersFailed && <p className={css.warn}>{t('cashiersFailed')}</p>}
-        </div>
+        <SelectField
+          label={t('cashier')}
+          id="cashier-select"
+          value={cashierId}
+          onChange={setCashierId}
+          options={[{ value: '', label: t('anyCashier') }, ...(cashiers ?? []).map((c) => ({ value: String(c.id), label: c.name }))]}
+          hint={cashiersFailed ? t('cashiersFailed') : undefined}
+          data-testid="cashier-select"
+        />
         <Field
           label={t('amount', { currency })}
           name="amount"
@@ -162,25 +155,22 @@ export default function WithdrawalPage({
         <MobileButton type="submit" block disabled={sending} data-testid="withdrawal-submit">
           {t('submit')}
         </MobileButton>
-        <p className={css.muted}>{t('howItWorks')}</p>
-      </form>
+        <Muted>{t('howItWorks')}</Muted>
+      </Card>
 
       {created && created.code && (
         <section className={css.codeCard} data-testid="withdrawal-code-card" aria-live="polite">
-          <span className={css.muted}>{t('yourCode')}</span>
+          <Muted as="span">{t('yourCode')}</Muted>
           <strong className={css.code} data-testid="withdrawal-code" dir="ltr">
             {groupCode(created.code)}
           </strong>
-          <span className={css.muted}>
+          <Muted as="span">
             <Money amount={created.amount} currency={created.currency} /> · {t('codeHint')}
-          </span>
+          </Muted>
         </section>
       )}
 
-      <section className={css.card} aria-labelledby="withdrawal-history-title">
-        <h2 id="withdrawal-history-title" className={css.subtitle}>
-          {t('history')}
-        </h2>
+      <Card title={t('history')} titleId="withdrawal-history-title">
         <div className={css.period}>
           <DatePicker label={t('from')} value={from} max={to} onChange={(d) => (setFrom(d), setPage(0))} />
           <DatePicker label={t('to')} value={to} min={from} onChange={(d) => (setTo(d), setPage(0))} />
@@ -202,60 +192,66 @@ export default function WithdrawalPage({
           ))}
         </div>
         {isFetching && !history && <SpinnerOverlay />}
-        {history && history.items.length === 0 && <p className={css.muted}>{t('empty')}</p>}
-        <ul className={css.list} data-testid="withdrawal-history">
-          {history?.items.map((w) => (
-            <li key={w.id} className={css.item} data-testid="withdrawal-item" data-status={w.status}>
-              <div className={css.itemTop}>
-                <Money amount={w.amount} currency={w.currency} className={css.amount} />
-                <span className={`${css.status} ${css[`status_${statusKey(w.status)}`]}`} data-testid="withdrawal-status">
-                  {t(`status.${statusKey(w.status)}`)}
-                </span>
-              </div>
-              <span className={css.muted}>
-                <time dateTime={w.date}>{new Date(w.date).toLocaleString(`${i18n.language}-u-nu-latn`)}</time>
-                {w.cashier && (
-                  <>
-                    {' · '}
-                    <bdi>{w.cashier}</bdi>
-                  </>
+        {history && history.items.length === 0 && (
+          <EmptyState>
+            <p>{t('empty')}</p>
+          </EmptyState>
+        )}
+        {history && history.items.length > 0 && (
+          <List data-testid="withdrawal-history">
+            {history.items.map((w) => (
+              <ListRow key={w.id} data-testid="withdrawal-item" data-status={w.status}>
+                <div className={css.itemTop}>
+                  <Money amount={w.amount} currency={w.currency} className={css.amount} />
+                  <span className={`${css.status} ${css[`status_${statusKey(w.status)}`]}`} data-testid="withdrawal-status">
+                    {t(`status.${statusKey(w.status)}`)}
+                  </span>
+                </div>
+                <Muted as="span">
+                  <time dateTime={w.date}>{new Date(w.date).toLocaleString(`${i18n.language}-u-nu-latn`)}</time>
+                  {w.cashier && (
+                    <>
+                      {' · '}
+                      <bdi>{w.cashier}</bdi>
+                    </>
+                  )}
+                </Muted>
+                {w.code && (
+                  <span className={css.itemCode}>
+                    {t('code')}{' '}
+                    <bdi dir="ltr" data-testid="withdrawal-item-code">
+                      {groupCode(w.code)}
+                    </bdi>
+                  </span>
                 )}
-              </span>
-              {w.code && (
-                <span className={css.itemCode}>
-                  {t('code')}{' '}
-                  <bdi dir="ltr" data-testid="withdrawal-item-code">
-                    {groupCode(w.code)}
-                  </bdi>
-                </span>
-              )}
-              {w.status === 'CREATED' && (
-                <MobileButton color="secondary" onClick={() => setCancelling(w)} data-testid="withdrawal-cancel">
-                  {t('cancel')}
-                </MobileButton>
-              )}
-            </li>
-          ))}
-        </ul>
+                {w.status === 'CREATED' && (
+                  <MobileButton color="secondary" className={css.cancel} onClick={() => setCancelling(w)} data-testid="withdrawal-cancel">
+                    {t('cancel')}
+                  </MobileButton>
+                )}
+              </ListRow>
+            ))}
+          </List>
+        )}
         {history && <Paginator page={page + 1} pages={Math.max(history.pages, 1)} onChange={(p) => setPage(p - 1)} />}
-      </section>
+      </Card>
 
       {cancelling && (
         <PopupModal title={t('cancelTitle')} onClose={() => setCancelling(null)}>
           {cancelBusy && <SpinnerOverlay />}
-          <p className={css.muted}>
+          <Muted>
             {t('cancelConfirm')} <Money amount={cancelling.amount} currency={cancelling.currency} />
-          </p>
-          <div className={css.actions}>
+          </Muted>
+          <Actions className={css.modalActions}>
             <MobileButton color="danger" onClick={() => void confirmCancel()} disabled={cancelBusy} data-testid="withdrawal-cancel-confirm">
               {t('cancelYes')}
             </MobileButton>
             <MobileButton color="secondary" onClick={() => setCancelling(null)}>
               {t('keep')}
             </MobileButton>
-          </div>
+          </Actions>
         </PopupModal>
       )}
-    </div>
+    </Page>
   );
 }

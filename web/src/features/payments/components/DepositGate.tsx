@@ -1,12 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '../../../app/store';
+import { BackButton } from '../../../components/BackButton';
+import { Card, List, ListRow, Page, PageHeader } from '../../../components/Page';
 import { SpinnerOverlay } from '../../../components/Spinner';
 import { depositAllowance, paymentDecimals, type LimitPeriod } from '../amount';
 import { paymentsApi } from '../api';
 import type { AmountCap } from '../useAmountForm';
 import { formatMinor } from './AmountPicker';
 import { DepositBonusToggle } from './DepositBonusToggle';
-import { PayHead } from './PayHead';
 import css from './Payments.module.css';
 
 /**
@@ -24,10 +25,10 @@ export function useDepositGate() {
   if (user?.canDepositOnline === false) {
     // Titled "Deposit", not "Online deposit": this page is about the way that works offline.
     return (
-      <div className={css.page}>
-        <PayHead title={t('links.deposit')} />
+      <Page>
+        <PageHeader title={t('links.deposit')} back={<BackButton fallback="/profile" />} />
         <OfflineDeposit playerId={user.id} />
-      </div>
+      </Page>
     );
   }
   return null;
@@ -37,11 +38,7 @@ function OfflineDeposit({ playerId }: { playerId: number }) {
   const { t } = useTranslation('payments');
   const { data: cashiers, isError, isLoading } = paymentsApi.useDepositCashiersQuery();
   return (
-    <section className={css.card} data-testid="offline-deposit" aria-labelledby="offline-title">
-      <h2 id="offline-title" className={css.cardTitle}>
-        {t('offline.title')}
-      </h2>
-      <p className={css.lead}>{t('offline.text')}</p>
+    <Card title={t('offline.title')} titleId="offline-title" lead={t('offline.text')} data-testid="offline-deposit">
       <div className={css.idBox}>
         <span>{t('offline.yourId')}</span>
         <strong dir="ltr" data-testid="offline-player-id">
@@ -53,27 +50,27 @@ function OfflineDeposit({ playerId }: { playerId: number }) {
       {isLoading ? null : isError || !cashiers || cashiers.length === 0 ? (
         <p className={css.small}>{t('offline.noCashiers')}</p>
       ) : (
-        <ul className={css.places} data-testid="offline-cashiers">
+        <List data-testid="offline-cashiers">
           {cashiers.map((c) => (
-            <li key={c.id}>
+            <ListRow key={c.id}>
               <strong>
                 <bdi>{c.first_name || c.name}</bdi>
               </strong>
               {c.address ? (
-                <span>
+                <small>
                   <bdi>{c.address}</bdi>
-                </span>
+                </small>
               ) : null}
               {c.phone ? (
-                <a href={`tel:${c.phone.replace(/[^\d+]/g, '')}`} dir="ltr">
+                <a href={`tel:${c.phone.replace(/[^\d+]/g, '')}`} dir="ltr" className={css.phone}>
                   {c.phone}
                 </a>
               ) : null}
-            </li>
+            </ListRow>
           ))}
-        </ul>
+        </List>
       )}
-    </section>
+    </Card>
   );
 }
 

@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '../../../app/store';
 import { MobileButton } from '../../../components/MobileButton';
+import { Actions } from '../../../components/Page';
 import { PATHS } from '../specialUser';
 import { usePaymentPaths } from '../usePaymentPaths';
-import css from './Payments.module.css';
 
 /**
  * The profile's deposit and withdrawal entries, by kind of payer (spec §4 "Special users"). A
@@ -22,7 +22,7 @@ export default function ProfilePayments() {
         ? t('links.onlineDeposit')
         : t('links.deposit');
   return (
-    <div className={css.links} data-testid="profile-payments">
+    <Actions data-testid="profile-payments">
       <MobileButton to={paths.deposit}>{depositLabel}</MobileButton>
       {paths.kind === 'paykassma' ? (
         <>
@@ -38,6 +38,6 @@ export default function ProfilePayments() {
           {t('links.withdraw')}
         </MobileButton>
       ) : null}
-    </div>
+    </Actions>
   );
 }

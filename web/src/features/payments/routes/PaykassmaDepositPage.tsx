@@ -1,13 +1,13 @@
 import type { FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { BackButton } from '../../../components/BackButton';
 import { MobileButton } from '../../../components/MobileButton';
+import { Card, Page, PageHeader } from '../../../components/Page';
 import { AmountPicker } from '../components/AmountPicker';
 import { AllowanceLine, useDepositAllowance, useDepositGate } from '../components/DepositGate';
 import { DepositBonusToggle } from '../components/DepositBonusToggle';
 import { InfoNote } from '../components/InfoNote';
-import { PayHead } from '../components/PayHead';
-import css from '../components/Payments.module.css';
 import { newRequestKey, type FrameRequest } from '../frame';
 import { PATHS } from '../specialUser';
 import { useAmountForm, usePlayerCurrency } from '../useAmountForm';
@@ -35,9 +35,9 @@ function PaykassmaDepositForm() {
     void navigate(PATHS.frame, { state: { pay, prevPath: PATHS.paykassmaDeposit } });
   };
   return (
-    <div className={css.page}>
-      <PayHead title={t('paykassma.depositTitle')} lead={t('paykassma.depositLead')} />
-      <form className={css.card} onSubmit={onSubmit} noValidate data-testid="paykassma-deposit-form">
+    <Page>
+      <PageHeader title={t('paykassma.depositTitle')} lead={t('paykassma.depositLead')} back={<BackButton fallback="/profile" />} />
+      <Card as="form" onSubmit={onSubmit} noValidate data-testid="paykassma-deposit-form">
         <AllowanceLine allowance={allowance} currency={currency} min={form.limit.min} />
         <AmountPicker
           currency={currency}
@@ -52,8 +52,8 @@ function PaykassmaDepositForm() {
         <MobileButton type="submit" block disabled={!form.settingsLoaded || (allowance !== null && allowance.remaining < form.limit.min)} data-testid="paykassma-deposit-submit">
           {t('paykassma.submitDeposit')}
         </MobileButton>
-      </form>
+      </Card>
       <InfoNote kind="impostor" />
-    </div>
+    </Page>
   );
 }

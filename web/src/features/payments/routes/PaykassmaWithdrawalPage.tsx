@@ -3,12 +3,13 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/api';
 import { useAppSelector } from '../../../app/store';
+import { BackButton } from '../../../components/BackButton';
 import { MobileButton } from '../../../components/MobileButton';
 import { Money } from '../../../components/Money';
+import { Card, Page, PageHeader } from '../../../components/Page';
 import { COUNTRIES, fullPhone, isPhoneComplete, PhoneInput, type Country } from '../../../components/PhoneInput';
 import { AmountPicker } from '../components/AmountPicker';
 import { InfoNote } from '../components/InfoNote';
-import { PayHead } from '../components/PayHead';
 import { WagerLeft } from '../components/WagerLeft';
 import css from '../components/Payments.module.css';
 import { newRequestKey, type FrameRequest } from '../frame';
@@ -72,10 +73,10 @@ export default function PaykassmaWithdrawalPage() {
     void navigate(PATHS.frame, { state: { pay, prevPath: PATHS.paykassmaWithdrawal } });
   };
   return (
-    <div className={css.page}>
-      <PayHead title={t('paykassma.withdrawalTitle')} lead={t('paykassma.withdrawalLead')} />
+    <Page>
+      <PageHeader title={t('paykassma.withdrawalTitle')} lead={t('paykassma.withdrawalLead')} back={<BackButton fallback="/profile" />} />
       {wager ? <WagerLeft amount={wager.amount} currency={wager.currency ?? currency} /> : null}
-      <form className={css.card} onSubmit={onSubmit} noValidate data-testid="paykassma-withdrawal-form">
+      <Card as="form" onSubmit={onSubmit} noValidate data-testid="paykassma-withdrawal-form">
         {balance ? (
           <div className={css.balanceRow}>
             <span>{t('topUp.balance')}</span>
@@ -108,8 +109,8 @@ export default function PaykassmaWithdrawalPage() {
         <MobileButton type="submit" block disabled={!form.settingsLoaded} data-testid="paykassma-withdrawal-submit">
           {t('paykassma.submitWithdrawal')}
         </MobileButton>
-      </form>
+      </Card>
       <InfoNote kind="impostor" />
-    </div>
+    </Page>
   );
 }

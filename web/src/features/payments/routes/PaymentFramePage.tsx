@@ -6,12 +6,13 @@ import { api } from '../../../api/api';
 import { openAuthModal } from '../../../app/authSlice';
 import { addNotification } from '../../../app/notificationsSlice';
 import { useAppDispatch, useAppSelector } from '../../../app/store';
+import { BackButton } from '../../../components/BackButton';
 import { MobileButton } from '../../../components/MobileButton';
 import { Money } from '../../../components/Money';
+import { EmptyState, List, Page, PageHeader, ValueRow } from '../../../components/Page';
 import { Spinner, SpinnerOverlay } from '../../../components/Spinner';
 import { formatMoney } from '../../../components/money';
 import { isFinal, paymentsApi } from '../api';
-import { PayHead } from '../components/PayHead';
 import { DepositBonusGranted } from '../components/DepositBonusToggle';
 import { paymentRefusal, wagerLeft } from '../refusal';
 import { WagerLeft } from '../components/WagerLeft';
@@ -116,29 +117,27 @@ export default function PaymentFramePage() {
   }, [id, navigate, refetch]);
 
   const title = req?.kind === 'withdrawal' ? t('frame.withdrawalTitle') : t('frame.depositTitle');
-  const head = <PayHead title={title} back={back} />;
+  const head = <PageHeader title={title} back={<BackButton fallback={back} />} />;
 
   if (!isAuth && !checked) return <SpinnerOverlay />;
   if (!isAuth) {
     return (
-      <div className={css.page}>
+      <Page>
         {head}
-        <div className={css.result}>
+        <EmptyState actions={<MobileButton onClick={() => dispatch(openAuthModal('login'))}>{t('common:login')}</MobileButton>}>
           <p>{t('frame.signIn')}</p>
-          <MobileButton onClick={() => dispatch(openAuthModal('login'))}>{t('common:login')}</MobileButton>
-        </div>
-      </div>
+        </EmptyState>
+      </Page>
     );
   }
   if (!req) {
     return (
-      <div className={css.page}>
+      <Page>
         {head}
-        <div className={css.result} data-testid="frame-nothing">
+        <EmptyState data-testid="frame-nothing" actions={<MobileButton to={paths.deposit}>{t('frame.chooseAmount')}</MobileButton>}>
           <p>{t('frame.nothing')}</p>
-          <MobileButton to={paths.deposit}>{t('frame.chooseAmount')}</MobileButton>
-        </div>
-      </div>
+        </EmptyState>
+      </Page>
     );
   }
 
@@ -156,14 +155,20 @@ export default function PaymentFramePage() {
   if (outcome?.type === 'redirect' && !outcome.fresh && !final) {
     // Back from the provider's page: the same payment is followed; its page can be reopened.
     body = (
-      <Result tone="wait" title={t('frame.atProvider')} testId="frame-at-provider">
+      <Result
+        tone="wait"
+        title={t('frame.atProvider')}
+        testId="frame-at-provider"
+        actions={
+          <>
+            <MobileButton onClick={() => topLevel.assign(outcome.url)}>{t('frame.reopen')}</MobileButton>
+            <MobileButton to="/profile" color="secondary">
+              {t('frame.toProfile')}
+            </MobileButton>
+          </>
+        }
+      >
         <p>{t('frame.atProviderText')}</p>
-        <Actions>
-          <MobileButton onClick={() => topLevel.assign(outcome.url)}>{t('frame.reopen')}</MobileButton>
-          <MobileButton to="/profile" color="secondary">
-            {t('frame.toProfile')}
-          </MobileButton>
-        </Actions>
       </Result>
     );
   } else if (!outcome || (outcome.type === 'redirect' && !final)) {
@@ -178,19 +183,25 @@ export default function PaymentFramePage() {
     // A withdrawal refused for open wagering: the amount still to wager, here and on the form.
     const wager = req.kind === 'withdrawal' ? wagerLeft(outcome.error) : null;
     body = (
-      <Result tone="bad" title={t('frame.failedStart')} testId="frame-error">
+      <Result
+        tone="bad"
+        title={t('frame.failedStart')}
+        testId="frame-error"
+        actions={
+          <>
+            {wager ? (
+              <MobileButton onClick={() => void navigate(back, { state: { wager } })}>{t('frame.tryAgain')}</MobileButton>
+            ) : (
+              <MobileButton to={back}>{t('frame.tryAgain')}</MobileButton>
+            )}
+            <MobileButton to="/profile" color="secondary">
+              {t('frame.toProfile')}
+            </MobileButton>
+          </>
+        }
+      >
         <p data-testid="frame-error-text">{t(k, params)}</p>
         {wager ? <WagerLeft amount={wager.amount} currency={wager.currency ?? req.currency} /> : null}
-        <Actions>
-          {wager ? (
-            <MobileButton onClick={() => void navigate(back, { state: { wager } })}>{t('frame.tryAgain')}</MobileButton>
-          ) : (
-            <MobileButton to={back}>{t('frame.tryAgain')}</MobileButton>
-          )}
-          <MobileButton to="/profile" color="secondary">
-            {t('frame.toProfile')}
-          </MobileButton>
-        </Actions>
       </Result>
     );
   } else if ((outcome.type === 'link' || (outcome.type === 'withdrawal' && outcome.link)) && !final) {
@@ -216,28 +227,40 @@ export default function PaymentFramePage() {
   } else if (req.kind === 'deposit') {
     body =
       status === 'succeeded' ? (
-        <Result tone="ok" title={t('frame.succeeded')} testId="frame-succeeded">
+        <Result
+          tone="ok"
+          title={t('frame.succeeded')}
+          testId="frame-succeeded"
+          actions={
+            <>
+              <MobileButton to="/slots/lobby">{t('frame.toGames')}</MobileButton>
+              <MobileButton to="/profile/history" color="secondary">
+                {t('frame.history')}
+              </MobileButton>
+            </>
+          }
+        >
           <p>
             <Interpolated text={t('frame.succeededText', { amount: '\u0000' })} value={amountOf()} />
           </p>
           <NewBalance />
           <DepositBonusGranted />
-          <Actions>
-            <MobileButton to="/slots/lobby">{t('frame.toGames')}</MobileButton>
-            <MobileButton to="/profile/history" color="secondary">
-              {t('frame.history')}
-            </MobileButton>
-          </Actions>
         </Result>
       ) : (
-        <Result tone="bad" title={t(`frame.${status ?? 'failed'}`)} testId="frame-failed">
+        <Result
+          tone="bad"
+          title={t(`frame.${status ?? 'failed'}`)}
+          testId="frame-failed"
+          actions={
+            <>
+              <MobileButton to={back}>{t('frame.tryAgain')}</MobileButton>
+              <MobileButton to="/profile" color="secondary">
+                {t('frame.toProfile')}
+              </MobileButton>
+            </>
+          }
+        >
           <p>{t(`frame.${status ?? 'failed'}Text`)}</p>
-          <Actions>
-            <MobileButton to={back}>{t('frame.tryAgain')}</MobileButton>
-            <MobileButton to="/profile" color="secondary">
-              {t('frame.toProfile')}
-            </MobileButton>
-          </Actions>
         </Result>
       );
   } else {
@@ -245,23 +268,29 @@ export default function PaymentFramePage() {
     const tone = !final ? 'wait' : ok ? 'ok' : 'bad';
     const name = !final ? 'withdrawalPending' : ok ? 'withdrawalSucceeded' : 'withdrawalFailed';
     body = (
-      <Result tone={tone} title={t(`frame.${name}`)} testId={`frame-${name}`}>
+      <Result
+        tone={tone}
+        title={t(`frame.${name}`)}
+        testId={`frame-${name}`}
+        actions={
+          <>
+            <MobileButton to="/profile/history">{t('frame.history')}</MobileButton>
+            <MobileButton to="/profile" color="secondary">
+              {t('frame.toProfile')}
+            </MobileButton>
+          </>
+        }
+      >
         <p>
           <Interpolated text={t(`frame.${name}Text`, { amount: '\u0000' })} value={amountOf()} />
         </p>
         <NewBalance />
-        <Actions>
-          <MobileButton to="/profile/history">{t('frame.history')}</MobileButton>
-          <MobileButton to="/profile" color="secondary">
-            {t('frame.toProfile')}
-          </MobileButton>
-        </Actions>
       </Result>
     );
   }
 
   return (
-    <div className={css.page}>
+    <Page>
       {head}
       {body}
       {id !== null ? (
@@ -270,7 +299,7 @@ export default function PaymentFramePage() {
           {status && !final ? ` · ${t(`status.${status}`)}` : ''}
         </p>
       ) : null}
-    </div>
+    </Page>
   );
 }
 
@@ -291,39 +320,40 @@ function NewBalance() {
   const balance = useAppSelector((s) => s.auth.balance);
   if (!balance) return null;
   return (
-    <dl className={`${css.facts} ${css.wide}`}>
-      <div>
-        <dt>{t('frame.newBalance')}</dt>
-        <dd data-testid="frame-balance">
-          <Money amount={balance.balance} currency={balance.currency} />
-        </dd>
-      </div>
-    </dl>
+    <List as="dl">
+      <ValueRow label={t('frame.newBalance')} valueTestId="frame-balance">
+        <Money amount={balance.balance} currency={balance.currency} />
+      </ValueRow>
+    </List>
   );
 }
 
+const TONES = { ok: 'success', bad: 'danger', wait: 'attention' } as const;
+
+/** How the payment ended (or stands): a badge for its tone, the title, the words, what to do next. */
 function Result({
   tone,
   title,
   testId,
+  actions,
   children,
 }: {
   tone: 'ok' | 'bad' | 'wait';
   title: string;
   testId: string;
+  actions: React.ReactNode;
   children: React.ReactNode;
 }) {
   return (
-    <section className={css.result} data-testid={testId} aria-live="polite">
-      <span className={`${css.badge} ${css[tone]}`} aria-hidden="true">
-        {tone === 'ok' ? '✓' : tone === 'bad' ? '✕' : '…'}
-      </span>
-      <h2>{title}</h2>
+    <EmptyState
+      icon={tone === 'ok' ? '✓' : tone === 'bad' ? '✕' : '…'}
+      tone={TONES[tone]}
+      title={title}
+      data-testid={testId}
+      actions={actions}
+      live
+    >
       {children}
-    </section>
+    </EmptyState>
   );
-}
-
-function Actions({ children }: { children: React.ReactNode }) {
-  return <div className={css.actions}>{children}</div>;
 }

@@ -2,13 +2,14 @@ import type { FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '../../../app/store';
+import { BackButton } from '../../../components/BackButton';
 import { MobileButton } from '../../../components/MobileButton';
 import { Money } from '../../../components/Money';
+import { Card, Page, PageHeader } from '../../../components/Page';
 import { AmountPicker } from '../components/AmountPicker';
 import { AllowanceLine, useDepositAllowance, useDepositGate } from '../components/DepositGate';
 import { DepositBonusToggle } from '../components/DepositBonusToggle';
 import { InfoNote } from '../components/InfoNote';
-import { PayHead } from '../components/PayHead';
 import css from '../components/Payments.module.css';
 import { newRequestKey, type FrameRequest } from '../frame';
 import { PATHS } from '../specialUser';
@@ -41,9 +42,9 @@ function TopUpForm() {
   };
 
   return (
-    <div className={css.page}>
-      <PayHead title={t('topUp.title')} lead={t('topUp.lead')} />
-      <form className={css.card} onSubmit={onSubmit} noValidate data-testid="top-up-form">
+    <Page>
+      <PageHeader title={t('topUp.title')} lead={t('topUp.lead')} back={<BackButton fallback="/profile" />} />
+      <Card as="form" onSubmit={onSubmit} noValidate data-testid="top-up-form">
         {balance ? (
           <div className={css.balanceRow}>
             <span>{t('topUp.balance')}</span>
@@ -66,13 +67,13 @@ function TopUpForm() {
         <MobileButton type="submit" block disabled={!form.settingsLoaded || (allowance !== null && allowance.remaining < form.limit.min)} data-testid="top-up-submit">
           {t('topUp.submit')}
         </MobileButton>
-      </form>
+      </Card>
       <div className={css.notes}>
         <InfoNote kind="replenishment" />
         <InfoNote kind="impostor" />
         {userId !== undefined ? <InfoNote kind="cashier" params={{ id: userId }} /> : null}
         <InfoNote kind="webmoney" />
       </div>
-    </div>
+    </Page>
   );
 }

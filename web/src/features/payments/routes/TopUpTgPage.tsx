@@ -2,12 +2,13 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../../app/notify';
+import { BackButton } from '../../../components/BackButton';
 import { MobileButton } from '../../../components/MobileButton';
 import { Money } from '../../../components/Money';
+import { Card, EmptyState, List, Page, PageHeader, ValueRow } from '../../../components/Page';
 import { paymentsApi, type TelegramDepositReply } from '../api';
 import { AmountPicker, formatMinor } from '../components/AmountPicker';
 import { InfoNote } from '../components/InfoNote';
-import { PayHead } from '../components/PayHead';
 import css from '../components/Payments.module.css';
 import { minorOf } from '../amount';
 import { newRequestKey, safeUrl, type FrameRequest } from '../frame';
@@ -66,43 +67,34 @@ export default function TopUpTgPage() {
   };
 
   return (
-    <div className={css.page}>
-      <PayHead title={t('tg.title')} lead={t('tg.lead')} />
+    <Page>
+      <PageHeader title={t('tg.title')} lead={t('tg.lead')} back={<BackButton fallback="/profile" />} />
       {tgId === null ? (
-        <p className={css.card} data-testid="tg-missing">
-          {t('tg.noTelegram')}
-        </p>
+        <EmptyState data-testid="tg-missing">
+          <p>{t('tg.noTelegram')}</p>
+        </EmptyState>
       ) : quote ? (
-        <section className={css.card} data-testid="tg-quote">
-          <dl className={css.facts}>
-            <div>
-              <dt>{t('tg.youPay')}</dt>
-              <dd>
-                <bdi>{usdt(quote.paid)}</bdi>
-              </dd>
-            </div>
-            <div>
-              <dt>{t('tg.rate')}</dt>
-              <dd data-testid="tg-rate">
-                <bdi>{t('tg.rateValue', { rate: rate(quote.reply.rate), currency: quote.reply.credit_currency })}</bdi>
-              </dd>
-            </div>
-            <div>
-              <dt>{t('tg.credited')}</dt>
-              <dd data-testid="tg-credit">
-                <Money amount={quote.reply.credit_amount} currency={quote.reply.credit_currency} />
-              </dd>
-            </div>
-          </dl>
+        <Card data-testid="tg-quote">
+          <List as="dl">
+            <ValueRow label={t('tg.youPay')}>
+              <bdi>{usdt(quote.paid)}</bdi>
+            </ValueRow>
+            <ValueRow label={t('tg.rate')} valueTestId="tg-rate">
+              <bdi>{t('tg.rateValue', { rate: rate(quote.reply.rate), currency: quote.reply.credit_currency })}</bdi>
+            </ValueRow>
+            <ValueRow label={t('tg.credited')} valueTestId="tg-credit">
+              <Money amount={quote.reply.credit_amount} currency={quote.reply.credit_currency} />
+            </ValueRow>
+          </List>
           <MobileButton block onClick={pay} data-testid="tg-pay">
             {t('tg.pay', { amount: usdt(quote.paid) })}
           </MobileButton>
           <MobileButton block color="ghost" onClick={() => setQuote(null)}>
             {t('tg.change')}
           </MobileButton>
-        </section>
+        </Card>
       ) : (
-        <form className={css.card} onSubmit={(e) => void onSubmit(e)} noValidate data-testid="tg-form">
+        <Card as="form" onSubmit={(e) => void onSubmit(e)} noValidate data-testid="tg-form">
           <div className={css.balanceRow}>
             <span>{t('tg.account')}</span>
             <strong>
@@ -121,9 +113,9 @@ export default function TopUpTgPage() {
           <MobileButton type="submit" block disabled={isLoading} data-testid="tg-submit">
             {t('tg.submit')}
           </MobileButton>
-        </form>
+        </Card>
       )}
       <InfoNote kind="impostor" />
-    </div>
+    </Page>
   );
 }

@@ -4,8 +4,8 @@ import { selectFullBalance } from '../../../app/authSlice';
 import { useAppSelector } from '../../../app/store';
 import { Money } from '../../../components/Money';
 import { MobileButton } from '../../../components/MobileButton';
-import { PageHead } from '../components/PageHead';
-import css from '../components/Profile.module.css';
+import { BackButton } from '../../../components/BackButton';
+import { Actions, List, PageHeader, ValueRow } from '../../../components/Page';
 
 export default function BalancePage() {
   const { t } = useTranslation(ACCOUNT_NS);
@@ -21,23 +21,20 @@ export default function BalancePage() {
     : [];
   return (
     <>
-      <PageHead title={t('profile.balance')} />
-      <dl className={css.list}>
+      <PageHeader title={t('profile.balance')} back={<BackButton fallback="/profile" />} />
+      <List as="dl">
         {rows.map(([key, amount]) => (
-          <div key={key} className={css.listRow}>
-            <dt>{t(key)}</dt>
-            <dd data-testid={key}>
-              <Money amount={amount} currency={balance!.currency} />
-            </dd>
-          </div>
+          <ValueRow key={key} label={t(key)} valueTestId={key}>
+            <Money amount={amount} currency={balance!.currency} />
+          </ValueRow>
         ))}
-      </dl>
-      <div className={css.actions}>
+      </List>
+      <Actions>
         <MobileButton to="/profile/top-up">{t('profile.deposit')}</MobileButton>
         <MobileButton to="/profile/withdrawal" color="secondary">
           {t('profile.withdraw')}
         </MobileButton>
-      </div>
+      </Actions>
     </>
   );
 }

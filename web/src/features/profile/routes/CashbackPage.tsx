@@ -14,7 +14,8 @@ import { OpItem, OpList, OpMessage } from '../../../components/Operations';
 import { PopupModal } from '../../../components/PopupModal';
 import { Spinner, SpinnerOverlay } from '../../../components/Spinner';
 import type { ApiError } from '../../../api/types';
-import { PageHead } from '../components/PageHead';
+import { BackButton } from '../../../components/BackButton';
+import { Actions, Muted, PageHeader } from '../../../components/Page';
 import css from '../components/Profile.module.css';
 
 /** Spec §5: the transfer needs at least 10 (a comparison, not arithmetic, on the amount). */
@@ -95,31 +96,31 @@ export default function CashbackPage() {
 
   return (
     <>
-      <PageHead title={t('profile.cashback')} />
+      <PageHeader title={t('profile.cashback')} back={<BackButton fallback="/profile" />} />
       <section className={css.cashCard}>
-        <span className={css.muted}>{t('profile.cashbackBalance')}</span>
+        <Muted as="span">{t('profile.cashbackBalance')}</Muted>
         <strong className={css.cashAmount} data-testid="cashback-amount">
           {balance ? <Money amount={balance.cashbackBalance} currency={balance.currency} /> : '—'}
         </strong>
-        <p className={css.muted}>{t('cashback.rule', { min: CASHBACK_MIN_TRANSFER })}</p>
+        <Muted>{t('cashback.rule', { min: CASHBACK_MIN_TRANSFER })}</Muted>
         <MobileButton block disabled={!enabled} onClick={() => setOpen(true)} aria-describedby={!enabled && balance ? 'cashback-why' : undefined} data-testid="cashback-transfer">
           {t('cashback.transfer')}
         </MobileButton>
         {!enabled && balance && (
-          <p id="cashback-why" className={css.muted} data-testid="cashback-why">
+          <Muted id="cashback-why" data-testid="cashback-why">
             {t('cashback.belowMinimum', {
               min: moneyText(CASHBACK_MIN_TRANSFER, balance.currency, i18n.language),
               amount: moneyText(balance.cashbackBalance, balance.currency, i18n.language),
             })}
-          </p>
+          </Muted>
         )}
       </section>
       <section className={css.weekCard} data-testid="weekly-card">
-        <span className={css.muted}>{t('cashback.weeklyTitle')}</span>
+        <Muted as="span">{t('cashback.weeklyTitle')}</Muted>
         <strong className={css.weekAmount} data-testid="weekly-cashback">
           {balance ? <Money amount={balance.weeklyCashback} currency={balance.currency} /> : '—'}
         </strong>
-        <p className={css.muted}>{t('cashback.weeklyText')}</p>
+        <Muted>{t('cashback.weeklyText')}</Muted>
         <Link to="/promotions/cashback-percent" className={css.opLink}>
           {t('cashback.weeklyHow')}
         </Link>
@@ -131,14 +132,14 @@ export default function CashbackPage() {
           <p className={css.modalText}>
             {t('cashback.confirm')} <Money amount={balance.cashbackBalance} currency={balance.currency} />
           </p>
-          <div className={css.actions}>
+          <Actions>
             <MobileButton onClick={() => void transfer()} disabled={isLoading} data-testid="cashback-confirm">
               {t('cashback.confirmButton')}
             </MobileButton>
             <MobileButton color="secondary" onClick={() => setOpen(false)}>
               {t('cancel')}
             </MobileButton>
-          </div>
+          </Actions>
         </PopupModal>
       )}
     </>

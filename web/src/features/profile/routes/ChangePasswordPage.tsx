@@ -8,8 +8,8 @@ import { MobileButton } from '../../../components/MobileButton';
 import { NewPasswordPair, PasswordInput } from '../../../components/PasswordInput';
 import { SpinnerOverlay } from '../../../components/Spinner';
 import type { ApiError } from '../../../api/types';
-import { PageHead } from '../components/PageHead';
-import css from '../components/Profile.module.css';
+import { BackButton } from '../../../components/BackButton';
+import { Card, PageHeader } from '../../../components/Page';
 
 type PasswordField = 'current' | 'next' | 'repeat';
 const ROUTES: FieldRoutes<PasswordField> = {
@@ -50,8 +50,8 @@ export default function ChangePasswordPage() {
 
   return (
     <>
-      <PageHead title={t('profile.changePassword')} />
-      <form className={css.card} onSubmit={submit} noValidate>
+      <PageHeader title={t('profile.changePassword')} back={<BackButton fallback="/profile" />} />
+      <Card as="form" onSubmit={submit} noValidate>
         {isLoading && <SpinnerOverlay />}
         <PasswordInput
           label={t('currentPassword')}
@@ -74,7 +74,7 @@ export default function ChangePasswordPage() {
         <MobileButton type="submit" block disabled={current === '' || next === '' || repeat === '' || isLoading}>
           {t('savePassword')}
         </MobileButton>
-      </form>
+      </Card>
     </>
   );
 }

@@ -8,7 +8,8 @@ import { isoDay, monthAgo } from '../../../components/dates';
 import { OpItem, OpList, OpMessage } from '../../../components/Operations';
 import { Paginator } from '../../../components/Paginator';
 import { Spinner } from '../../../components/Spinner';
-import { PageHead } from '../components/PageHead';
+import { BackButton } from '../../../components/BackButton';
+import { PageHeader } from '../../../components/Page';
 import { opLabel } from '../operations';
 import css from '../components/Profile.module.css';
 
@@ -36,7 +37,7 @@ export default function HistoryPage({ payHistory: PayHistory }: { payHistory?: C
 
   return (
     <>
-      <PageHead title={t('profile.history')} />
+      <PageHeader title={t('profile.history')} back={<BackButton fallback="/profile" />} />
       <div className={css.filters}>
         <DatePicker label={t('from')} value={from} max={to} onChange={(d) => (setFrom(d), setPage(1))} />
         <DatePicker label={t('to')} value={to} min={from} onChange={(d) => (setTo(d), setPage(1))} />

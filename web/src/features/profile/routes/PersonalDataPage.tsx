@@ -7,8 +7,8 @@ import { Field, SelectField } from '../../../components/Field';
 import { MobileButton } from '../../../components/MobileButton';
 import { SpinnerOverlay } from '../../../components/Spinner';
 import type { ApiError } from '../../../api/types';
-import { PageHead } from '../components/PageHead';
-import css from '../components/Profile.module.css';
+import { BackButton } from '../../../components/BackButton';
+import { Card, List, PageHeader, ValueRow } from '../../../components/Page';
 
 type ProfileField = 'firstName' | 'lastName' | 'middleName' | 'birthDate' | 'numberDocument' | 'gender';
 /** The update's wire names (docs/API.md): refusals name them. */
@@ -73,35 +73,23 @@ export default function PersonalDataPage() {
 
   return (
     <>
-      <PageHead title={t('profile.personal')} />
-      <form className={css.card} onSubmit={submit} noValidate>
+      <PageHeader title={t('profile.personal')} back={<BackButton fallback="/profile" />} />
+      <Card as="form" onSubmit={submit} noValidate>
         {(isLoading || saving) && <SpinnerOverlay />}
-        <dl className={css.list}>
-          <div className={css.listRow}>
-            <dt>{t('idLabel')}</dt>
-            <dd>{profile?.id}</dd>
-          </div>
+        <List as="dl">
+          <ValueRow label={t('idLabel')}>{profile?.id}</ValueRow>
           {profile?.email && (
-            <div className={css.listRow}>
-              <dt>{t('email')}</dt>
-              <dd>
-                <bdi>{profile.email}</bdi>
-              </dd>
-            </div>
+            <ValueRow label={t('email')}>
+              <bdi>{profile.email}</bdi>
+            </ValueRow>
           )}
           {profile?.phone && (
-            <div className={css.listRow}>
-              <dt>{t('phone')}</dt>
-              <dd>
-                <bdi dir="ltr">+{profile.phone}</bdi>
-              </dd>
-            </div>
+            <ValueRow label={t('phone')}>
+              <bdi dir="ltr">+{profile.phone}</bdi>
+            </ValueRow>
           )}
-          <div className={css.listRow}>
-            <dt>{t('currency')}</dt>
-            <dd>{profile?.currency}</dd>
-          </div>
-        </dl>
+          <ValueRow label={t('currency')}>{profile?.currency}</ValueRow>
+        </List>
         <Field
           label={t('firstName')}
           name="first_name"
@@ -160,7 +148,7 @@ export default function PersonalDataPage() {
         <MobileButton type="submit" block disabled={saving}>
           {t('save')}
         </MobileButton>
-      </form>
+      </Card>
     </>
   );
 }

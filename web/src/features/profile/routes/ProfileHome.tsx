@@ -7,6 +7,7 @@ import { logout } from '../../../app/session';
 import { useAppDispatch, useAppSelector } from '../../../app/store';
 import { Icon, type IconName } from '../../../components/Icon';
 import { Money } from '../../../components/Money';
+import { List, ListRow, Muted } from '../../../components/Page';
 import css from '../components/Profile.module.css';
 
 const ITEMS: { to: string; icon: IconName; key: string }[] = [
@@ -38,18 +39,18 @@ export default function ProfileHome({ paymentsSection: PaymentsSection }: { paym
         </span>
         <div className={css.heroText}>
           <h1 className={css.heroName}>{[user.firstName, user.lastName].filter(Boolean).join(' ') || user.login}</h1>
-          <p className={css.muted}>
+          <Muted>
             {t('idLabel')} <bdi data-testid="profile-id">{user.id}</bdi> · <bdi>{user.login}</bdi>
-          </p>
+          </Muted>
         </div>
       </section>
       <section className={css.balances} aria-label={t('profile.balance')}>
         <div className={css.balanceMain}>
-          <span className={css.muted}>{t('profile.realBalance')}</span>
+          <Muted as="span">{t('profile.realBalance')}</Muted>
           <strong>{balance ? <Money amount={balance.balance} currency={balance.currency} /> : '—'}</strong>
         </div>
         <div className={css.balanceSide}>
-          <span className={css.muted}>{t('profile.bonusBalance')}</span>
+          <Muted as="span">{t('profile.bonusBalance')}</Muted>
           <strong>{balance ? <Money amount={balance.bonusBalance} currency={balance.currency} /> : '—'}</strong>
         </div>
       </section>
@@ -59,29 +60,16 @@ export default function ProfileHome({ paymentsSection: PaymentsSection }: { paym
         </Suspense>
       )}
       <nav aria-label={t('profile.title')}>
-        <ul className={css.menu}>
+        <List>
           {ITEMS.map((i) => (
-            <li key={i.to}>
-              <Link to={i.to} className={css.menuItem}>
-                <span className={css.menuIcon}>
-                  <Icon name={i.icon} />
-                </span>
-                {t(i.key)}
-                <span className={css.chev} aria-hidden="true">
-                  <Icon name="chevron" size={18} />
-                </span>
-              </Link>
-            </li>
+            <ListRow key={i.to} icon={<Icon name={i.icon} />} action={<Link to={i.to} />} chevron>
+              {t(i.key)}
+            </ListRow>
           ))}
-          <li>
-            <button type="button" className={`${css.menuItem} ${css.danger}`} onClick={() => void logout(dispatch)}>
-              <span className={css.menuIcon}>
-                <Icon name="logout" />
-              </span>
-              {t('logout')}
-            </button>
-          </li>
-        </ul>
+          <ListRow icon={<Icon name="logout" />} action={<button type="button" onClick={() => void logout(dispatch)} />} tone="danger">
+            {t('logout')}
+          </ListRow>
+        </List>
       </nav>
     </>
   );

@@ -5,8 +5,8 @@ import { openAuthModal } from '../../../app/authSlice';
 import { useAppDispatch, useAppSelector } from '../../../app/store';
 import { Icon } from '../../../components/Icon';
 import { MobileButton } from '../../../components/MobileButton';
+import { EmptyState, Page } from '../../../components/Page';
 import { SpinnerOverlay } from '../../../components/Spinner';
-import css from '../components/Profile.module.css';
 
 /** /profile and its sub-routes: signed-in players only. */
 export default function ProfileLayout() {
@@ -16,24 +16,27 @@ export default function ProfileLayout() {
   if (!isAuth && !checked) return <SpinnerOverlay />;
   if (!isAuth) {
     return (
-      <section className={css.guest}>
-        <span className={css.guestIcon}>
-          <Icon name="lock" size={32} />
-        </span>
-        <h1>{t('profile.signInTitle')}</h1>
+      <EmptyState
+        icon={<Icon name="lock" size={32} />}
+        tone="attention"
+        title={t('profile.signInTitle')}
+        headingLevel={1}
+        actions={
+          <>
+            <MobileButton onClick={() => dispatch(openAuthModal('login'))}>{t('login')}</MobileButton>
+            <MobileButton color="secondary" onClick={() => dispatch(openAuthModal('registration'))}>
+              {t('register')}
+            </MobileButton>
+          </>
+        }
+      >
         <p>{t('profile.signInText')}</p>
-        <div className={css.guestActions}>
-          <MobileButton onClick={() => dispatch(openAuthModal('login'))}>{t('login')}</MobileButton>
-          <MobileButton color="secondary" onClick={() => dispatch(openAuthModal('registration'))}>
-            {t('register')}
-          </MobileButton>
-        </div>
-      </section>
+      </EmptyState>
     );
   }
   return (
-    <div className={css.profile}>
+    <Page>
       <Outlet />
-    </div>
+    </Page>
   );
 }

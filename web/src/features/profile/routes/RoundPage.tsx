@@ -14,7 +14,8 @@ import type { SlotInfo } from '../../../studio/slots/model';
 import type { GameKind } from '../../../studio/types';
 import { verifyRound, type Verification } from '../../../studio/verify';
 import { profileApi, type RoundRecord } from '../api';
-import { PageHead } from '../components/PageHead';
+import { BackButton } from '../../../components/BackButton';
+import { Card, Muted, PageHeader } from '../../../components/Page';
 import { OpMessage } from '../../../components/Operations';
 import css from '../components/Profile.module.css';
 
@@ -54,7 +55,7 @@ export default function RoundPage() {
 
   return (
     <>
-      <PageHead title={t('history.roundTitle')} />
+      <PageHeader title={t('history.roundTitle')} back={<BackButton fallback="/profile" />} />
       {isLoading && (
         <div className={css.center}>
           <Spinner />
@@ -77,10 +78,7 @@ function Record({ rec, lang }: { rec: RoundRecord; lang: string }) {
   const dateFmt = new Intl.DateTimeFormat(`${lang}-u-nu-latn`, { dateStyle: 'medium', timeStyle: 'medium' });
   const money = (minor: number) => formatMoney(minor, exp, rec.currency, lang);
   return (
-    <section className={css.card} data-testid="round-record">
-      <h2 className={css.roundGame}>
-        <bdi>{rec.gameName}</bdi>
-      </h2>
+    <Card title={<bdi>{rec.gameName}</bdi>} data-testid="round-record">
       <dl className={css.roundFacts}>
         <dt>{t('history.round')}</dt>
         <dd>
@@ -99,7 +97,7 @@ function Record({ rec, lang }: { rec: RoundRecord; lang: string }) {
         {rec.kind === 'crash' ? <CrashFacts r={r} lang={lang} /> : <SeedFacts r={r} />}
       </dl>
       {rec.kind === 'crash' ? <CrashCheck r={r} /> : <SeedCheck rec={rec} r={r} />}
-    </section>
+    </Card>
   );
 }
 
@@ -111,7 +109,7 @@ function SeedFacts({ r }: { r: SeedRound }) {
       <dd className={css.mono}>{r.serverSeedHash}</dd>
       <dt>{t('studio:fair.serverSeed')}</dt>
       <dd className={r.serverSeed === null ? undefined : css.mono} data-testid="round-server-seed">
-        {r.serverSeed ?? <span className={css.muted}>{t('history.seedHidden')}</span>}
+        {r.serverSeed ?? <Muted as="span">{t('history.seedHidden')}</Muted>}
       </dd>
       <dt>{t('studio:fair.clientSeed')}</dt>
       <dd className={css.mono}>
@@ -136,7 +134,7 @@ function CrashFacts({ r, lang }: { r: CrashRound; lang: string }) {
         <bdi dir="ltr">{r.cashedOutAt === null ? '—' : formatMultiplier(r.cashedOutAt, lang)}</bdi>
       </dd>
       <dt>{t('studio:fair.roundHash')}</dt>
-      <dd className={css.mono}>{r.hash ?? <span className={css.muted}>{t('history.roundNotOver')}</span>}</dd>
+      <dd className={css.mono}>{r.hash ?? <Muted as="span">{t('history.roundNotOver')}</Muted>}</dd>
     </>
   );
 }

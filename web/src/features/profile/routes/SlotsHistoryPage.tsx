@@ -11,7 +11,8 @@ import { OpItem, OpList, OpMessage } from '../../../components/Operations';
 import { Paginator } from '../../../components/Paginator';
 import { Spinner } from '../../../components/Spinner';
 import { slotsHistoryApi, type SlotsRound } from '../api';
-import { PageHead } from '../components/PageHead';
+import { BackButton } from '../../../components/BackButton';
+import { Muted, PageHeader } from '../../../components/Page';
 import { providerOptions, providersFilter, ROUND_STATUSES, statusesFilter } from '../slotsFilters';
 import css from '../components/Profile.module.css';
 
@@ -49,7 +50,7 @@ export default function SlotsHistoryPage() {
 
   return (
     <>
-      <PageHead title={t('slots.title')} />
+      <PageHeader title={t('slots.title')} back={<BackButton fallback="/profile" />} />
       <div className={`${css.filters} ${css.filtersWide}`}>
         <DatePicker label={t('from')} value={from} max={to} onChange={(d) => (setFrom(d), setPage(1))} />
         <DatePicker label={t('to')} value={to} min={from} onChange={(d) => (setTo(d), setPage(1))} />
@@ -113,9 +114,9 @@ function RoundRow({ round: r, when }: { round: SlotsRound; when: string }) {
       currency={r.currency}
       testId="slots-round"
       below={
-        <small className={css.muted} data-testid="slots-status" data-status={r.status}>
+        <Muted as="small" data-testid="slots-status" data-status={r.status}>
           {t(`slots.status_${r.status}`, { defaultValue: r.status })}
-        </small>
+        </Muted>
       }
     >
       <strong>

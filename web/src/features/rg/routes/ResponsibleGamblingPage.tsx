@@ -6,9 +6,10 @@ import { useNotify } from '../../../app/notify';
 import { useAppDispatch } from '../../../app/store';
 import type { ApiError } from '../../../api/types';
 import { BackButton } from '../../../components/BackButton';
-import { Field } from '../../../components/Field';
+import { Field, SelectField } from '../../../components/Field';
 import { MobileButton } from '../../../components/MobileButton';
 import { formatMoney } from '../../../components/money';
+import { Actions, Card, Muted, Page, PageHeader } from '../../../components/Page';
 import { PasswordInput } from '../../../components/PasswordInput';
 import { PopupModal } from '../../../components/PopupModal';
 import { SpinnerOverlay } from '../../../components/Spinner';
@@ -43,12 +44,8 @@ export default function ResponsibleGamblingPage() {
   const { t } = useTranslation(NS);
   const { data, isLoading } = rgApi.useRgStateQuery();
   return (
-    <div className={css.page}>
-      <div className={css.head}>
-        <BackButton fallback="/profile" />
-        <h1 className={css.title}>{t('title')}</h1>
-        <p className={css.muted}>{t('intro')}</p>
-      </div>
+    <Page>
+      <PageHeader title={t('title')} lead={t('intro')} back={<BackButton fallback="/profile" />} />
       {isLoading || !data ? (
         <SpinnerOverlay />
       ) : (
@@ -58,7 +55,7 @@ export default function ResponsibleGamblingPage() {
           <RealityCheckSection minutes={data.reality_check_minutes} />
         </>
       )}
-    </div>
+    </Page>
   );
 }
 
@@ -89,11 +86,7 @@ function LimitsSection({ state }: { state: RgState }) {
   };
 
   return (
-    <section className={css.card} aria-labelledby="rg-limits">
-      <h2 id="rg-limits" className={css.sectionTitle}>
-        {t('limits.title')}
-      </h2>
-      <p className={css.muted}>{t('limits.hint', { hours: state.raise_delay_hours })}</p>
+    <Card title={t('limits.title')} titleId="rg-limits" lead={t('limits.hint', { hours: state.raise_delay_hours })}>
       <form onSubmit={submit} noValidate className={css.form}>
         {isLoading && <SpinnerOverlay />}
         {PERIODS.map((p) => {
@@ -131,7 +124,7 @@ function LimitsSection({ state }: { state: RgState }) {
           {t('limits.save')}
         </MobileButton>
       </form>
-    </section>
+    </Card>
   );
 }
 
@@ -142,11 +135,7 @@ function BreakSection() {
   const [exclusion, setExclusion] = useState<ExclusionPeriod>('6m');
   const [pending, setPending] = useState<Pending | null>(null);
   return (
-    <section className={css.card} aria-labelledby="rg-break">
-      <h2 id="rg-break" className={css.sectionTitle}>
-        {t('break.title')}
-      </h2>
-      <p className={css.muted}>{t('break.hint')}</p>
+    <Card title={t('break.title')} titleId="rg-break" lead={t('break.hint')}>
       <fieldset className={css.choices}>
         <legend className={css.legend}>{t('break.coolOff')}</legend>
         <div className={css.options}>
@@ -163,7 +152,7 @@ function BreakSection() {
       </fieldset>
       <fieldset className={css.choices}>
         <legend className={css.legend}>{t('break.selfExclusion')}</legend>
-        <p className={css.muted}>{t('break.exclusionHint')}</p>
+        <Muted>{t('break.exclusionHint')}</Muted>
         <div className={css.options}>
           {EXCLUSION_PERIODS.map((p) => (
             <label key={p} className={css.option}>
@@ -177,7 +166,7 @@ function BreakSection() {
         </MobileButton>
       </fieldset>
       {pending && <ConfirmBreak pending={pending} onClose={() => setPending(null)} />}
-    </section>
+    </Card>
   );
 }
 
@@ -250,14 +239,14 @@ export function ConfirmBreak({ pending, onClose }: { pending: Pending; onClose: 
             error={error}
           />
         )}
-        <div className={css.actions}>
+        <Actions>
           <MobileButton color="secondary" onClick={onClose}>
             {t('break.cancel')}
           </MobileButton>
           <MobileButton type="submit" color="danger" disabled={!armed || busy || (needsPassword && password === '')} data-testid="rg-confirm-break">
             {t('break.confirm')}
           </MobileButton>
-        </div>
+        </Actions>
       </form>
     </PopupModal>
   );
@@ -273,21 +262,15 @@ function RealityCheckSection({ minutes }: { minutes: number }) {
     else notify.formSuccess('rgReality', 'rg:reality.saved');
   };
   return (
-    <section className={css.card} aria-labelledby="rg-reality">
-      <h2 id="rg-reality" className={css.sectionTitle}>
-        {t('reality.title')}
-      </h2>
-      <p className={css.muted}>{t('reality.hint')}</p>
-      <label className={css.selectLabel}>
-        <span>{t('reality.interval')}</span>
-        <select className={css.select} value={minutes} disabled={isLoading} onChange={(e) => void change(Number(e.target.value))} name="minutes">
-          {REALITY_CHECK_MINUTES.map((m) => (
-            <option key={m} value={m}>
-              {m === 0 ? t('reality.off') : t('reality.every', { count: m })}
-            </option>
-          ))}
-        </select>
-      </label>
-    </section>
+    <Card title={t('reality.title')} titleId="rg-reality" lead={t('reality.hint')}>
+      <SelectField
+        label={t('reality.interval')}
+        name="minutes"
+        value={String(minutes)}
+        disabled={isLoading}
+        onChange={(v) => void change(Number(v))}
+        options={REALITY_CHECK_MINUTES.map((m) => ({ value: String(m), label: m === 0 ? t('reality.off') : t('reality.every', { count: m }) }))}
+      />
+    </Card>
   );
 }
