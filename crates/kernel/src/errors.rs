@@ -267,6 +267,11 @@ catalogue! {
     NoSuchBonus = 131, 200, "No such open bonus.";
     /// A bonus template refused when created (above the maximum wagering multiple, bad terms).
     BonusTermsRefused = 132, 200, "The bonus terms are not allowed.";
+    // ---- back office (140–149; docs/BACKOFFICE.md) ----
+    /// Four eyes: the staff member who requested a change cannot approve it.
+    OwnRequest = 140, 200, "Another staff member must approve this request.";
+    /// The request was already approved or rejected.
+    RequestDecided = 141, 200, "This request has already been decided.";
     PromoNotFound = 2200, 200, "This promo code does not exist.";
     PromoExpired = 2201, 200, "This promo code has expired.";
     PromoAlreadyActivated = 2202, 200, "You have already activated this promo code.";

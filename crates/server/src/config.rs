@@ -42,6 +42,10 @@ pub struct Config {
     /// The largest amount one posting may move and the largest a balance may reach
     /// (`LEDGER_MAX_AMOUNT`, `LEDGER_MAX_BALANCE`, in major units).
     pub ledger_limits: wallet::LedgerLimits,
+    /// `ADJUST_FOUR_EYES_ABOVE` (major units of the player's currency, default 1,000): a
+    /// manual adjustment larger than this waits for a second staff member's approval
+    /// (src/adjustments.rs).
+    pub adjust_four_eyes_above_major: i64,
     /// SMTP and SMS gateway (`SMTP_URL`, `SMS_GATEWAY_URL`, …).
     pub transports: TransportConfig,
     /// Delivery timings of the message outbox.
@@ -153,6 +157,7 @@ impl Config {
             json_logs: parse_var(&var, "JSON_LOGS")?.unwrap_or(mode == Mode::Production),
             accounts,
             ledger_limits,
+            adjust_four_eyes_above_major: parse_var::<i64>(&var, "ADJUST_FOUR_EYES_ABOVE")?.unwrap_or(1_000).max(0),
             transports: TransportConfig::from_lookup(var),
             outbox: OutboxConfig::default(),
             metrics_token: var("METRICS_TOKEN"),
@@ -250,6 +255,7 @@ impl Config {
             json_logs: false,
             accounts,
             ledger_limits: wallet::LedgerLimits::default(),
+            adjust_four_eyes_above_major: 1_000,
             transports: TransportConfig::default(),
             outbox: OutboxConfig { poll: std::time::Duration::from_millis(100), ..OutboxConfig::default() },
             metrics_token: None,

@@ -1,6 +1,7 @@
 //! The `carthage` server: configuration, startup, router assembly, the HTTP API, the
 //! static player app and the CLI subcommands.
 
+pub mod adjustments;
 pub mod api;
 pub mod app;
 pub mod backup;

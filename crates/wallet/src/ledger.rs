@@ -461,26 +461,7 @@ impl Ledger {
         reason: &str,
         idempotency_key: String,
     ) -> Result<Receipt, LedgerError> {
-        if amount == 0 {
-            return Err(LedgerError::Invalid("the amount must not be zero".into()));
-        }
-        if reason.trim().is_empty() {
-            return Err(LedgerError::Invalid("a reason is required".into()));
-        }
-        let player = AccountRef::Player { user_id, kind };
-        let house = AccountRef::House(kind.funding_house());
-        let (from, to) = if amount > 0 { (house, player) } else { (player, house) };
-        let posting = PostingRequest::transfer(TxType::ManualAdjustment, idempotency_key.clone(), Some(user_id), currency, from, to, amount.abs())
-            .comment(format!("Manual adjustment: {reason}"))
-            .metadata(serde_json::json!({ "actor": actor, "reason": reason }))
-            .audit(Audit {
-                actor: actor.to_string(),
-                action: "wallet.adjust".into(),
-                subject: format!("user:{user_id}"),
-                details: serde_json::json!({
-                    "kind": kind.as_str(), "amount": amount, "currency": currency.code(), "reason": reason, "key": idempotency_key
-                }),
-            });
+        let posting = adjust_posting(user_id, currency, kind, amount, actor, reason, idempotency_key, serde_json::Value::Null)?;
         self.post(posting).await
     }
 
@@ -617,6 +598,43 @@ impl Ledger {
     pub async fn verify(&self) -> Result<crate::VerifyReport, LedgerError> {
         crate::verify::run(&self.db).await
     }
+}
+
+/// The posting of a manual, audited adjustment (what [`Ledger::adjust`] posts): `amount`
+/// (signed, minor units) credited to or debited from the player's `kind` against the house
+/// account that funds it, with its audit record (`wallet.adjust`; `extra` joins the record's
+/// details, e.g. the four-eyes request it carries out). Post it with [`Ledger::post_with`] to
+/// write the caller's rows in the same transaction.
+#[allow(clippy::too_many_arguments)]
+pub fn adjust_posting(
+    user_id: i64,
+    currency: Currency,
+    kind: BalanceKind,
+    amount: Minor,
+    actor: &str,
+    reason: &str,
+    idempotency_key: String,
+    extra: serde_json::Value,
+) -> Result<PostingRequest, LedgerError> {
+    if amount == 0 {
+        return Err(LedgerError::Invalid("the amount must not be zero".into()));
+    }
+    if reason.trim().is_empty() {
+        return Err(LedgerError::Invalid("a reason is required".into()));
+    }
+    let player = AccountRef::Player { user_id, kind };
+    let house = AccountRef::House(kind.funding_house());
+    let (from, to) = if amount > 0 { (house, player) } else { (player, house) };
+    let mut details = serde_json::json!({
+        "kind": kind.as_str(), "amount": amount, "currency": currency.code(), "reason": reason, "key": idempotency_key
+    });
+    if let (Some(d), serde_json::Value::Object(more)) = (details.as_object_mut(), extra) {
+        d.extend(more);
+    }
+    Ok(PostingRequest::transfer(TxType::ManualAdjustment, idempotency_key.clone(), Some(user_id), currency, from, to, amount.abs())
+        .comment(format!("Manual adjustment: {reason}"))
+        .metadata(serde_json::json!({ "actor": actor, "reason": reason }))
+        .audit(Audit { actor: actor.to_string(), action: "wallet.adjust".into(), subject: format!("user:{user_id}"), details }))
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ mod terms;
 mod posting;
 mod verify;
 
-pub use ledger::{HistoryEntry, HistoryQuery, Ledger, LedgerStats};
+pub use ledger::{adjust_posting, HistoryEntry, HistoryQuery, Ledger, LedgerStats};
 pub use posting::{attached, attached_many, Attached, AttachedMany, AttachedRows, BatchCounts, RowSet, MAX_RETRIES};
 pub use model::*;
 pub use observer::{Applied, Checked, Deferred, PostingObserver, Reversed};

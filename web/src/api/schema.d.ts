@@ -38,6 +38,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit trail, newest first, filtered by actor, action (or prefix) and subject (admin, support, finance). */
+        get: operations["list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recomputes the audit chain (what `carthage audit verify` does): admin, support, finance. */
+        get: operations["verify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/jackpots": {
         parameters: {
             query?: never;
@@ -251,6 +285,60 @@ export interface paths {
         put?: never;
         /** Credits (positive) or debits (negative) a player's balance, audited. */
         post: operations["adjust"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/wallet/adjust-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Four-eyes adjustment requests, newest first (admin, finance). */
+        get: operations["list_requests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/wallet/adjust-requests/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approves a four-eyes request: the adjustment posts and the request is approved in one
+         *     transaction (admin, finance; never the requester).
+         */
+        post: operations["approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/wallet/adjust-requests/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rejects a four-eyes request (admin, finance; the requester may withdraw their own). */
+        post: operations["reject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2623,13 +2711,21 @@ export interface components {
             url_image: string;
         };
         AdjustReply: {
-            /** @description The balance after the adjustment. */
-            balance: components["schemas"]["MajorUnits"];
+            balance?: null | components["schemas"]["MajorUnits"];
             currency: string;
             kind: string;
             replayed: boolean;
-            /** Format: int64 */
-            transactionId: number;
+            request?: null | components["schemas"]["AdjustRequestView"];
+            /**
+             * @description `done` (posted) or `pending` (above the four-eyes amount: `request` waits for a second
+             *     staff member; nothing moved).
+             */
+            status: string;
+            /**
+             * Format: int64
+             * @description The adjustment's ledger transaction (done).
+             */
+            transactionId?: number | null;
         };
         AdjustRequest: {
             /** @description Signed decimal text in major units of the user's currency, e.g. "12.500" or "-3". */
@@ -2639,6 +2735,34 @@ export interface components {
             /** @description real, bonus, free_bet, cashback, weekly_cashback or points. */
             kind: string;
             reason: string;
+            /** Format: int64 */
+            userId: number;
+        };
+        /** @description A request as the console shows it. */
+        AdjustRequestView: {
+            /** @description Signed, in major units of the player's currency. */
+            amount: components["schemas"]["MajorUnits"];
+            /** Format: int64 */
+            createdAt: number;
+            currency: string;
+            /** Format: int64 */
+            decidedAt?: number | null;
+            /** Format: int64 */
+            decidedBy?: number | null;
+            decisionNote?: string | null;
+            /** Format: int64 */
+            id: number;
+            kind: string;
+            reason: string;
+            /** Format: int64 */
+            requestedBy: number;
+            /** @description pending, approved or rejected. */
+            status: string;
+            /**
+             * Format: int64
+             * @description The adjustment's ledger transaction once approved.
+             */
+            transactionId?: number | null;
             /** Format: int64 */
             userId: number;
         };
@@ -2679,6 +2803,57 @@ export interface components {
              * @description How many coupons win (1 to 1000).
              */
             winners: number;
+        };
+        AuditCheck: {
+            breakReason?: string | null;
+            /**
+             * Format: int64
+             * @description Where the chain first breaks.
+             */
+            breakSeq?: number | null;
+            headHash: string;
+            /** Format: int64 */
+            headSeq: number;
+            /**
+             * @description True when every row follows the one before it, matches its hash, the head names the
+             *     last row and no row was written around the chain.
+             */
+            intact: boolean;
+            /** Format: int64 */
+            rows: number;
+            /**
+             * Format: int64
+             * @description Rows written outside the chain.
+             */
+            unchained: number;
+        };
+        AuditPage: {
+            /**
+             * Format: int64
+             * @description Pass as `before` for the next page; absent on the last page.
+             */
+            nextBefore?: number | null;
+            rows: components["schemas"]["AuditRow"][];
+        };
+        AuditRow: {
+            action: string;
+            actor: string;
+            /**
+             * Format: int64
+             * @description Milliseconds since the epoch.
+             */
+            createdAt: number;
+            /** @description What the action recorded (JSON; before and after where something changed). */
+            details: Record<string, never>;
+            /** @description SHA-256 (hex) of the previous row's hash and this row's content. */
+            hash: string;
+            prevHash: string;
+            /**
+             * Format: int64
+             * @description The row's place in the chain (1, 2, 3… with no gap).
+             */
+            seq: number;
+            subject: string;
         };
         /** @description `balance` request body. */
         BalanceCall: {
@@ -3418,13 +3593,59 @@ export interface components {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
             result?: {
-                /** @description The balance after the adjustment. */
-                balance: components["schemas"]["MajorUnits"];
+                balance?: null | components["schemas"]["MajorUnits"];
                 currency: string;
                 kind: string;
                 replayed: boolean;
+                request?: null | components["schemas"]["AdjustRequestView"];
+                /**
+                 * @description `done` (posted) or `pending` (above the four-eyes amount: `request` waits for a second
+                 *     staff member; nothing moved).
+                 */
+                status: string;
+                /**
+                 * Format: int64
+                 * @description The adjustment's ledger transaction (done).
+                 */
+                transactionId?: number | null;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_AdjustRequestView: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            /** @description A request as the console shows it. */
+            result?: {
+                /** @description Signed, in major units of the player's currency. */
+                amount: components["schemas"]["MajorUnits"];
                 /** Format: int64 */
-                transactionId: number;
+                createdAt: number;
+                currency: string;
+                /** Format: int64 */
+                decidedAt?: number | null;
+                /** Format: int64 */
+                decidedBy?: number | null;
+                decisionNote?: string | null;
+                /** Format: int64 */
+                id: number;
+                kind: string;
+                reason: string;
+                /** Format: int64 */
+                requestedBy: number;
+                /** @description pending, approved or rejected. */
+                status: string;
+                /**
+                 * Format: int64
+                 * @description The adjustment's ledger transaction once approved.
+                 */
+                transactionId?: number | null;
+                /** Format: int64 */
+                userId: number;
             };
             /**
              * Format: int32
@@ -3441,6 +3662,57 @@ export interface components {
                 provider: string;
                 /** @description The provider's last catalogue refresh failed: its games are the last ones read. */
                 unavailable: boolean;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_AuditCheck: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                breakReason?: string | null;
+                /**
+                 * Format: int64
+                 * @description Where the chain first breaks.
+                 */
+                breakSeq?: number | null;
+                headHash: string;
+                /** Format: int64 */
+                headSeq: number;
+                /**
+                 * @description True when every row follows the one before it, matches its hash, the head names the
+                 *     last row and no row was written around the chain.
+                 */
+                intact: boolean;
+                /** Format: int64 */
+                rows: number;
+                /**
+                 * Format: int64
+                 * @description Rows written outside the chain.
+                 */
+                unchained: number;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_AuditPage: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /**
+                 * Format: int64
+                 * @description Pass as `before` for the next page; absent on the last page.
+                 */
+                nextBefore?: number | null;
+                rows: components["schemas"]["AuditRow"][];
             };
             /**
              * Format: int32
@@ -5005,6 +5277,43 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_AdjustRequestView: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /** @description Signed, in major units of the player's currency. */
+                amount: components["schemas"]["MajorUnits"];
+                /** Format: int64 */
+                createdAt: number;
+                currency: string;
+                /** Format: int64 */
+                decidedAt?: number | null;
+                /** Format: int64 */
+                decidedBy?: number | null;
+                decisionNote?: string | null;
+                /** Format: int64 */
+                id: number;
+                kind: string;
+                reason: string;
+                /** Format: int64 */
+                requestedBy: number;
+                /** @description pending, approved or rejected. */
+                status: string;
+                /**
+                 * Format: int64
+                 * @description The adjustment's ledger transaction once approved.
+                 */
+                transactionId?: number | null;
+                /** Format: int64 */
+                userId: number;
+            }[];
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Vec_BetReply: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -5926,7 +6235,7 @@ export interface components {
          * @description Reply codes (the envelope's status). 0 is success.
          * @enum {integer}
          */
-        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 15 | 17 | 21 | 22 | 101 | 102 | 103 | 231 | 501 | 506 | 507 | 508 | 105 | 106 | 6252 | 20 | 12 | 13 | 14 | 16 | 18 | 19 | 23 | 24 | 25 | 26 | 28 | 29 | 30 | 31 | 32 | 33 | 27 | 36 | 37 | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 71 | 72 | 120 | 121 | 122 | 123 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90 | 91 | 92 | 95 | 96 | 97 | 98 | 99 | 110 | 111 | 112 | 113 | 600 | 601 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 611 | 612 | 613 | 614 | 615 | 616 | 617 | 999 | 1489 | 3301 | 130 | 131 | 132 | 2200 | 2201 | 2202 | 2203 | 2204 | 2205 | 2206 | 2207 | 2208 | 2209 | 2210 | 2211 | 2212 | 2213 | 2214 | 2215 | 1000;
+        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 15 | 17 | 21 | 22 | 101 | 102 | 103 | 231 | 501 | 506 | 507 | 508 | 105 | 106 | 6252 | 20 | 12 | 13 | 14 | 16 | 18 | 19 | 23 | 24 | 25 | 26 | 28 | 29 | 30 | 31 | 32 | 33 | 27 | 36 | 37 | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 71 | 72 | 120 | 121 | 122 | 123 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90 | 91 | 92 | 95 | 96 | 97 | 98 | 99 | 110 | 111 | 112 | 113 | 600 | 601 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 611 | 612 | 613 | 614 | 615 | 616 | 617 | 999 | 1489 | 3301 | 130 | 131 | 132 | 140 | 141 | 2200 | 2201 | 2202 | 2203 | 2204 | 2205 | 2206 | 2207 | 2208 | 2209 | 2210 | 2211 | 2212 | 2213 | 2214 | 2215 | 1000;
         /** @description Failure: `status` is the code, `result` optional data (e.g. `retryAfterSeconds`). */
         ErrorEnvelope: {
             error_message: string;
@@ -6786,6 +7095,10 @@ export interface components {
              * @description 0 (off), 15, 30, 60 or 120.
              */
             minutes: number;
+        };
+        RejectRequest: {
+            /** @description Why (1 to 500 characters). */
+            note: string;
         };
         ReportLineReply: {
             amount: components["schemas"]["MajorUnits"];
@@ -7679,6 +7992,91 @@ export interface operations {
             };
         };
     };
+    list: {
+        parameters: {
+            query?: {
+                /** @description Who: `admin:{id}`, `cli:{user}`… (exact). */
+                actor?: string;
+                /** @description What: an action name, or a prefix ending in `.` (`promo.` for every promotions action). */
+                action?: string;
+                /** @description On what: `user:{id}`, `code:{code}`… (exact). */
+                subject?: string;
+                /** @description The next page: rows before this place in the chain (the last row's `seq`). */
+                before?: number;
+                /** @description 1 to 500 (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AuditPage"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 24 not admin, support or finance, 47 a filter too long or a limit out of 1–500 */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AuditCheck"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 24 not admin, support or finance */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     list_pools: {
         parameters: {
             query?: never;
@@ -8230,7 +8628,129 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 3 no such user, 23 not signed in, 24 not an admin, 26 key reused, 40/47 invalid, 501/506/507 insufficient */
+            /** @description 3 no such user, 23 not signed in, 24 not admin or finance, 26 key reused, 40/47 invalid, 501/506/507 insufficient (above ADJUST_FOUR_EYES_ABOVE: a pending request, nothing moves) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_requests: {
+        parameters: {
+            query?: {
+                /** @description pending, approved or rejected (all when absent). */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_AdjustRequestView"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in, 24 not admin or finance, 47 unknown status */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AdjustRequestView"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24 not admin or finance, 40 bad id, 43 no such request, 140 the requester's own request, 141 already decided, 501/506/507 insufficient */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    reject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AdjustRequestView"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24 not admin or finance, 40 bad id, 43 no such request, 47 note, 141 already decided */
             default: {
                 headers: {
                     [name: string]: unknown;

@@ -71,7 +71,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         user::restore_email_new, user::restore_phone_new, user::change_password, user::profile, user::update_profile,
         wallet::balance, wallet::move_cashback_to_real, wallet::history, wallet::transactions,
         site::settings, site::flat_pages, site::slides, site::ads, site::set_language,
-        admin::adjust, audit::list, audit::verify,
+        admin::adjust, admin::list_requests, admin::approve, admin::reject, audit::list, audit::verify,
         casino::providers, casino::game_list, casino::search, casino::session, casino::blocklist,
         casino::favourite_add, casino::favourite_remove, casino::favourite_list,
         casino_history::slots_bet_history,

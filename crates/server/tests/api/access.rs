@@ -63,27 +63,12 @@ async fn every_console_operation_admits_only_its_roles() {
                 clients.push((Some(role), api));
                 continue;
             }
-            app.state
-                .accounts
-                .create_user(accounts::NewUser {
-                    email: Some(email.clone()),
-                    phone: None,
-                    password: PASSWORD.into(),
-                    role,
-                    currency: kernel::Currency::Tnd,
-                    first_name: String::new(),
-                    last_name: String::new(),
-                    registered_via: "test",
-                })
-                .await
-                .unwrap();
-            let api = app.client();
-            ok(api.login(&email, PASSWORD).await);
+            let (api, _) = app.staff(role, &email).await;
             clients.push((Some(role), api));
         }
 
         // Everyone refused first: nothing may change.
-        let state = async || (app.count("audit_log").await, app.count("ledger_transactions").await, app.count("bonus_templates").await, app.count("promo_codes").await);
+        let state = async || (app.count("audit_log").await, app.count("ledger_transactions").await, app.count("bonus_templates").await, app.count("promo_codes").await, app.count("adjust_requests").await);
         let before = state().await;
         let mut passed = Vec::new();
         for (method, path) in &ops {

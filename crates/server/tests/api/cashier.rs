@@ -51,10 +51,6 @@ async fn pending_total(app: &TestApp) -> i64 {
     .await
 }
 
-fn num(v: &Value) -> f64 {
-    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
-}
-
 fn with_key(api: &Api, method: Method, path: &str, key: &str, body: Value) -> reqwest::RequestBuilder {
     api.req(method, path).header("Idempotency-Key", key).json(&body)
 }

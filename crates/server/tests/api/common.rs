@@ -285,6 +285,28 @@ impl TestApp {
         (api, s["user"]["id"].as_i64().expect("user id"), s["token"].as_str().expect("token").to_string())
     }
 
+    /// A user of `role` (any but player) created directly and signed in: its client and id.
+    pub async fn staff(&self, role: accounts::Role, email: &str) -> (Api, i64) {
+        let user = self
+            .state
+            .accounts
+            .create_user(accounts::NewUser {
+                email: Some(email.into()),
+                phone: None,
+                password: PASSWORD.into(),
+                role,
+                currency: kernel::Currency::Tnd,
+                first_name: String::new(),
+                last_name: String::new(),
+                registered_via: "test",
+            })
+            .await
+            .expect("staff user");
+        let api = self.client();
+        ok(api.login(email, PASSWORD).await);
+        (api, user.id)
+    }
+
     // -------------------------------------------------------------- money
 
     /// Credits `minor` units of the user's currency to one of their balances, through the
@@ -457,14 +479,21 @@ impl Api {
 
 // ------------------------------------------------------------------ envelope asserts
 
-/// Asserts a success envelope (HTTP 200, `status` 0, no error message); returns `result`.
+/// A JSON number as f64 (money is compared as numbers and, where exactness matters, as
+/// raw text).
 #[track_caller]
+pub fn num(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
 /// An amount or odds as the app sends them: a JSON number written from its decimal text
 /// (test code never holds money in a float).
 pub fn decimal(text: &str) -> Value {
     serde_json::from_str(text).expect("a decimal number")
 }
 
+/// Asserts a success envelope (HTTP 200, `status` 0, no error message); returns `result`.
+#[track_caller]
 pub fn ok(reply: (u16, Value)) -> Value {
     let (http, body) = reply;
     assert_eq!((http, body["status"].as_i64()), (200, Some(0)), "expected HTTP 200 status 0, got HTTP {http}: {body}");

@@ -4,6 +4,7 @@
 
 mod common;
 mod access;
+mod four_eyes;
 
 mod casino;
 mod cashback_coupons;
@@ -42,13 +43,6 @@ use std::time::Duration;
 use wallet::BalanceKind;
 
 const TND: i64 = 1000; // millimes in one dinar
-
-/// A JSON number as f64 (money is compared as numbers and, where exactness matters, as
-/// raw text).
-#[track_caller]
-fn num(v: &Value) -> f64 {
-    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
-}
 
 fn str_of(v: &Value) -> &str {
     v.as_str().unwrap_or_else(|| panic!("not a string: {v}"))
