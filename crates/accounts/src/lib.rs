@@ -10,6 +10,7 @@ pub mod model;
 pub mod notify;
 pub mod password;
 pub mod rg;
+pub mod staff;
 pub mod validate;
 
 use kernel::clock::{now_ms, DAY_MS, HOUR_MS, MINUTE_MS};

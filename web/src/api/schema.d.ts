@@ -113,6 +113,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/players": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Finds players (at most 50, newest first): admin, support, finance. */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/players/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The player's card: profile, balances, sessions, responsible-gambling state and the last
+         *     staff actions on them (admin, support, finance).
+         */
+        get: operations["card"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/players/{id}/ban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Bans a player (admin): every session ends at once; audited with the reason. */
+        post: operations["ban"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/players/{id}/unban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Lifts a player's ban (admin); audited with the reason. */
+        post: operations["unban"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/promotions/bonuses": {
         parameters: {
             query?: never;
@@ -2859,6 +2930,11 @@ export interface components {
         BalanceCall: {
             sessionToken: string;
         };
+        BalanceLine: {
+            amount: components["schemas"]["MajorUnits"];
+            currency: string;
+            kind: string;
+        };
         /** @description Spec §3 Balance reply; amounts in major units of `currency`. */
         BalanceReply: {
             balance: components["schemas"]["MajorUnits"];
@@ -2876,6 +2952,15 @@ export interface components {
              */
             weeklyCashback: components["schemas"]["MajorUnits"];
             wonJackpots: components["schemas"]["WonJackpotReply"][];
+        };
+        BanReply: {
+            /** @description False when the player already was in that state (nothing recorded). */
+            changed: boolean;
+            isBanned: boolean;
+        };
+        BanRequest: {
+            /** @description Why (1 to 500 characters): kept in the audit trail. */
+            reason: string;
         };
         /** @enum {string} */
         BaseArg: "bonus" | "bonus_plus_deposit";
@@ -3741,6 +3826,21 @@ export interface components {
                  */
                 weeklyCashback: components["schemas"]["MajorUnits"];
                 wonJackpots: components["schemas"]["WonJackpotReply"][];
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_BanReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /** @description False when the player already was in that state (nothing recorded). */
+                changed: boolean;
+                isBanned: boolean;
             };
             /**
              * Format: int32
@@ -4734,6 +4834,37 @@ export interface components {
                  */
                 id: number;
                 phone: string;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_PlayerCard: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /** @description The last staff actions on this player (audit trail, newest first). */
+                audit: components["schemas"]["AuditRow"][];
+                balances: components["schemas"]["BalanceLine"][];
+                /** Format: int64 */
+                coolOffUntil?: number | null;
+                emailVerified: boolean;
+                lang: string;
+                /**
+                 * Format: int64
+                 * @description Sessions signed in now.
+                 */
+                liveSessions: number;
+                player: components["schemas"]["PlayerRow"];
+                registeredVia: string;
+                /**
+                 * Format: int64
+                 * @description Responsible gambling: the end of a self-exclusion or cool-off (ms; absent when none).
+                 */
+                selfExcludedUntil?: number | null;
             };
             /**
              * Format: int32
@@ -5768,6 +5899,32 @@ export interface components {
                 type: string;
                 /** @description Major units: positive for a deposit, negative for a withdrawal. */
                 value: components["schemas"]["MajorUnits"];
+            }[];
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_PlayerRow: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /**
+                 * Format: int64
+                 * @description Milliseconds since the epoch.
+                 */
+                createdAt: number;
+                currency: string;
+                email?: string | null;
+                firstName: string;
+                /** Format: int64 */
+                id: number;
+                isBanned: boolean;
+                isPartner: boolean;
+                lastName: string;
+                phone?: string | null;
             }[];
             /**
              * Format: int32
@@ -6966,6 +7123,43 @@ export interface components {
              * @description Minor units of the player's currency, within the studio's limits.
              */
             stake: number;
+        };
+        PlayerCard: {
+            /** @description The last staff actions on this player (audit trail, newest first). */
+            audit: components["schemas"]["AuditRow"][];
+            balances: components["schemas"]["BalanceLine"][];
+            /** Format: int64 */
+            coolOffUntil?: number | null;
+            emailVerified: boolean;
+            lang: string;
+            /**
+             * Format: int64
+             * @description Sessions signed in now.
+             */
+            liveSessions: number;
+            player: components["schemas"]["PlayerRow"];
+            registeredVia: string;
+            /**
+             * Format: int64
+             * @description Responsible gambling: the end of a self-exclusion or cool-off (ms; absent when none).
+             */
+            selfExcludedUntil?: number | null;
+        };
+        PlayerRow: {
+            /**
+             * Format: int64
+             * @description Milliseconds since the epoch.
+             */
+            createdAt: number;
+            currency: string;
+            email?: string | null;
+            firstName: string;
+            /** Format: int64 */
+            id: number;
+            isBanned: boolean;
+            isPartner: boolean;
+            lastName: string;
+            phone?: string | null;
         };
         /** @description `api/pragmatic/game_list` item. */
         PragmaticGame: {
@@ -8184,6 +8378,174 @@ export interface operations {
                 };
             };
             /** @description 24 not an admin or not demo mode, 43 no such pool */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    search: {
+        parameters: {
+            query: {
+                /**
+                 * @description An id, a phone number, an e-mail (or its beginning) or the beginning of a first or
+                 *     last name; 2 to 100 characters.
+                 */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_PlayerRow"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24 not admin, support or finance, 47 a text under 2 or over 100 characters */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PlayerCard"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 3 no such player, 23, 24 not admin, support or finance, 40 bad id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ban: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BanRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BanReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 3 no such player, 23, 24 not admin, 40 bad id, 47 reason */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    unban: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BanRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BanReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 3 no such player, 23, 24 not admin, 40 bad id, 47 reason */
             default: {
                 headers: {
                     [name: string]: unknown;

@@ -52,6 +52,21 @@ pub struct AuditRow {
     pub prev_hash: String,
 }
 
+impl From<store::audit::Chained> for AuditRow {
+    fn from(r: store::audit::Chained) -> AuditRow {
+        AuditRow {
+            seq: r.seq,
+            details: serde_json::from_str(&r.details).unwrap_or(serde_json::Value::String(r.details)),
+            actor: r.actor,
+            action: r.action,
+            subject: r.subject,
+            created_at: r.created_at,
+            hash: r.hash,
+            prev_hash: r.prev_hash,
+        }
+    }
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AuditPage {
@@ -78,19 +93,7 @@ pub async fn list(State(state): State<AppState>, _staff: Staff<perm::AuditRead>,
     let filter = store::audit::Filter { actor: bounded("actor", q.actor)?, action: bounded("action", q.action)?, subject: bounded("subject", q.subject)? };
     let rows = store::audit::page(&state.db, &filter, q.before, limit).await.map_err(|e| AppError::internal(e.to_string()))?;
     let next_before = if rows.len() as i64 == limit { rows.last().map(|r| r.seq) } else { None };
-    let rows = rows
-        .into_iter()
-        .map(|r| AuditRow {
-            seq: r.seq,
-            details: serde_json::from_str(&r.details).unwrap_or(serde_json::Value::String(r.details)),
-            actor: r.actor,
-            action: r.action,
-            subject: r.subject,
-            created_at: r.created_at,
-            hash: r.hash,
-            prev_hash: r.prev_hash,
-        })
-        .collect();
+    let rows = rows.into_iter().map(AuditRow::from).collect();
     ok(AuditPage { rows, next_before })
 }
 

@@ -15,6 +15,7 @@ pub mod envelope;
 pub mod extract;
 pub mod partners;
 pub mod payments;
+pub mod players;
 pub mod promotions;
 pub mod promotions_extra;
 pub mod promotions_admin;
@@ -37,7 +38,7 @@ use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::OpenApi;
 
 pub fn routes(state: &AppState) -> Router<AppState> {
-    let mut r = Router::new().merge(user::routes()).merge(wallet::routes()).merge(site::routes()).merge(admin::routes()).merge(audit::routes())
+    let mut r = Router::new().merge(user::routes()).merge(wallet::routes()).merge(site::routes()).merge(admin::routes()).merge(audit::routes()).merge(players::routes())
         .merge(casino::routes())
         .merge(casino_history::routes())
         .merge(provider_wallet::routes())
@@ -72,6 +73,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         wallet::balance, wallet::move_cashback_to_real, wallet::history, wallet::transactions,
         site::settings, site::flat_pages, site::slides, site::ads, site::set_language,
         admin::adjust, admin::list_requests, admin::approve, admin::reject, audit::list, audit::verify,
+        players::search, players::card, players::ban, players::unban,
         casino::providers, casino::game_list, casino::search, casino::session, casino::blocklist,
         casino::favourite_add, casino::favourite_remove, casino::favourite_list,
         casino_history::slots_bet_history,

@@ -23,16 +23,22 @@ pub enum Permission {
     MoneyAdjust,
     /// Promotions: templates, codes, grants, free bets, jackpots, draws, cashback runs.
     PromotionsManage,
+    /// Find players and read their card.
+    PlayersRead,
+    /// Ban and unban players.
+    PlayersBan,
 }
 
-/// The matrix: admin may do everything; support reads (the audit trail); finance moves money
-/// and reads the audit trail; content edits the site (its endpoints come with the content
+/// The matrix: admin may do everything; support reads (players, the audit trail); finance
+/// moves money and reads; content edits the site (its endpoints come with the content
 /// console).
 pub const fn allowed(role: Role, permission: Permission) -> bool {
     match permission {
         Permission::AuditRead => matches!(role, Role::Admin | Role::Support | Role::Finance),
         Permission::MoneyAdjust => matches!(role, Role::Admin | Role::Finance),
         Permission::PromotionsManage => matches!(role, Role::Admin),
+        Permission::PlayersRead => matches!(role, Role::Admin | Role::Support | Role::Finance),
+        Permission::PlayersBan => matches!(role, Role::Admin),
     }
 }
 
@@ -54,6 +60,14 @@ pub mod perm {
     pub struct Promotions;
     impl Perm for Promotions {
         const PERMISSION: Permission = Permission::PromotionsManage;
+    }
+    pub struct PlayersRead;
+    impl Perm for PlayersRead {
+        const PERMISSION: Permission = Permission::PlayersRead;
+    }
+    pub struct PlayersBan;
+    impl Perm for PlayersBan {
+        const PERMISSION: Permission = Permission::PlayersBan;
     }
 }
 
@@ -94,7 +108,8 @@ pub fn require(session: &Session, permission: Permission) -> Result<String, AppE
 mod tests {
     use super::*;
 
-    const ALL: [Permission; 3] = [Permission::AuditRead, Permission::MoneyAdjust, Permission::PromotionsManage];
+    const ALL: [Permission; 5] =
+        [Permission::AuditRead, Permission::MoneyAdjust, Permission::PromotionsManage, Permission::PlayersRead, Permission::PlayersBan];
 
     #[test]
     fn only_staff_hold_any_permission() {

@@ -5,6 +5,7 @@
 mod common;
 mod access;
 mod four_eyes;
+mod players;
 
 mod casino;
 mod cashback_coupons;

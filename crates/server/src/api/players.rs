@@ -1,0 +1,159 @@
+//! The console's players (issue 22; docs/BACKOFFICE.md "Players"): search, the player's card,
+//! ban and unban with a reason (audited, sessions ended). Staff only (`api::staff`).
+
+use super::envelope::{ok, ApiResult, Envelope, ErrorEnvelope};
+use super::extract::{JsonBody, PathParam, QueryParams};
+use super::staff::{perm, Staff};
+use crate::app::AppState;
+use accounts::staff::Query;
+use accounts::User;
+use axum::extract::State;
+use axum::routing::{get, post};
+use axum::Router;
+use kernel::money::MajorUnits;
+use kernel::{AppError, ErrorCode};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/admin/players", get(search))
+        .route("/api/admin/players/{id}", get(card))
+        .route("/api/admin/players/{id}/ban", post(ban))
+        .route("/api/admin/players/{id}/unban", post(unban))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlayerRow {
+    pub id: i64,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub first_name: String,
+    pub last_name: String,
+    pub currency: String,
+    pub is_banned: bool,
+    pub is_partner: bool,
+    /// Milliseconds since the epoch.
+    pub created_at: i64,
+}
+
+fn row(u: &User) -> PlayerRow {
+    PlayerRow {
+        id: u.id,
+        email: u.email.clone(),
+        phone: u.phone.clone(),
+        first_name: u.first_name.clone(),
+        last_name: u.last_name.clone(),
+        currency: u.currency.code().to_string(),
+        is_banned: u.is_banned,
+        is_partner: u.is_partner,
+        created_at: u.created_at,
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SearchQuery {
+    /// An id, a phone number, an e-mail (or its beginning) or the beginning of a first or
+    /// last name; 2 to 100 characters.
+    pub q: String,
+}
+
+/// Finds players (at most 50, newest first): admin, support, finance.
+#[utoipa::path(get, path = "/api/admin/players", tag = "admin", params(SearchQuery),
+    responses((status = 200, body = Envelope<Vec<PlayerRow>>), (status = "default", description = "23, 24 not admin, support or finance, 47 a text under 2 or over 100 characters", body = ErrorEnvelope)))]
+pub async fn search(State(state): State<AppState>, _staff: Staff<perm::PlayersRead>, QueryParams(q): QueryParams<SearchQuery>) -> ApiResult<Vec<PlayerRow>> {
+    let query = Query::parse(&q.q).ok_or_else(|| AppError::with_detail(ErrorCode::InvalidField, "q: 2 to 100 characters"))?;
+    ok(state.accounts.search_players(&query).await?.iter().map(row).collect())
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BalanceLine {
+    pub kind: String,
+    pub currency: String,
+    pub amount: MajorUnits,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlayerCard {
+    pub player: PlayerRow,
+    pub lang: String,
+    pub email_verified: bool,
+    pub registered_via: String,
+    pub balances: Vec<BalanceLine>,
+    /// Sessions signed in now.
+    pub live_sessions: i64,
+    /// Responsible gambling: the end of a self-exclusion or cool-off (ms; absent when none).
+    pub self_excluded_until: Option<i64>,
+    pub cool_off_until: Option<i64>,
+    /// The last staff actions on this player (audit trail, newest first).
+    pub audit: Vec<super::audit::AuditRow>,
+}
+
+/// The player's card: profile, balances, sessions, responsible-gambling state and the last
+/// staff actions on them (admin, support, finance).
+#[utoipa::path(get, path = "/api/admin/players/{id}", tag = "admin", params(("id" = i64, Path)),
+    responses((status = 200, body = Envelope<PlayerCard>), (status = "default", description = "3 no such player, 23, 24 not admin, support or finance, 40 bad id", body = ErrorEnvelope)))]
+pub async fn card(State(state): State<AppState>, _staff: Staff<perm::PlayersRead>, PathParam(id): PathParam<i64>) -> ApiResult<PlayerCard> {
+    let user = state.accounts.user_by_id(id).await?.filter(|u| u.role == accounts::Role::Player).ok_or(ErrorCode::NoSuchUser)?;
+    let balances = state
+        .ledger
+        .balances(user.id)
+        .await?
+        .into_iter()
+        .map(|b| BalanceLine { kind: b.kind.as_str().to_string(), currency: b.currency.code().to_string(), amount: MajorUnits::new(b.amount, b.currency) })
+        .collect();
+    let filter = store::audit::Filter { subject: Some(format!("user:{}", user.id)), ..store::audit::Filter::default() };
+    let audit = store::audit::page(&state.db, &filter, None, 20).await.map_err(AppError::internal)?.into_iter().map(super::audit::AuditRow::from).collect();
+    ok(PlayerCard {
+        player: row(&user),
+        lang: user.lang.clone(),
+        email_verified: user.email_verified,
+        registered_via: user.registered_via.clone(),
+        balances,
+        live_sessions: state.accounts.live_sessions(user.id).await?,
+        self_excluded_until: user.self_excluded_until,
+        cool_off_until: user.cool_off_until,
+        audit,
+    })
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct BanRequest {
+    /// Why (1 to 500 characters): kept in the audit trail.
+    pub reason: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BanReply {
+    pub is_banned: bool,
+    /// False when the player already was in that state (nothing recorded).
+    pub changed: bool,
+}
+
+async fn set(state: &AppState, staff: &Staff<perm::PlayersBan>, id: i64, banned: bool, req: BanRequest) -> Result<BanReply, AppError> {
+    let reason = req.reason.trim();
+    if reason.is_empty() || reason.len() > 500 {
+        return Err(AppError::with_detail(ErrorCode::InvalidField, "reason: 1 to 500 characters"));
+    }
+    let changed = state.accounts.set_banned_by(id, banned, &staff.actor, reason).await?;
+    Ok(BanReply { is_banned: banned, changed })
+}
+
+/// Bans a player (admin): every session ends at once; audited with the reason.
+#[utoipa::path(post, path = "/api/admin/players/{id}/ban", tag = "admin", params(("id" = i64, Path)), request_body = BanRequest,
+    responses((status = 200, body = Envelope<BanReply>), (status = "default", description = "3 no such player, 23, 24 not admin, 40 bad id, 47 reason", body = ErrorEnvelope)))]
+pub async fn ban(State(state): State<AppState>, staff: Staff<perm::PlayersBan>, PathParam(id): PathParam<i64>, JsonBody(req): JsonBody<BanRequest>) -> ApiResult<BanReply> {
+    ok(set(&state, &staff, id, true, req).await?)
+}
+
+/// Lifts a player's ban (admin); audited with the reason.
+#[utoipa::path(post, path = "/api/admin/players/{id}/unban", tag = "admin", params(("id" = i64, Path)), request_body = BanRequest,
+    responses((status = 200, body = Envelope<BanReply>), (status = "default", description = "3 no such player, 23, 24 not admin, 40 bad id, 47 reason", body = ErrorEnvelope)))]
+pub async fn unban(State(state): State<AppState>, staff: Staff<perm::PlayersBan>, PathParam(id): PathParam<i64>, JsonBody(req): JsonBody<BanRequest>) -> ApiResult<BanReply> {
+    ok(set(&state, &staff, id, false, req).await?)
+}

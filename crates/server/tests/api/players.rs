@@ -1,0 +1,62 @@
+//! The console's players (issue 22; api/players.rs, accounts::staff): search by id, phone,
+//! e-mail and name; the card; ban and unban with a reason — audited in the change's
+//! transaction, sessions ended at once, a repeat changes and records nothing.
+
+use crate::common::*;
+use accounts::Role;
+use serde_json::json;
+
+#[tokio::test]
+async fn staff_find_a_player_read_the_card_and_an_admin_bans_and_unbans() {
+    each_backend(async |app| {
+        let (player, id, _) = app.player("ali.bensalah@example.tn").await;
+        app.sql(&format!("UPDATE users SET first_name = 'Ali', last_name = 'Ben Salah' WHERE id = {id}")).await;
+        let (_, other, _) = app.player("sami@example.tn").await;
+        let phone_api = app.client();
+        let phone_id = app.signup_phone(&phone_api, "21620555111", PASSWORD).await["user"]["id"].as_i64().unwrap();
+        let (support, _) = app.staff(Role::Support, "sup-players@example.tn").await;
+        let (admin, admin_id) = app.staff(Role::Admin, "adm-players@example.tn").await;
+        let (staff_seen, _) = app.staff(Role::Finance, "ali.finance@example.tn").await;
+        drop(staff_seen);
+
+        let ids = |v: serde_json::Value| v.as_array().unwrap().iter().map(|r| r["id"].as_i64().unwrap()).collect::<Vec<_>>();
+        let search = |q: &str| format!("/api/admin/players?q={}", urlencode(q));
+        assert_eq!(ids(ok(support.get(&search(&id.to_string())).await)), vec![id], "by id");
+        assert_eq!(ids(ok(support.get(&search("ALI.BEN")).await)), vec![id], "by the e-mail's beginning, any case");
+        assert_eq!(ids(ok(support.get(&search("sami@example.tn")).await)), vec![other], "by e-mail");
+        assert_eq!(ids(ok(support.get(&search("ben s")).await)), vec![id], "by the last name's beginning");
+        assert_eq!(ids(ok(support.get(&search("ali")).await)), vec![id], "by the first name; staff accounts are not players");
+        assert_eq!(ids(ok(support.get(&search("+216 20 555 111")).await)), vec![phone_id], "by phone as typed");
+        assert!(ids(ok(support.get(&search("zz%_")).await)).is_empty(), "wildcards are literal");
+        fail(support.get(&search("a")).await, 200, 47);
+
+        let card = ok(support.get(&format!("/api/admin/players/{id}")).await);
+        assert_eq!((card["player"]["email"].as_str(), card["liveSessions"].as_i64(), card["player"]["isBanned"].as_bool()), (Some("ali.bensalah@example.tn"), Some(1), Some(false)));
+        assert!(card["balances"].as_array().is_some());
+        fail(support.get(&format!("/api/admin/players/{admin_id}")).await, 200, 3);
+
+        // Support reads only; an admin bans: the session ends at once, the trail has why.
+        let ban = format!("/api/admin/players/{id}/ban");
+        fail(support.post(&ban, json!({ "reason": "chargeback" })).await, 403, 24);
+        fail(admin.post(&ban, json!({ "reason": " " })).await, 200, 47);
+        let r = ok(admin.post(&ban, json!({ "reason": "chargeback fraud, ticket 9" })).await);
+        assert_eq!((r["isBanned"].as_bool(), r["changed"].as_bool()), (Some(true), Some(true)));
+        assert_eq!(app.count(&format!("sessions WHERE user_id = {id} AND revoked_at IS NULL")).await, 0);
+        fail(player.get("/api/user/check").await, 401, 23);
+        fail(player.login_email("ali.bensalah@example.tn", PASSWORD).await, 403, 5);
+        let again = ok(admin.post(&ban, json!({ "reason": "again" })).await);
+        assert_eq!(again["changed"].as_bool(), Some(false));
+        assert_eq!(app.count(&format!("audit_log WHERE action = 'player.ban' AND subject = 'user:{id}'")).await, 1, "a repeat records nothing");
+        assert!(ok(support.get(&search("ali")).await)[0]["isBanned"].as_bool().unwrap());
+
+        ok(admin.post(&format!("/api/admin/players/{id}/unban"), json!({ "reason": "cleared by the bank" })).await);
+        ok(player.login_email("ali.bensalah@example.tn", PASSWORD).await);
+        let card = ok(admin.get(&format!("/api/admin/players/{id}")).await);
+        let trail: Vec<_> = card["audit"].as_array().unwrap().iter().map(|a| (a["action"].as_str().unwrap().to_string(), a["actor"].as_str().unwrap().to_string())).collect();
+        assert_eq!(trail, vec![("player.unban".to_string(), format!("admin:{admin_id}")), ("player.ban".to_string(), format!("admin:{admin_id}"))]);
+        assert_eq!(card["audit"][1]["details"]["reason"], "chargeback fraud, ticket 9");
+        fail(admin.post(&format!("/api/admin/players/{}/ban", other + 1_000_000), json!({ "reason": "x" })).await, 200, 3);
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}
