@@ -69,7 +69,9 @@ async fn every_console_operation_admits_only_its_roles() {
             clients.push((Some(role), api));
         }
 
-        // Everyone refused first: nothing may change.
+        // Every caller on every operation. The refused must change nothing; the intended
+        // roles send empty bodies and unknown ids, refused on their content, so the state
+        // must not move at all.
         let state = async || (app.count("audit_log").await, app.count("ledger_transactions").await, app.count("bonus_templates").await, app.count("promo_codes").await, app.count("adjust_requests").await);
         let before = state().await;
         let mut passed = Vec::new();
