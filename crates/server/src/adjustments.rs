@@ -1,7 +1,8 @@
 //! Four eyes on manual adjustments (issue 22; docs/BACKOFFICE.md "Four-eyes adjustments").
 //!
-//! An adjustment whose size is at most `ADJUST_FOUR_EYES_ABOVE` (major units of the player's
-//! currency) posts at once, as before. A larger one becomes a **request**: a row of
+//! An adjustment posts at once while the player's direct adjustments of the last 24 hours,
+//! this one included, stay within `ADJUST_FOUR_EYES_ABOVE` (major units of the player's
+//! currency: a split or parallel calls count together). Beyond it the adjustment becomes a **request**: a row of
 //! `adjust_requests` and its audit record, written together; nothing moves. Another staff
 //! member holding the same permission approves it: the posting (key `adjust-request:{id}`,
 //! audited `wallet.adjust` with the request and its requester) and the request's move to
@@ -13,13 +14,13 @@
 
 use crate::app::AppState;
 use accounts::User;
-use kernel::clock::now_ms;
+use kernel::clock::{now_ms, DAY_MS};
 use kernel::ids::next_id;
 use kernel::{AppError, Currency, ErrorCode, Minor};
 use sha2::{Digest, Sha256};
 use std::str::FromStr;
 use store::sqlx::{self, Row};
-use wallet::{BalanceKind, LedgerError, Receipt};
+use wallet::{BalanceKind, LedgerError, Receipt, TxType};
 
 /// A request as the console shows it.
 #[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
@@ -109,16 +110,62 @@ pub async fn list(state: &AppState, status: Option<&str>) -> Result<Vec<AdjustRe
     rows.iter().map(view).collect()
 }
 
+/// What staff moved to a player by hand without a second pair of eyes (direct adjustments:
+/// keys `admin-adjust:…`) since `$3`, in minor units, credits and debits alike.
+const DIRECT_SINCE: &str = "SELECT CAST(COALESCE(SUM(CASE WHEN e.amount < 0 THEN -e.amount ELSE e.amount END), 0) AS BIGINT) \
+     FROM ledger_transactions t JOIN ledger_entries e ON e.tx_id = t.id JOIN ledger_accounts a ON a.id = e.account_id \
+     WHERE t.user_id = $1 AND t.tx_type = $2 AND t.created_at > $3 AND a.is_house = 0 \
+     AND t.idempotency_key >= 'admin-adjust:' AND t.idempotency_key < 'admin-adjust;'";
+
 /// Adjusts `user`'s `kind` by `amount` at once, or files the request a second staff member
-/// must approve (above [`four_eyes_above`]). `key` makes either retry-safe.
+/// must approve. The four-eyes amount counts what was already moved: the player's direct
+/// adjustments of the last 24 hours, this one included, must stay within
+/// [`four_eyes_above`] — checked in the posting's own transaction, where the writer serialises
+/// a player's postings, so neither a split into small adjustments nor parallel calls pass it.
+/// `key` makes either retry-safe.
 #[allow(clippy::too_many_arguments)]
 pub async fn adjust(state: &AppState, user: &User, kind: BalanceKind, amount: Minor, reason: &str, key: &str, staff_id: i64, actor: &str) -> Result<Adjusted, AppError> {
-    if amount.abs() <= four_eyes_above(state, user.currency) {
-        let receipt = state.ledger.adjust(user.id, user.currency, kind, amount, actor, reason, format!("admin-adjust:{key}")).await?;
-        return Ok(Adjusted::Posted(receipt));
-    }
     let hash = request_hash(user.id, kind, amount, reason);
     let request_key = format!("admin-adjust:{key}");
+    // A request filed under this key answers as itself (a retry must never post it directly).
+    if let Some(row) = sqlx::query(&format!("SELECT {COLUMNS}, request_hash FROM adjust_requests WHERE request_key = $1"))
+        .bind(&request_key)
+        .fetch_optional(state.db.reader())
+        .await
+        .map_err(AppError::internal)?
+    {
+        let existing: String = row.try_get(13).map_err(AppError::internal)?;
+        if existing != hash {
+            return Err(AppError::new(ErrorCode::IdempotencyConflict));
+        }
+        return Ok(Adjusted::Requested { request: view(&row)?, replayed: true });
+    }
+    let above = four_eyes_above(state, user.currency);
+    if amount.abs() <= above {
+        let posting = wallet::adjust_posting(user.id, user.currency, kind, amount, actor, reason, request_key.clone(), serde_json::Value::Null)?;
+        let (user_id, since) = (user.id, now_ms() - DAY_MS);
+        let within_window = wallet::attached(move |conn| {
+            Box::pin(async move {
+                let moved: i64 = sqlx::query(DIRECT_SINCE)
+                    .bind(user_id)
+                    .bind(TxType::ManualAdjustment.code())
+                    .bind(since)
+                    .fetch_one(&mut *conn)
+                    .await?
+                    .try_get(0)?;
+                // Over the window: this posting is undone and becomes a request.
+                Ok(moved <= above)
+            })
+        });
+        match state.ledger.post_with(posting, within_window).await {
+            Ok(receipt) => return Ok(Adjusted::Posted(receipt)),
+            Err(LedgerError::Declined) => {}
+            Err(e) => return Err(e.into()),
+        }
+    } else if state.ledger.lookup_committed(&request_key).await?.is_some() {
+        // The key already moved money directly: another request under it.
+        return Err(AppError::new(ErrorCode::IdempotencyConflict));
+    }
     let id = next_id();
     let now = now_ms();
     let mut tx = state.db.writer().begin().await.map_err(AppError::internal)?;
@@ -141,17 +188,9 @@ pub async fn adjust(state: &AppState, user: &User, kind: BalanceKind, amount: Mi
     .map_err(AppError::internal)?
     .rows_affected();
     if inserted == 0 {
+        // The same key filed at the same moment by a retry: answered as that request.
         drop(tx);
-        let row = sqlx::query(&format!("SELECT {COLUMNS}, request_hash FROM adjust_requests WHERE request_key = $1"))
-            .bind(&request_key)
-            .fetch_one(state.db.writer())
-            .await
-            .map_err(AppError::internal)?;
-        let existing: String = row.try_get(13).map_err(AppError::internal)?;
-        if existing != hash {
-            return Err(AppError::new(ErrorCode::IdempotencyConflict));
-        }
-        return Ok(Adjusted::Requested { request: view(&row)?, replayed: true });
+        return Box::pin(adjust(state, user, kind, amount, reason, key, staff_id, actor)).await;
     }
     let details = serde_json::json!({
         "request": id, "kind": kind.as_str(), "amount": amount, "currency": user.currency.code(), "reason": reason, "key": key,
