@@ -8,6 +8,7 @@ import {
   type ReactElement,
   type ReactNode,
 } from 'react';
+import { Icon } from './Icon';
 import css from './Page.module.css';
 
 /*
@@ -116,27 +117,6 @@ export type ListRowProps = Omit<LiHTMLAttributes<HTMLLIElement>, 'children'> & {
   action?: RowAction;
 };
 
-/** Icon.tsx's chevron, drawn here: the desk and the console need it without the app's whole icon set. */
-function Chevron() {
-  return (
-    <svg
-      className={css.chevron}
-      viewBox="0 0 24 24"
-      width={18}
-      height={18}
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d="M9 6l6 6-6 6" />
-    </svg>
-  );
-}
-
 /** A row of a `List`: icon, text, trailing; the whole row a link or button when `action` is given. */
 export function ListRow({ icon, children, trailing, chevron, tone, action, className, ...rest }: ListRowProps) {
   // Inside a link or a button only phrasing content is allowed: spans there, divs elsewhere.
@@ -153,7 +133,7 @@ export function ListRow({ icon, children, trailing, chevron, tone, action, class
       {end ? (
         <Box className={css.rowTrailing}>
           {trailing}
-          {chevron ? <Chevron /> : null}
+          {chevron ? <Icon name="chevron" size={18} className={css.chevron} /> : null}
         </Box>
       ) : null}
     </>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type InputHTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../api/types';
 import { errorText } from '../app/errors';
@@ -10,6 +10,15 @@ import { deskApi, newKey, type DeskMe, type DeskPayout, type DeskPlayer } from '
 import { switchDeskLanguage } from './i18n';
 import { cleanCode, isoDay, parseAmount, tabsFor, type DeskTab } from './logic';
 import css from './desk.module.css';
+
+/** A labelled text, number or date field of the desk (the shared form row around a desk input). */
+function InputRow({ label, rowClassName, ...input }: { label: string; rowClassName?: string } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <FormRow label={label} className={rowClassName}>
+      {(c) => <input id={c.id} aria-describedby={c.describedBy} className={css.input} {...input} />}
+    </FormRow>
+  );
+}
 
 /** A refusal's translated message (the app's error catalogue). */
 function useErrorMessage() {
@@ -65,35 +74,23 @@ function SignIn() {
   return (
     <Card as="form" onSubmit={(e) => void submit(e)} data-testid="desk-signin">
       <PageHeader title={t('signInTitle')} lead={t('signInHint')} />
-      <FormRow label={t('login')}>
-        {(c) => (
-          <input
-            id={c.id}
-            aria-describedby={c.describedBy}
-            className={css.input}
-            value={login}
-            onChange={(e) => setLogin(e.target.value)}
-            autoComplete="username"
-            name="login"
-            dir="ltr"
-          />
-        )}
-      </FormRow>
-      <FormRow label={t('password')}>
-        {(c) => (
-          <input
-            id={c.id}
-            aria-describedby={c.describedBy}
-            className={css.input}
-            type="password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            autoComplete="current-password"
-            name="password"
-            dir="ltr"
-          />
-        )}
-      </FormRow>
+      <InputRow
+        label={t('login')}
+        value={login}
+        onChange={(e) => setLogin(e.target.value)}
+        autoComplete="username"
+        name="login"
+        dir="ltr"
+      />
+      <InputRow
+        label={t('password')}
+        type="password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        autoComplete="current-password"
+        name="password"
+        dir="ltr"
+      />
       <button className={css.primary} type="submit" disabled={isLoading || !login || !password}>
         {t('signIn')}
       </button>
@@ -145,20 +142,15 @@ function DepositPanel({ me }: { me: DeskMe }) {
   return (
     <Card title={t('tabs.deposit')} titleId="desk-deposit-title">
       <form className={css.row} onSubmit={(e) => void search(e)}>
-        <FormRow label={t('findPlaceholder')} className={css.grow}>
-          {(c) => (
-            <input
-              id={c.id}
-              aria-describedby={c.describedBy}
-              className={css.input}
-              value={query}
-              onChange={(e) => setQuery(e.target.value)}
-              inputMode="numeric"
-              dir="ltr"
-              data-testid="desk-find"
-            />
-          )}
-        </FormRow>
+        <InputRow
+          label={t('findPlaceholder')}
+          rowClassName={css.grow}
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          inputMode="numeric"
+          dir="ltr"
+          data-testid="desk-find"
+        />
         <button className={css.secondary} type="submit" disabled={isFetching || !query.trim()}>
           {t('find')}
         </button>
@@ -171,20 +163,14 @@ function DepositPanel({ me }: { me: DeskMe }) {
           <Muted as="span" dir="ltr">
             {player.phone ?? player.login}
           </Muted>
-          <FormRow label={t('amount', { currency: me.currency })}>
-            {(c) => (
-              <input
-                id={c.id}
-                aria-describedby={c.describedBy}
-                className={css.input}
-                value={amount}
-                onChange={(e) => setAmount(e.target.value)}
-                inputMode="decimal"
-                dir="ltr"
-                data-testid="desk-deposit-amount"
-              />
-            )}
-          </FormRow>
+          <InputRow
+            label={t('amount', { currency: me.currency })}
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            inputMode="decimal"
+            dir="ltr"
+            data-testid="desk-deposit-amount"
+          />
           <button className={css.primary} type="submit" disabled={isLoading || !amount} data-testid="desk-deposit-submit">
             {t('depositCash')}
           </button>
@@ -263,34 +249,24 @@ function ReportPanel() {
   return (
     <Card title={t('tabs.report')} titleId="desk-report-title">
       <div className={css.row}>
-        <FormRow label={t('from')} className={css.grow}>
-          {(c) => (
-            <input
-              id={c.id}
-              aria-describedby={c.describedBy}
-              className={css.input}
-              type="date"
-              value={from}
-              max={to}
-              onChange={(e) => setFrom(e.target.value)}
-              data-testid="desk-from"
-            />
-          )}
-        </FormRow>
-        <FormRow label={t('to')} className={css.grow}>
-          {(c) => (
-            <input
-              id={c.id}
-              aria-describedby={c.describedBy}
-              className={css.input}
-              type="date"
-              value={to}
-              min={from}
-              onChange={(e) => setTo(e.target.value)}
-              data-testid="desk-to"
-            />
-          )}
-        </FormRow>
+        <InputRow
+          label={t('from')}
+          rowClassName={css.grow}
+          type="date"
+          value={from}
+          max={to}
+          onChange={(e) => setFrom(e.target.value)}
+          data-testid="desk-from"
+        />
+        <InputRow
+          label={t('to')}
+          rowClassName={css.grow}
+          type="date"
+          value={to}
+          min={from}
+          onChange={(e) => setTo(e.target.value)}
+          data-testid="desk-to"
+        />
       </div>
       {error && <Notice note={{ kind: 'error', text: message(error) }} />}
       {data && (
@@ -384,20 +360,14 @@ function NetworkPanel({ me }: { me: DeskMe }) {
             </label>
           ))}
         </fieldset>
-        <FormRow label={t('amount', { currency: me.currency })}>
-          {(c) => (
-            <input
-              id={c.id}
-              aria-describedby={c.describedBy}
-              className={css.input}
-              value={amount}
-              onChange={(e) => setAmount(e.target.value)}
-              inputMode="decimal"
-              dir="ltr"
-              data-testid="desk-float-amount"
-            />
-          )}
-        </FormRow>
+        <InputRow
+          label={t('amount', { currency: me.currency })}
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+          inputMode="decimal"
+          dir="ltr"
+          data-testid="desk-float-amount"
+        />
         <button className={css.primary} type="submit" disabled={isLoading} data-testid="desk-float-submit">
           {t('moveFloat')}
         </button>
