@@ -14,7 +14,8 @@ done
 id=${ids#,}
 $bin serve > /tmp/cpudebit.log 2>&1 & pid=$!
 sleep 1
-tok=$(curl -s localhost:18112/api/user/login -H 'content-type: application/json' -d '{"login":"admin@carthage.local","password":"Admin1234"}' | python3 -c 'import sys,json;print(json.load(sys.stdin)["result"]["token"])')
+code=$(python3 "$(dirname "$0")/../scripts/totp.py" INQXE5DIMFTWKRDFNVXUCZDNNFXCCIJB)
+tok=$(curl -s localhost:18112/api/staff/login -H 'content-type: application/json' -d "{\"login\":\"admin@carthage.local\",\"password\":\"Admin1234\",\"code\":\"$code\"}" | python3 -c 'import sys,json;print(json.load(sys.stdin)["result"]["token"])')
 cpu() { awk '{print $14+$15}' /proc/$1/stat; }
 pgcpu() { local t=0; for p in $(pgrep -u postgres postgres); do t=$((t + $(awk '{print $14+$15}' /proc/$p/stat 2>/dev/null || echo 0))); done; echo $t; }
 s0=$(cpu $pid); p0=$(pgcpu)

@@ -48,7 +48,9 @@ run_backend() {
   local base="http://127.0.0.1:$port"
   local player_token admin_token
   player_token=$(curl -s "$base/api/user/login" -H 'content-type: application/json' -d '{"login":"bench1@bench.test","password":"Bench1234"}' | json 'd["result"]["token"]')
-  admin_token=$(curl -s "$base/api/user/login" -H 'content-type: application/json' -d '{"login":"admin@carthage.local","password":"Admin1234"}' | json 'd["result"]["token"]')
+  # The console signs in with the demo admin's authenticator code (docs/BACKOFFICE.md).
+  admin_token=$(curl -s "$base/api/staff/login" -H 'content-type: application/json' \
+    -d "{\"login\":\"admin@carthage.local\",\"password\":\"Admin1234\",\"code\":\"$(python3 "$root/scripts/totp.py" INQXE5DIMFTWKRDFNVXUCZDNNFXCCIJB)\"}" | json 'd["result"]["token"]')
   echo
   echo "## $name: balance reads (GET /api/user/balance)"
   BENCH_TOKEN=$player_token wrk -t2 -c"$conns" -d"${secs}s" --latency -s "$root/benches/balance.lua" "$base/api/user/balance" \

@@ -51,8 +51,7 @@ export function tests(h) {
    */
   const winSmall = async (context, phone, lang, note) => {
     for (let attempt = 1; attempt <= 3; attempt += 1) {
-      await login(context, 'admin@carthage.local', 'Admin1234');
-      const forced = await call(context, '/api/admin/jackpots/small/force-drop', {});
+      const forced = await call(context, '/api/admin/jackpots/small/force-drop', {}, { Authorization: `Bearer ${await h.adminToken()}` });
       assert(forced.status === 0, `force-drop: ${JSON.stringify(forced).slice(0, 200)}`);
       await login(context, phone, PASSWORD);
       const session = await call(context, '/api/casino/session', { provider: 'studio', gameId: 'neon-fruits', lang, platform: 'mobile' });

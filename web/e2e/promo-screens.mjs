@@ -68,17 +68,15 @@ export function tests(h) {
       // The admin announces and runs a draw; the player spins three times.
       const phone = await h.phoneAccount(signal, PASSWORD);
       const admin = context.request;
-      await call(admin, '/api/user/login', { login: 'admin@carthage.local', password: 'Admin1234' });
+      const asAdmin = { Authorization: `Bearer ${await h.adminToken()}` };
       const drawId = `e2e-${lang}-${Date.now()}`;
-      await call(admin, '/api/admin/promotions/coupon-draws', { id: drawId, winners: 12 });
-      const drawn = await call(admin, `/api/admin/promotions/coupon-draws/${drawId}/draw`, {});
+      await call(admin, '/api/admin/promotions/coupon-draws', { id: drawId, winners: 12 }, asAdmin);
+      const drawn = await call(admin, `/api/admin/promotions/coupon-draws/${drawId}/draw`, {}, asAdmin);
       note(`${lang}: draw ${drawId}: ${drawn.coupons?.length ?? 0} coupons, winners ${JSON.stringify(drawn.winners)}`);
       await call(context.request, '/api/user/login', { login: phone, password: PASSWORD });
       const me = await call(context.request, '/api/user/check');
-      await call(context.request, '/api/user/login', { login: 'admin@carthage.local', password: 'Admin1234' });
-      await call(context.request, '/api/admin/wallet/adjust', { userId: me.id, kind: 'real', amount: '50', reason: 'e2e', idempotencyKey: `e2e-real-${drawId}` });
-      await call(context.request, '/api/admin/wallet/adjust', { userId: me.id, kind: 'cashback', amount: '12.5', reason: 'e2e cashback', idempotencyKey: `e2e-cb-${drawId}` });
-      await call(context.request, '/api/user/login', { login: phone, password: PASSWORD });
+      await call(context.request, '/api/admin/wallet/adjust', { userId: me.id, kind: 'real', amount: '50', reason: 'e2e', idempotencyKey: `e2e-real-${drawId}` }, asAdmin);
+      await call(context.request, '/api/admin/wallet/adjust', { userId: me.id, kind: 'cashback', amount: '12.5', reason: 'e2e cashback', idempotencyKey: `e2e-cb-${drawId}` }, asAdmin);
       const session = await call(context.request, '/api/casino/session', { provider: 'studio', gameId: 'neon-fruits', lang, platform: 'mobile' });
       for (let i = 0; i < 3; i += 1) await call(context.request, '/api/studio/slots/spin', { bet: 1000 }, { 'X-Game-Session': session.sessionToken });
 

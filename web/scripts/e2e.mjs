@@ -21,7 +21,7 @@ import { access, mkdir, readdir } from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 
 const rawBase = process.env.E2E_BASE_URL?.trim();
 if (!rawBase) {
@@ -156,6 +156,56 @@ async function api(path, signal, body) {
   const envelope = /** @type {any} */ (parseJson(await res.text()));
   assert(envelope && envelope.status === 0, `${path}: envelope ${JSON.stringify(envelope)?.slice(0, 200)}`);
   return envelope.result;
+}
+
+/** The demo admin's authenticator secret (crates/server/src/seed.rs DEMO_ADMIN_TOTP). */
+const DEMO_ADMIN = { login: 'admin@carthage.local', password: 'Admin1234', totp: 'INQXE5DIMFTWKRDFNVXUCZDNNFXCCIJB' };
+
+/**
+ * The RFC 6238 code (HMAC-SHA1, 6 digits, 30 s) of `step` for a base32 secret.
+ * @param {string} secret @param {number} step
+ */
+function totpCode(secret, step) {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const c of secret.replace(/=+$/, '')) bits += alphabet.indexOf(c).toString(2).padStart(5, '0');
+  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((b) => parseInt(b, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(step));
+  const digest = createHmac('sha1', key).update(counter).digest();
+  const offset = digest[19] & 0x0f;
+  return String((digest.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+/** @type {Promise<string> | undefined} */
+let adminTokenPromise;
+
+/**
+ * A console token of the demo admin, signed in once per run with a code (a code signs in
+ * once: a refused code is followed by the next step's, then by a wait for a new step).
+ * Tests send it as `Authorization: Bearer …` on /api/admin/ calls only.
+ * @param {AbortSignal} [signal]
+ */
+function adminToken(signal) {
+  adminTokenPromise ??= (async () => {
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      const now = Math.floor(Date.now() / 30_000);
+      for (const step of [now, now + 1]) {
+        const res = await fetch(urlOf('/api/staff/login'), {
+          method: 'POST',
+          signal,
+          headers: { 'Content-Type': 'application/json', Origin: BASE },
+          body: JSON.stringify({ login: DEMO_ADMIN.login, password: DEMO_ADMIN.password, code: totpCode(DEMO_ADMIN.totp, step) }),
+        });
+        const envelope = /** @type {any} */ (parseJson(await res.text()));
+        if (envelope?.status === 0) return envelope.result.token;
+        assert(envelope?.status === 143, `staff sign-in: ${JSON.stringify(envelope)?.slice(0, 200)}`);
+      }
+      await new Promise((r) => setTimeout(r, 30_000 - (Date.now() % 30_000) + 100));
+    }
+    throw new Error('staff sign-in: no code was taken');
+  })();
+  return adminTokenPromise;
 }
 
 /** A fresh Tunisian number (216 + 8 digits) per call. */
@@ -635,7 +685,7 @@ function appTests() {
  */
 const helpers = {
   BASE, urlOf, assert, http, parseJson, api, collectErrors, assertNoPageErrors, freshPhone, outbox,
-  phoneAccount, newPlayerPage, swipe, expectToast, shot, signIn, openHome,
+  phoneAccount, newPlayerPage, swipe, expectToast, shot, signIn, openHome, adminToken, totpCode,
 };
 
 async function suiteTests() {

@@ -11,6 +11,7 @@ pub mod notify;
 pub mod password;
 pub mod rg;
 pub mod staff;
+pub mod totp;
 pub mod validate;
 
 use kernel::clock::{now_ms, DAY_MS, HOUR_MS, MINUTE_MS};
@@ -92,6 +93,9 @@ pub struct AccountsConfig {
     pub phone_code_salt: String,
     pub session_idle_ms: i64,
     pub session_absolute_ms: i64,
+    /// The console's sessions (opened with the second factor): shorter than a player's.
+    pub staff_session_idle_ms: i64,
+    pub staff_session_absolute_ms: i64,
     pub sms_daily_limit_per_phone: i64,
     pub phone_code_ttl_ms: i64,
     pub phone_code_max_attempts: i64,
@@ -119,6 +123,8 @@ impl Default for AccountsConfig {
             phone_code_salt: "carthage-phone-salt".into(),
             session_idle_ms: 2 * DAY_MS,
             session_absolute_ms: 30 * DAY_MS,
+            staff_session_idle_ms: 30 * MINUTE_MS,
+            staff_session_absolute_ms: 8 * HOUR_MS,
             sms_daily_limit_per_phone: 5,
             phone_code_ttl_ms: 10 * MINUTE_MS,
             phone_code_max_attempts: 5,
@@ -815,7 +821,7 @@ impl Accounts {
         };
         let lang = Self::lang_or_default(s.lang.as_deref().or(client.lang.as_deref()));
         let user = self.insert_user(&new, true, &lang, s.promocode.as_deref(), s.ref_id.as_deref(), None).await?;
-        self.start_session(user, client).await
+        self.start_session(user, client, false).await
     }
 
     /// One-click registration: a generated e-mail login and password, returned once.
@@ -852,14 +858,22 @@ impl Accounts {
                 other => break other?,
             }
         };
-        Ok((self.start_session(user, client).await?, password))
+        Ok((self.start_session(user, client, false).await?, password))
     }
 
     // ---------------------------------------------------------------- sign-in
 
-    /// Sign-in. Errors: 2 malformed login, 3 no such user, 4 wrong password, 5 banned,
-    /// 11 e-mail not verified, 16 account locked, 14 too many failures from this IP.
-    pub async fn login(&self, kind: LoginKind, login: &str, password: &str, client: &Client) -> Result<SignedIn, AppError> {
+    /// The password check shared by the player's and the staff's sign-in: the login's
+    /// form, the attempt's rate-limit cells, the account and its password. Settles the
+    /// attempt when it fails; on success the caller settles it (the staff sign-in still has
+    /// a code to check). Errors: 2, 3, 4, 14, 16.
+    pub(crate) async fn check_password(
+        &self,
+        kind: LoginKind,
+        login: &str,
+        password: &str,
+        client: &Client,
+    ) -> Result<(User, limits::Attempt), AppError> {
         let login = login.trim();
         let as_phone = match kind {
             LoginKind::Phone => true,
@@ -898,6 +912,13 @@ impl Accounts {
             }
             return Err(wrong_password());
         }
+        Ok((user, attempt))
+    }
+
+    /// Sign-in. Errors: 2 malformed login, 3 no such user, 4 wrong password, 5 banned,
+    /// 11 e-mail not verified, 16 account locked, 14 too many failures from this IP.
+    pub async fn login(&self, kind: LoginKind, login: &str, password: &str, client: &Client) -> Result<SignedIn, AppError> {
+        let (user, attempt) = self.check_password(kind, login, password, client).await?;
         self.limits.settle(attempt, Outcome::RightPassword).await.map_err(db_err)?;
         if user.is_banned {
             self.revoke_all_sessions(user.id, None).await?;
@@ -917,19 +938,25 @@ impl Accounts {
             }
             return Err(ErrorCode::NotVerified.into());
         }
-        self.start_session(user, client).await
+        self.start_session(user, client, false).await
     }
 
     // ---------------------------------------------------------------- sessions
 
-    async fn start_session(&self, user: User, client: &Client) -> Result<SignedIn, AppError> {
+    /// A new session; `second_factor` for the console's (the staff's shorter lifetimes).
+    async fn start_session(&self, user: User, client: &Client, second_factor: bool) -> Result<SignedIn, AppError> {
         let token = random_token();
         let now = now_ms();
-        let absolute = now + self.cfg.session_absolute_ms;
-        let idle = (now + self.cfg.session_idle_ms).min(absolute);
+        let (idle_ms, absolute_ms) = if second_factor {
+            (self.cfg.staff_session_idle_ms, self.cfg.staff_session_absolute_ms)
+        } else {
+            (self.cfg.session_idle_ms, self.cfg.session_absolute_ms)
+        };
+        let absolute = now + absolute_ms;
+        let idle = (now + idle_ms).min(absolute);
         sqlx::query(
-            "INSERT INTO sessions (id, token_hash, user_id, created_at, last_seen_at, idle_expires_at, absolute_expires_at, ip, user_agent) \
-             VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $8)",
+            "INSERT INTO sessions (id, token_hash, user_id, created_at, last_seen_at, idle_expires_at, absolute_expires_at, ip, user_agent, second_factor) \
+             VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $8, $9)",
         )
         .bind(next_id())
         .bind(sha256_hex(&token))
@@ -939,6 +966,7 @@ impl Accounts {
         .bind(absolute)
         .bind(&client.ip)
         .bind(client.user_agent.chars().take(300).collect::<String>())
+        .bind(i32::from(second_factor))
         .execute(self.db.writer())
         .await
         .map_err(db_err)?;

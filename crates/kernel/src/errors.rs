@@ -272,6 +272,15 @@ catalogue! {
     OwnRequest = 140, 200, "Another staff member must approve this request.";
     /// The request was already approved or rejected.
     RequestDecided = 141, 200, "This request has already been decided.";
+    /// Staff sign-in: the right password, and now the 6-digit code of the authenticator app;
+    /// or a console call on a session opened without it (the player sign-in).
+    SecondFactorRequired = 142, 401, "Enter the code from your authenticator app.";
+    /// A wrong code, or one already used (a code signs in once). Counts as a failed sign-in.
+    SecondFactorIncorrect = 143, 401, "This code is incorrect or has already been used.";
+    /// A staff account without an authenticator yet: enrol first (`/api/staff/totp/enrol`).
+    SecondFactorNotEnrolled = 144, 401, "Set up your authenticator app first.";
+    /// Enrolment asked again after it was confirmed: another admin resets it.
+    SecondFactorEnrolled = 145, 200, "An authenticator is already set up for this account.";
     PromoNotFound = 2200, 200, "This promo code does not exist.";
     PromoExpired = 2201, 200, "This promo code has expired.";
     PromoAlreadyActivated = 2202, 200, "You have already activated this promo code.";

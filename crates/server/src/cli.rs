@@ -304,7 +304,7 @@ pub enum GamesCommand {
 pub enum UserCommand {
     /// Create a user of any role (verified, ready to sign in).
     Create {
-        /// player, partner, cashier, super_agent or admin (or 0–4).
+        /// player, partner, cashier, super_agent, admin, support, finance or content (or 0–7).
         #[arg(long, default_value = "player")]
         role: String,
         #[arg(long)]
@@ -319,6 +319,14 @@ pub enum UserCommand {
         first_name: String,
         #[arg(long, default_value = "")]
         last_name: String,
+    },
+    /// Remove a staff member's authenticator (a lost phone): they set up a new one at their
+    /// next console sign-in; their console sessions end. Audited.
+    TotpReset {
+        /// The staff member: id, e-mail or phone.
+        who: String,
+        #[arg(long)]
+        reason: String,
     },
 }
 
@@ -449,6 +457,24 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
                 .await
                 .map_err(|e| anyhow::anyhow!("{} (code {})", e.text(), e.code.code()))?;
             println!("created user {} ({}, role {})", user.id, user.login(), role.name());
+            Ok(0)
+        }
+        Command::User { command: UserCommand::TotpReset { who, reason } } => {
+            if reason.trim().is_empty() {
+                anyhow::bail!("--reason is required");
+            }
+            let state = state().await?;
+            let user = find_user(&state, &who).await?;
+            if !user.role.is_staff() {
+                anyhow::bail!("user {} is not a staff member ({})", user.id, user.role.name());
+            }
+            let actor = format!("cli:{}", std::env::var("USER").unwrap_or_else(|_| "operator".into()));
+            let had = state.accounts.reset_totp(user.id, &actor, reason.trim()).await.map_err(|e| anyhow::anyhow!(e.text()))?;
+            println!(
+                "user {}: {}; their console sessions ended",
+                user.id,
+                if had { "authenticator removed, set up a new one at the next sign-in" } else { "had no authenticator" }
+            );
             Ok(0)
         }
         Command::Wallet { command: WalletCommand::Adjust { user, kind, amount, reason, actor, key } } => {
@@ -753,12 +779,14 @@ fn print_demo_accounts() {
     println!("Demo accounts (CARTHAGE_MODE=demo):");
     for a in crate::seed::DEMO_ACCOUNTS {
         let phone = a.phone.map(|p| format!(" / phone +{p}")).unwrap_or_default();
-        println!("  {:<12} {}{}  password: {}", a.role.name(), a.email, phone, a.password);
+        let totp = a.totp.map(|t| format!("  authenticator: {t}")).unwrap_or_default();
+        println!("  {:<12} {}{}  password: {}{}", a.role.name(), a.email, phone, a.password, totp);
     }
     println!("Promo codes (sign-up or profile):");
     for (code, what) in crate::seed::DEMO_PROMO_CODES {
         println!("  {code:<12} {what}");
     }
+    println!("Staff sign in with a code of their authenticator (python3 scripts/totp.py SECRET prints it)");
     println!("Operator tools: carthage promo --help (docs/PROMOTIONS.md \"Operator tools\")");
     println!("Messages (SMS, e-mail) are readable at GET /api/dev/outbox?to=<phone or e-mail>");
 }

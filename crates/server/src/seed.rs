@@ -11,14 +11,24 @@ pub struct DemoAccount {
     pub email: &'static str,
     pub phone: Option<&'static str>,
     pub password: &'static str,
+    /// Staff only: the authenticator secret (base32) set up for the demo, public like the
+    /// password — add it to an authenticator app, or `python3 scripts/totp.py SECRET`.
+    pub totp: Option<&'static str>,
 }
 
+/// The demo admin's authenticator secret (the e2e tests compute its codes).
+pub const DEMO_ADMIN_TOTP: &str = "INQXE5DIMFTWKRDFNVXUCZDNNFXCCIJB";
+
 pub const DEMO_ACCOUNTS: &[DemoAccount] = &[
-    DemoAccount { role: Role::Player, email: "player@carthage.local", phone: Some("21620000001"), password: "Player123" },
-    DemoAccount { role: Role::Partner, email: "partner@carthage.local", phone: None, password: "Partner123" },
-    DemoAccount { role: Role::Cashier, email: "cashier@carthage.local", phone: None, password: "Cashier123" },
-    DemoAccount { role: Role::SuperAgent, email: "agent@carthage.local", phone: None, password: "Agent1234" },
-    DemoAccount { role: Role::Admin, email: "admin@carthage.local", phone: None, password: "Admin1234" },
+    DemoAccount { role: Role::Player, email: "player@carthage.local", phone: Some("21620000001"), password: "Player123", totp: None },
+    DemoAccount { role: Role::Partner, email: "partner@carthage.local", phone: None, password: "Partner123", totp: None },
+    DemoAccount { role: Role::Cashier, email: "cashier@carthage.local", phone: None, password: "Cashier123", totp: None },
+    DemoAccount { role: Role::SuperAgent, email: "agent@carthage.local", phone: None, password: "Agent1234", totp: None },
+    DemoAccount { role: Role::Admin, email: "admin@carthage.local", phone: None, password: "Admin1234", totp: Some(DEMO_ADMIN_TOTP) },
+    // The second pair of eyes for adjustments above ADJUST_FOUR_EYES_ABOVE, and a read-only
+    // support seat (docs/BACKOFFICE.md).
+    DemoAccount { role: Role::Finance, email: "finance@carthage.local", phone: None, password: "Finance123", totp: Some("INQXE5DIMFTWKRDFNVXUM2LOMFXGGZJB") },
+    DemoAccount { role: Role::Support, email: "support@carthage.local", phone: None, password: "Support123", totp: Some("INQXE5DIMFTWKRDFNVXVG5LQOBXXE5BB") },
 ];
 
 /// The demo player's starting balance, in TND.
@@ -48,6 +58,9 @@ pub async fn run(state: &AppState) -> Result<(), AppError> {
                     .await?
             }
         };
+        if let Some(secret) = a.totp {
+            state.accounts.set_confirmed_totp(user.id, secret).await?;
+        }
         if a.role == Role::Player {
             make_web_signup(state, user.id).await?;
             let posting = PostingRequest::transfer(

@@ -43,6 +43,7 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 34, name: "ledger_entries_unreferenced", sql: include_str!("../migrations/0034_ledger_entries_unreferenced.sql") },
     Migration { version: 35, name: "audit_chain", sql: include_str!("../migrations/0035_audit_chain.sql") },
     Migration { version: 36, name: "adjust_requests", sql: include_str!("../migrations/0036_adjust_requests.sql") },
+    Migration { version: 37, name: "staff_totp", sql: include_str!("../migrations/0037_staff_totp.sql") },
 ];
 
 /// Splits a migration file into statements: they end with `;` at the end of a line.

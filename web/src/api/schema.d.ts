@@ -1370,6 +1370,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/staff/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Staff sign-in with the second factor. Sets the `carthage_staff` cookie. */
+        post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/staff/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ends the console session (the `Authorization` header's or the staff cookie's; never the
+         *     player app's session) and clears its cookie (always succeeds).
+         */
+        post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/staff/totp/enrol": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sets up the authenticator of a staff account that has none confirmed yet: a new secret,
+         *     confirmed by the first sign-in with its code.
+         */
+        post: operations["enrol"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/studio/crash/fairness": {
         parameters: {
             query?: never;
@@ -3636,6 +3693,12 @@ export interface components {
             /** Format: int64 */
             id: number;
         };
+        EnrolReply: {
+            /** @description `otpauth://totp/Carthage:…?secret=…&issuer=Carthage…`, for a QR code. */
+            otpauthUri: string;
+            /** @description Base32, for typing into the authenticator app by hand. */
+            secret: string;
+        };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_Activated: {
             /** @description English text of the error (the app translates by `status`). */
@@ -4345,6 +4408,22 @@ export interface components {
                 id: number;
                 /** @description A verification link was e-mailed; sign-in answers 11 until it is opened. */
                 verificationSent: boolean;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_EnrolReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /** @description `otpauth://totp/Carthage:…?secret=…&issuer=Carthage…`, for a QR code. */
+                otpauthUri: string;
+                /** @description Base32, for typing into the authenticator app by hand. */
+                secret: string;
             };
             /**
              * Format: int32
@@ -6392,7 +6471,7 @@ export interface components {
          * @description Reply codes (the envelope's status). 0 is success.
          * @enum {integer}
          */
-        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 15 | 17 | 21 | 22 | 101 | 102 | 103 | 231 | 501 | 506 | 507 | 508 | 105 | 106 | 6252 | 20 | 12 | 13 | 14 | 16 | 18 | 19 | 23 | 24 | 25 | 26 | 28 | 29 | 30 | 31 | 32 | 33 | 27 | 36 | 37 | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 71 | 72 | 120 | 121 | 122 | 123 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90 | 91 | 92 | 95 | 96 | 97 | 98 | 99 | 110 | 111 | 112 | 113 | 600 | 601 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 611 | 612 | 613 | 614 | 615 | 616 | 617 | 999 | 1489 | 3301 | 130 | 131 | 132 | 140 | 141 | 2200 | 2201 | 2202 | 2203 | 2204 | 2205 | 2206 | 2207 | 2208 | 2209 | 2210 | 2211 | 2212 | 2213 | 2214 | 2215 | 1000;
+        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 15 | 17 | 21 | 22 | 101 | 102 | 103 | 231 | 501 | 506 | 507 | 508 | 105 | 106 | 6252 | 20 | 12 | 13 | 14 | 16 | 18 | 19 | 23 | 24 | 25 | 26 | 28 | 29 | 30 | 31 | 32 | 33 | 27 | 36 | 37 | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 71 | 72 | 120 | 121 | 122 | 123 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90 | 91 | 92 | 95 | 96 | 97 | 98 | 99 | 110 | 111 | 112 | 113 | 600 | 601 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 611 | 612 | 613 | 614 | 615 | 616 | 617 | 999 | 1489 | 3301 | 130 | 131 | 132 | 140 | 141 | 142 | 143 | 144 | 145 | 2200 | 2201 | 2202 | 2203 | 2204 | 2205 | 2206 | 2207 | 2208 | 2209 | 2210 | 2211 | 2212 | 2213 | 2214 | 2215 | 1000;
         /** @description Failure: `status` is the code, `result` optional data (e.g. `retryAfterSeconds`). */
         ErrorEnvelope: {
             error_message: string;
@@ -7631,6 +7710,20 @@ export interface components {
             /** @description Of which in play. */
             live: number;
             name: string;
+        };
+        StaffEnrolRequest: {
+            login: string;
+            password: string;
+        };
+        StaffLoginRequest: {
+            /**
+             * @description The 6-digit code the authenticator app shows now. Without it, a right password
+             *     answers 142 (or 144 when no authenticator is set up yet).
+             */
+            code?: string | null;
+            /** @description The staff member's e-mail or phone. */
+            login: string;
+            password: string;
         };
         /** @description What the game client needs to start. */
         StudioSession: {
@@ -11148,6 +11241,117 @@ export interface operations {
                 };
             };
             /** @description 40 malformed query */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffLoginRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in to the console */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SessionReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 2, 3, 4, 5, 14, 16 as the player sign-in; 24 not a staff account; 142 code required; 143 code incorrect or used; 144 no authenticator yet (enrol) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DoneReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    enrol: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffEnrolRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_EnrolReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 2, 3, 4, 5, 14, 16 as the player sign-in; 24 not a staff account; 145 already set up */
             default: {
                 headers: {
                     [name: string]: unknown;

@@ -13,6 +13,9 @@ use serde::de::DeserializeOwned;
 use std::net::SocketAddr;
 
 pub const SESSION_COOKIE: &str = "carthage_session";
+/// The console's session (opened with the second factor): a cookie of its own, so a staff
+/// member's console and a player app in the same browser never end each other's session.
+pub const STAFF_COOKIE: &str = "carthage_staff";
 
 /// A JSON body. Malformed JSON, a top level other than an object (serde would read a
 /// struct from an array), missing or mistyped fields → 40; a body over the limit → 42; a
@@ -128,18 +131,28 @@ where
 /// The session token: the `carthage_session` cookie, or `Authorization: Bearer <token>`
 /// (a bare token in `Authorization` is accepted too, as the spec's clients send it).
 pub fn session_token(parts: &Parts) -> Option<String> {
-    if let Some(auth) = parts.headers.get(axum::http::header::AUTHORIZATION).and_then(|v| v.to_str().ok()) {
-        let t = auth.trim();
-        let t = t.strip_prefix("Bearer ").or_else(|| t.strip_prefix("bearer ")).unwrap_or(t).trim();
-        if !t.is_empty() {
-            return Some(t.to_string());
-        }
-    }
+    bearer_token(parts).or_else(|| cookie(parts, SESSION_COOKIE))
+}
+
+/// The console's token: the `Authorization` header, else the staff cookie, else the player
+/// cookie (whose session has no second factor: the console answers 142 to it).
+pub fn staff_session_token(parts: &Parts) -> Option<String> {
+    bearer_token(parts).or_else(|| cookie(parts, STAFF_COOKIE)).or_else(|| cookie(parts, SESSION_COOKIE))
+}
+
+pub(crate) fn bearer_token(parts: &Parts) -> Option<String> {
+    let auth = parts.headers.get(axum::http::header::AUTHORIZATION).and_then(|v| v.to_str().ok())?;
+    let t = auth.trim();
+    let t = t.strip_prefix("Bearer ").or_else(|| t.strip_prefix("bearer ")).unwrap_or(t).trim();
+    (!t.is_empty()).then(|| t.to_string())
+}
+
+pub(crate) fn cookie(parts: &Parts, name: &str) -> Option<String> {
     for header in parts.headers.get_all(axum::http::header::COOKIE) {
         let Ok(text) = header.to_str() else { continue };
         for pair in text.split(';') {
             if let Some((k, v)) = pair.trim().split_once('=') {
-                if k == SESSION_COOKIE && !v.is_empty() {
+                if k == name && !v.is_empty() {
                     return Some(v.to_string());
                 }
             }

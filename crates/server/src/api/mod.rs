@@ -24,6 +24,7 @@ pub mod provider_wallet;
 pub mod providers;
 pub mod site;
 pub mod staff;
+pub mod staff_auth;
 pub mod studio;
 pub mod types;
 pub mod user;
@@ -38,7 +39,7 @@ use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::OpenApi;
 
 pub fn routes(state: &AppState) -> Router<AppState> {
-    let mut r = Router::new().merge(user::routes()).merge(wallet::routes()).merge(site::routes()).merge(admin::routes()).merge(audit::routes()).merge(players::routes())
+    let mut r = Router::new().merge(user::routes()).merge(wallet::routes()).merge(site::routes()).merge(admin::routes()).merge(audit::routes()).merge(players::routes()).merge(staff_auth::routes())
         .merge(casino::routes())
         .merge(casino_history::routes())
         .merge(provider_wallet::routes())
@@ -74,6 +75,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         site::settings, site::flat_pages, site::slides, site::ads, site::set_language,
         admin::adjust, admin::list_requests, admin::approve, admin::reject, audit::list, audit::verify,
         players::search, players::card, players::ban, players::unban,
+        staff_auth::login, staff_auth::enrol, staff_auth::logout,
         casino::providers, casino::game_list, casino::search, casino::session, casino::blocklist,
         casino::favourite_add, casino::favourite_remove, casino::favourite_list,
         casino_history::slots_bet_history,

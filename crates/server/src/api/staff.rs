@@ -4,9 +4,13 @@
 //! gets 23 from the session extractor. The access-control matrix test
 //! (`tests/api/access.rs`) calls every `/api/admin/` operation of the OpenAPI document as
 //! each role, against its own table of who should pass.
+//!
+//! Staff sign in with their password and a TOTP code (`POST /api/staff/login`,
+//! `accounts::totp`); a console call on any other session of a staff account (the player
+//! sign-in) answers 142.
 
 use super::envelope::ApiError;
-use super::extract::Session;
+use super::extract::{staff_session_token, Session};
 use crate::app::AppState;
 use accounts::Role;
 use axum::extract::{FromRef, FromRequestParts};
@@ -89,8 +93,16 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        let session = Session::from_request_parts(parts, state).await?;
+        let state = AppState::from_ref(state);
+        let token = staff_session_token(parts).ok_or(ErrorCode::NotAuthenticated)?;
+        let (user, session_id) = state.accounts.authenticate_session(&token).await?;
+        let session = Session { user, token, session_id };
         let actor = require(&session, P::PERMISSION)?;
+        // The role first (any other role gets 24 whatever its session), then the session:
+        // staff act only in a session opened with the second factor.
+        if !state.accounts.session_has_second_factor(session.session_id).await? {
+            return Err(ErrorCode::SecondFactorRequired.into());
+        }
         Ok(Staff { actor, session, perm: PhantomData })
     }
 }

@@ -36,19 +36,29 @@ pub fn routes() -> Router<AppState> {
 }
 
 pub(crate) fn session_cookie(state: &AppState, token: &str, max_age_secs: i64) -> HeaderValue {
+    named_cookie(state, SESSION_COOKIE, token, max_age_secs)
+}
+
+/// `name=token` for the session's lifetime (HttpOnly, SameSite=Lax, Secure when configured).
+pub(crate) fn named_cookie(state: &AppState, name: &str, token: &str, max_age_secs: i64) -> HeaderValue {
     let secure = if state.config.secure_cookies { "; Secure" } else { "" };
-    let value = format!("{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age_secs}{secure}");
+    let value = format!("{name}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age_secs}{secure}");
     HeaderValue::from_str(&value).unwrap_or_else(|_| HeaderValue::from_static("carthage_session=; Path=/; Max-Age=0"))
 }
 
 fn signed_in_response<T: serde::Serialize>(state: &AppState, s: &SignedIn, body: T) -> Response {
+    signed_in_response_with(state, SESSION_COOKIE, s, body)
+}
+
+/// The reply to a sign-in, with the session's cookie `name`.
+pub(crate) fn signed_in_response_with<T: serde::Serialize>(state: &AppState, name: &str, s: &SignedIn, body: T) -> Response {
     let max_age = ((s.expires_at - now_ms()) / 1000).max(0);
     let mut resp = Ok(body).into_response();
-    resp.headers_mut().append(header::SET_COOKIE, session_cookie(state, &s.token, max_age));
+    resp.headers_mut().append(header::SET_COOKIE, named_cookie(state, name, &s.token, max_age));
     resp
 }
 
-fn session_reply(state: &AppState, s: &SignedIn) -> SessionReply {
+pub(crate) fn session_reply(state: &AppState, s: &SignedIn) -> SessionReply {
     SessionReply {
         token: s.token.clone(),
         expires_at: to_rfc3339(s.expires_at),

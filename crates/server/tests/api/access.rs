@@ -56,17 +56,24 @@ async fn every_console_operation_admits_only_its_roles() {
     let ops = console_operations();
     assert!(ops.len() >= 15, "the document lists the console: {ops:?}");
     each_backend(async |app| {
-        // A guest, and one signed-in client per role.
-        let mut clients: Vec<(Option<Role>, Api)> = vec![(None, app.client())];
+        // A guest, and one signed-in client per role (staff through the console's sign-in,
+        // with their code); then each staff role again, signed in the player app's way (the
+        // password only): the role check passes, the missing second factor does not (142).
+        let mut clients: Vec<(Option<Role>, bool, Api)> = vec![(None, true, app.client())];
         for role in Role::ALL {
             let email = format!("acl-{}@example.tn", role.name());
             if role == Role::Player {
                 let (api, _, _) = app.player(&email).await;
-                clients.push((Some(role), api));
+                clients.push((Some(role), true, api));
                 continue;
             }
             let (api, _) = app.staff(role, &email).await;
-            clients.push((Some(role), api));
+            clients.push((Some(role), true, api));
+            if role.is_staff() {
+                let password_only = app.client();
+                ok(password_only.login(&email, PASSWORD).await);
+                clients.push((Some(role), false, password_only));
+            }
         }
 
         // Every caller on every operation. The refused must change nothing; the intended
@@ -77,13 +84,14 @@ async fn every_console_operation_admits_only_its_roles() {
         let mut passed = Vec::new();
         for (method, path) in &ops {
             let allowed = intended(path);
-            for (role, api) in &clients {
+            for (role, second_factor, api) in &clients {
                 let body = (*method != Method::GET).then(|| json!({}));
                 let r = api.send(method.clone(), path, body).await;
                 let code = r.body["status"].as_i64().unwrap_or(-1);
                 match role {
                     None => assert_eq!(code, 23, "guest: {method} {path}: {}", r.text),
                     Some(role) if !allowed.contains(role) => assert_eq!(code, 24, "{role:?}: {method} {path}: {}", r.text),
+                    Some(role) if !second_factor => assert_eq!(code, 142, "{role:?} without a code: {method} {path}: {}", r.text),
                     Some(role) => {
                         assert!(![23, 24].contains(&code), "{role:?} refused: {method} {path}: {}", r.text);
                         passed.push((role.name(), method.to_string(), path.clone()));

@@ -126,8 +126,7 @@ async fn weekly_cashback_pays_the_tiers_of_real_money_net_losses_up_to_the_cap_o
         let paid: i64 = runs.iter().map(|r| r.paid).sum();
         assert_eq!(paid, 5);
         // Again, through the admin endpoint: nothing more moves.
-        let admin = app.client();
-        ok(admin.login_email("admin@carthage.local", "Admin1234").await);
+        let admin = app.console("admin@carthage.local", "Admin1234").await;
         let again = ok(admin.post("/api/admin/promotions/weekly-cashback", json!({ "week": week.key })).await);
         assert_eq!((again["paid"].as_i64(), again["finished"].as_bool()), (Some(0), Some(true)), "{again}");
         for (u, want) in expected {
@@ -247,8 +246,7 @@ async fn a_coupon_at_500_spins_a_day_and_a_draw_anyone_can_verify() {
         assert_eq!(app.state.promotions.issue_coupons_pass().await.unwrap(), 0);
 
         // The draw: the seed's hash first, the seed and winners after; anyone recomputes them.
-        let admin = app.client();
-        ok(admin.login_email("admin@carthage.local", "Admin1234").await);
+        let admin = app.console("admin@carthage.local", "Admin1234").await;
         let announced = ok(admin.post("/api/admin/promotions/coupon-draws", json!({ "id": "week-48", "winners": 1 })).await);
         let hash = announced["seedHash"].as_str().unwrap().to_string();
         assert_eq!(announced["seed"], json!(null));
@@ -314,8 +312,7 @@ async fn the_balance_reply_carries_free_bets_pools_unshown_drops_and_accrued_cas
 
         // A forced drop of `small`, won by the player's next spin: in wonJackpots until shown.
         app.credit(user, BalanceKind::Real, 300 * TND).await;
-        let admin = app.client();
-        ok(admin.login_email("admin@carthage.local", "Admin1234").await);
+        let admin = app.console("admin@carthage.local", "Admin1234").await;
         ok(admin.post("/api/admin/jackpots/small/force-drop", json!({})).await);
         let launch = ok(api.post("/api/casino/session", json!({"provider": "studio", "gameId": "desert-gold", "lang": "en", "platform": "mobile"})).await);
         let token = launch["sessionToken"].as_str().unwrap().to_string();

@@ -285,7 +285,9 @@ impl TestApp {
         (api, s["user"]["id"].as_i64().expect("user id"), s["token"].as_str().expect("token").to_string())
     }
 
-    /// A user of `role` (any but player) created directly and signed in: its client and id.
+    /// A user of `role` (any but player) created directly and signed in (staff roles to the
+    /// console, with a code; partners, cashiers and super agents as the player app does): its
+    /// client and id.
     pub async fn staff(&self, role: accounts::Role, email: &str) -> (Api, i64) {
         let user = self
             .state
@@ -302,9 +304,60 @@ impl TestApp {
             })
             .await
             .expect("staff user");
+        if role.is_staff() {
+            return (self.console(email, PASSWORD).await, user.id);
+        }
+        // Partners, cashiers, super agents: the player app's sign-in.
         let api = self.client();
         ok(api.login(email, PASSWORD).await);
         (api, user.id)
+    }
+
+    /// A client signed in to the console as the staff account `login`, the way a staff
+    /// member does it: the authenticator is set up at the first sign-in
+    /// (`/api/staff/totp/enrol`), then `/api/staff/login` with a code computed here from the
+    /// secret (RFC 6238, independently of the server's `accounts::totp`). A code signs in
+    /// once, so a second sign-in within the same 30 s takes the next step's code, waiting for
+    /// it when that is still ahead.
+    pub async fn console(&self, login: &str, password: &str) -> Api {
+        let api = self.client();
+        let user = self.state.accounts.find_by_login(login).await.expect("user").expect("staff account");
+        let stored = |app: &TestApp| {
+            let db = app.state.db.clone();
+            async move {
+                sqlx::query("SELECT secret, last_step, confirmed_at FROM staff_totp WHERE user_id = $1")
+                    .bind(user.id)
+                    .fetch_optional(db.writer())
+                    .await
+                    .expect("staff_totp")
+                    .map(|r| (r.get::<String, _>(0), r.get::<i64, _>(1), r.get::<Option<i64>, _>(2).is_some()))
+            }
+        };
+        if !stored(self).await.is_some_and(|(_, _, confirmed)| confirmed) {
+            // The first sign-in: the right password without a code says "set it up" (144).
+            let (_, first) = api.post("/api/staff/login", json!({ "login": login, "password": password })).await;
+            assert_eq!(first["status"], 144, "an account without an authenticator: {first}");
+            let enrolled = ok(api.post("/api/staff/totp/enrol", json!({ "login": login, "password": password })).await);
+            assert!(enrolled["otpauthUri"].as_str().unwrap().starts_with("otpauth://totp/"), "{enrolled}");
+        }
+        for _ in 0..8 {
+            let (secret, last_step, _) = stored(self).await.expect("an authenticator");
+            let now = totp_step_now();
+            let step = now.max(last_step + 1);
+            if step > now + 1 {
+                // Both this step's and the next one's codes are spent: wait for a new step.
+                tokio::time::sleep(Duration::from_millis(30_000 - (kernel::clock::now_ms().rem_euclid(30_000)) as u64 + 50)).await;
+                continue;
+            }
+            let (_, reply) = api.post("/api/staff/login", json!({ "login": login, "password": password, "code": totp_code(&secret, step) })).await;
+            if reply["status"] == 0 {
+                assert_eq!(reply["result"]["user"]["id"], user.id, "{reply}");
+                return api;
+            }
+            // 143: another sign-in took the step first (or the step turned): once more.
+            assert_eq!(reply["status"], 143, "staff sign-in of {login}: {reply}");
+        }
+        panic!("no console sign-in for {login} after 8 codes");
     }
 
     // -------------------------------------------------------------- money
@@ -475,6 +528,48 @@ impl Api {
     pub async fn balance(&self) -> Value {
         ok(self.get("/api/user/balance").await)
     }
+}
+
+// ------------------------------------------------------------------ TOTP (RFC 6238)
+
+/// The 30-second step of now.
+pub fn totp_step_now() -> i64 {
+    kernel::clock::now_ms().div_euclid(30_000)
+}
+
+/// The 6-digit code of `step` for a base32 secret: HMAC-SHA1 of the big-endian step,
+/// dynamically truncated (RFC 4226 §5.3). Written out here so that the tests do not check the
+/// server's TOTP with itself.
+pub fn totp_code(secret: &str, step: i64) -> String {
+    use hmac::{Hmac, Mac};
+    let mut key = Vec::new();
+    let (mut bits, mut acc) = (0u32, 0u64);
+    for c in secret.trim_end_matches('=').bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'2'..=b'7' => c - b'2' + 26,
+            _ => panic!("not base32: {secret}"),
+        };
+        acc = (acc << 5) | u64::from(v);
+        bits += 5;
+        if bits >= 8 {
+            bits -= 8;
+            key.push((acc >> bits) as u8);
+        }
+    }
+    let mut mac = Hmac::<sha1::Sha1>::new_from_slice(&key).expect("key");
+    mac.update(&(step as u64).to_be_bytes());
+    let digest = mac.finalize().into_bytes();
+    let offset = (digest[19] & 0x0f) as usize;
+    let value = u32::from_be_bytes(digest[offset..offset + 4].try_into().unwrap()) & 0x7fff_ffff;
+    format!("{:06}", value % 1_000_000)
+}
+
+#[test]
+fn totp_code_matches_rfc_6238() {
+    // Appendix B, SHA-1: secret "12345678901234567890", T = 59 s → 94287082 (8 digits).
+    assert_eq!(totp_code("GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ", 59 / 30), "287082");
+    assert_eq!(totp_code("GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ", 1_234_567_890 / 30), "005924");
 }
 
 // ------------------------------------------------------------------ envelope asserts

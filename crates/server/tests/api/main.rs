@@ -6,6 +6,7 @@ mod common;
 mod access;
 mod four_eyes;
 mod players;
+mod staff_sign_in;
 
 mod casino;
 mod cashback_coupons;
@@ -1991,8 +1992,7 @@ async fn admin_wallet_adjust() {
     each_backend(async |app| {
         const PATH: &str = "/api/admin/wallet/adjust";
         let (player, id, _) = app.player("ali@example.tn").await;
-        let admin = app.client();
-        ok(admin.login_email("admin@carthage.local", "Admin1234").await);
+        let admin = app.console("admin@carthage.local", "Admin1234").await;
         let adjust = |amount: &str, key: &str| {
             json!({ "userId": id, "kind": "real", "amount": amount, "reason": "goodwill", "idempotencyKey": key })
         };

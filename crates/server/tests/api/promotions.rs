@@ -161,8 +161,7 @@ async fn a_forced_jackpot_drop_is_won_by_the_next_spin_shown_once_and_verifiable
         app.credit(user, BalanceKind::Real, 100_000).await;
         // Only an admin forces a drop.
         fail(api.post("/api/admin/jackpots/small/force-drop", json!({})).await, 403, 24);
-        let admin = app.client();
-        ok(admin.post("/api/user/login/email", json!({ "email": "admin@carthage.local", "password": "Admin1234" })).await);
+        let admin = app.console("admin@carthage.local", "Admin1234").await;
         fail(admin.post("/api/admin/jackpots/nope/force-drop", json!({})).await, 404, 43);
         let added = ok(admin.post("/api/admin/jackpots/small/force-drop", json!({})).await);
         assert!(added["added"].as_f64().unwrap() > 0.0);

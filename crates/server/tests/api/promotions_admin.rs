@@ -10,9 +10,9 @@ use server::cli::{promo_operator, Cli, Command};
 use wallet::BalanceKind;
 
 async fn admin(app: &TestApp) -> (Api, i64) {
-    let api = app.client();
-    let s = ok(api.post("/api/user/login/email", json!({ "email": "admin@carthage.local", "password": "Admin1234" })).await);
-    (api, s["user"]["id"].as_i64().unwrap())
+    let api = app.console("admin@carthage.local", "Admin1234").await;
+    let id = app.state.accounts.find_by_login("admin@carthage.local").await.unwrap().expect("the demo admin").id;
+    (api, id)
 }
 
 /// Runs `carthage promo …` against the test server's state: its JSON, or the refusal's code.

@@ -105,8 +105,7 @@ async fn a_super_agent_earns_10_percent_of_its_networks_net_loss_once_a_week() {
 #[tokio::test]
 async fn coupon_draw_winners_are_paid_their_prize_once() {
     each_backend(async |app| {
-        let admin = app.client();
-        ok(admin.login_email("admin@carthage.local", "Admin1234").await);
+        let admin = app.console("admin@carthage.local", "Admin1234").await;
         // Five players with a coupon each, issued before the announcement.
         let mut owners = Vec::new();
         for i in 0..5 {
