@@ -434,7 +434,10 @@ async fn partner_set_promocode_links_a_new_player_once_and_refuses_what_it_must(
         // Refusals of the code itself, the role, the body.
         fail(n.post(set, json!({ "betting": "NOSUCHCODE" })).await, 200, 2200);
         fail(app.client().post(set, json!({ "betting": "PARTNERX" })).await, 401, 23);
-        fail(admin_api.post(set, json!({ "betting": "PARTNERX" })).await, 403, 24);
+        // The admin signed in the player app's way (the console's session is not a player's).
+        let admin_in_app = app.client();
+        ok(admin_in_app.login("admin@carthage.local", "Admin1234").await);
+        fail(admin_in_app.post(set, json!({ "betting": "PARTNERX" })).await, 403, 24);
         fail(n.post(set, json!({ "betting": "" })).await, 400, 40);
         fail(n.post(set, json!({ "betting": "X".repeat(65) })).await, 400, 40);
         fail(n.post(set, json!({ "betting": "PARTNERX", "ref_id": 5 })).await, 400, 40);
