@@ -9,6 +9,31 @@ use store::sqlx;
 
 /// At most this many players per search.
 pub const SEARCH_LIMIT: i64 = 50;
+/// A note's length, in characters.
+pub const NOTE_MAX_CHARS: usize = 2000;
+
+/// A staff note on a player.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    pub id: i64,
+    /// As the audit trail names the author (`support:12`).
+    pub author: String,
+    pub body: String,
+    pub created_at: i64,
+}
+
+/// A device a player signed in from: an address and a browser, with its sessions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Device {
+    pub ip: String,
+    pub user_agent: String,
+    pub sessions: i64,
+    pub first_seen: i64,
+    pub last_seen: i64,
+    /// Other accounts that signed in from the same address (a multi-accounting signal; a
+    /// shared address — a café, a mobile carrier's NAT — explains some).
+    pub other_accounts: i64,
+}
 
 /// How a search text reads: an id or a phone (digits), an e-mail (has `@`), or a name.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,6 +120,87 @@ impl Accounts {
             .await
             .map_err(db_err)?;
         Ok(sqlx::Row::get(&row, 0))
+    }
+
+    /// The addresses and browsers player `user_id` signed in from, most recent first (at most
+    /// `limit`), each with the number of other accounts seen at that address.
+    pub async fn devices(&self, user_id: i64, limit: i64) -> Result<Vec<Device>, AppError> {
+        let rows = sqlx::query(
+            "SELECT COALESCE(ip, ''), COALESCE(user_agent, ''), COUNT(*), MIN(created_at), MAX(last_seen_at) FROM sessions \
+             WHERE user_id = $1 GROUP BY ip, user_agent ORDER BY MAX(last_seen_at) DESC LIMIT $2",
+        )
+        .bind(user_id)
+        .bind(limit)
+        .fetch_all(self.db.reader())
+        .await
+        .map_err(db_err)?;
+        let mut out = Vec::with_capacity(rows.len());
+        for r in rows {
+            let ip: String = sqlx::Row::get(&r, 0);
+            let other_accounts = if ip.is_empty() {
+                0
+            } else {
+                let row = sqlx::query("SELECT COUNT(DISTINCT user_id) FROM sessions WHERE ip = $1 AND user_id <> $2")
+                    .bind(&ip)
+                    .bind(user_id)
+                    .fetch_one(self.db.reader())
+                    .await
+                    .map_err(db_err)?;
+                sqlx::Row::get::<i64, _>(&row, 0)
+            };
+            out.push(Device {
+                ip,
+                user_agent: sqlx::Row::get(&r, 1),
+                sessions: sqlx::Row::get(&r, 2),
+                first_seen: sqlx::Row::get(&r, 3),
+                last_seen: sqlx::Row::get(&r, 4),
+                other_accounts,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The notes on player `user_id`, newest first (at most `limit`).
+    pub async fn notes(&self, user_id: i64, limit: i64) -> Result<Vec<Note>, AppError> {
+        let rows = sqlx::query("SELECT id, author, body, created_at FROM player_notes WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2")
+            .bind(user_id)
+            .bind(limit)
+            .fetch_all(self.db.reader())
+            .await
+            .map_err(db_err)?;
+        Ok(rows
+            .iter()
+            .map(|r| Note { id: sqlx::Row::get(r, 0), author: sqlx::Row::get(r, 1), body: sqlx::Row::get(r, 2), created_at: sqlx::Row::get(r, 3) })
+            .collect())
+    }
+
+    /// Adds a note on player `user_id` by staff member `author_id` (`actor` as the audit trail
+    /// names them): the note and its audit record (`player.note`) are one transaction. 3 for
+    /// no such player; 47 for an empty note or one over [`NOTE_MAX_CHARS`].
+    pub async fn add_note(&self, user_id: i64, author_id: i64, actor: &str, body: &str) -> Result<Note, AppError> {
+        let body = body.trim();
+        if body.is_empty() || body.chars().count() > NOTE_MAX_CHARS || body.chars().any(|c| c.is_control() && c != '\n') {
+            return Err(AppError::with_detail(ErrorCode::InvalidField, format!("body: 1 to {NOTE_MAX_CHARS} characters, no control characters")));
+        }
+        let user = self.user_by_id(user_id).await?.filter(|u| u.role == crate::Role::Player).ok_or(ErrorCode::NoSuchUser)?;
+        let now = now_ms();
+        let note = Note { id: kernel::ids::next_id(), author: actor.to_string(), body: body.to_string(), created_at: now };
+        let mut tx = self.db.writer().begin().await.map_err(db_err)?;
+        sqlx::query("INSERT INTO player_notes (id, user_id, author_id, author, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
+            .bind(note.id)
+            .bind(user.id)
+            .bind(author_id)
+            .bind(actor)
+            .bind(body)
+            .bind(now)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?;
+        let details = serde_json::json!({ "noteId": note.id, "body": body }).to_string();
+        let subject = format!("user:{}", user.id);
+        store::audit::append(&mut tx, &store::audit::Record { actor, action: "player.note", subject: &subject, details: &details }, now).await.map_err(db_err)?;
+        tx.commit().await.map_err(db_err)?;
+        Ok(note)
     }
 
     /// Bans or unbans player `user_id` for `reason`, as `actor`. The flag, the end of every

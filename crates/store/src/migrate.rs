@@ -44,6 +44,7 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 35, name: "audit_chain", sql: include_str!("../migrations/0035_audit_chain.sql") },
     Migration { version: 36, name: "adjust_requests", sql: include_str!("../migrations/0036_adjust_requests.sql") },
     Migration { version: 37, name: "staff_totp", sql: include_str!("../migrations/0037_staff_totp.sql") },
+    Migration { version: 38, name: "player_notes", sql: include_str!("../migrations/0038_player_notes.sql") },
 ];
 
 /// Splits a migration file into statements: they end with `;` at the end of a line.

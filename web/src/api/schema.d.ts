@@ -138,8 +138,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The player's card: profile, balances, sessions, responsible-gambling state and the last
-         *     staff actions on them (admin, support, finance).
+         * The player's card: profile, balances, sessions and devices, responsible-gambling state,
+         *     payments, ledger entries, notes and the last staff actions on them (admin, support,
+         *     finance).
          */
         get: operations["card"];
         put?: never;
@@ -161,6 +162,23 @@ export interface paths {
         put?: never;
         /** Bans a player (admin): every session ends at once; audited with the reason. */
         post: operations["ban"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/players/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Adds a note to a player's card (admin, support, finance): kept for good, audited. */
+        post: operations["add_note"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3638,6 +3656,24 @@ export interface components {
             net: components["schemas"]["MajorUnits"];
             payouts: components["schemas"]["ReportLineReply"];
         };
+        DeviceRow: {
+            /**
+             * Format: int64
+             * @description Milliseconds since the epoch.
+             */
+            firstSeen: number;
+            ip: string;
+            /** Format: int64 */
+            lastSeen: number;
+            /**
+             * Format: int64
+             * @description Other accounts signed in from this address (a multi-accounting signal).
+             */
+            otherAccounts: number;
+            /** Format: int64 */
+            sessions: number;
+            userAgent: string;
+        };
         /** @description `dice/roll` body (`studio::dice::DiceBet`, described for the contract). */
         DiceRequest: {
             /**
@@ -4792,6 +4828,28 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_NoteRow: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /** @description `support:12`: the author as the audit trail names them. */
+                author: string;
+                body: string;
+                /**
+                 * Format: int64
+                 * @description Milliseconds since the epoch.
+                 */
+                createdAt: number;
+                /** Format: int64 */
+                id: number;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_OneClickReply: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -4930,6 +4988,8 @@ export interface components {
                 balances: components["schemas"]["BalanceLine"][];
                 /** Format: int64 */
                 coolOffUntil?: number | null;
+                /** @description Addresses and browsers signed in from, most recent first (at most 20). */
+                devices: components["schemas"]["DeviceRow"][];
                 emailVerified: boolean;
                 lang: string;
                 /**
@@ -4937,6 +4997,10 @@ export interface components {
                  * @description Sessions signed in now.
                  */
                 liveSessions: number;
+                /** @description Staff notes, newest first (at most 50). */
+                notes: components["schemas"]["NoteRow"][];
+                /** @description The last 20 deposits and withdrawals (providers and the cashier network), newest first. */
+                payments: components["schemas"]["PayHistoryEntryReply"][];
                 player: components["schemas"]["PlayerRow"];
                 registeredVia: string;
                 /**
@@ -4944,6 +5008,11 @@ export interface components {
                  * @description Responsible gambling: the end of a self-exclusion or cool-off (ms; absent when none).
                  */
                 selfExcludedUntil?: number | null;
+                /**
+                 * @description The last 30 ledger entries on the player's balances (bets, wins, bonuses, payments…),
+                 *     newest first.
+                 */
+                transactions: components["schemas"]["HistoryEntryReply"][];
             };
             /**
              * Format: int32
@@ -7003,6 +7072,22 @@ export interface components {
             /** @description active, suspended, deactivated, settled, cancelled. */
             status: string;
         };
+        NoteRequest: {
+            /** @description 1 to 2,000 characters (line breaks allowed). */
+            body: string;
+        };
+        NoteRow: {
+            /** @description `support:12`: the author as the audit trail names them. */
+            author: string;
+            body: string;
+            /**
+             * Format: int64
+             * @description Milliseconds since the epoch.
+             */
+            createdAt: number;
+            /** Format: int64 */
+            id: number;
+        };
         /** @enum {string} */
         OddsPolicyRequest: "accept_any" | "accept_higher" | "none";
         OneClickReply: {
@@ -7209,6 +7294,8 @@ export interface components {
             balances: components["schemas"]["BalanceLine"][];
             /** Format: int64 */
             coolOffUntil?: number | null;
+            /** @description Addresses and browsers signed in from, most recent first (at most 20). */
+            devices: components["schemas"]["DeviceRow"][];
             emailVerified: boolean;
             lang: string;
             /**
@@ -7216,6 +7303,10 @@ export interface components {
              * @description Sessions signed in now.
              */
             liveSessions: number;
+            /** @description Staff notes, newest first (at most 50). */
+            notes: components["schemas"]["NoteRow"][];
+            /** @description The last 20 deposits and withdrawals (providers and the cashier network), newest first. */
+            payments: components["schemas"]["PayHistoryEntryReply"][];
             player: components["schemas"]["PlayerRow"];
             registeredVia: string;
             /**
@@ -7223,6 +7314,11 @@ export interface components {
              * @description Responsible gambling: the end of a self-exclusion or cool-off (ms; absent when none).
              */
             selfExcludedUntil?: number | null;
+            /**
+             * @description The last 30 ledger entries on the player's balances (bets, wins, bonuses, payments…),
+             *     newest first.
+             */
+            transactions: components["schemas"]["HistoryEntryReply"][];
         };
         PlayerRow: {
             /**
@@ -8596,6 +8692,49 @@ export interface operations {
                 };
             };
             /** @description 3 no such player, 23, 24 not admin, 40 bad id, 47 reason */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    add_note: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NoteRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NoteRow"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 3 no such player, 23, 24 not admin, support or finance, 40 bad id, 47 body */
             default: {
                 headers: {
                     [name: string]: unknown;

@@ -21,6 +21,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/admin/players/{id}", get(card))
         .route("/api/admin/players/{id}/ban", post(ban))
         .route("/api/admin/players/{id}/unban", post(unban))
+        .route("/api/admin/players/{id}/notes", post(add_note))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -91,10 +92,50 @@ pub struct PlayerCard {
     pub cool_off_until: Option<i64>,
     /// The last staff actions on this player (audit trail, newest first).
     pub audit: Vec<super::audit::AuditRow>,
+    /// Staff notes, newest first (at most 50).
+    pub notes: Vec<NoteRow>,
+    /// Addresses and browsers signed in from, most recent first (at most 20).
+    pub devices: Vec<DeviceRow>,
+    /// The last 20 deposits and withdrawals (providers and the cashier network), newest first.
+    pub payments: Vec<super::payments::PayHistoryEntryReply>,
+    /// The last 30 ledger entries on the player's balances (bets, wins, bonuses, payments…),
+    /// newest first.
+    pub transactions: Vec<super::types::HistoryEntryReply>,
 }
 
-/// The player's card: profile, balances, sessions, responsible-gambling state and the last
-/// staff actions on them (admin, support, finance).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NoteRow {
+    pub id: i64,
+    /// `support:12`: the author as the audit trail names them.
+    pub author: String,
+    pub body: String,
+    /// Milliseconds since the epoch.
+    pub created_at: i64,
+}
+
+impl From<accounts::staff::Note> for NoteRow {
+    fn from(n: accounts::staff::Note) -> Self {
+        NoteRow { id: n.id, author: n.author, body: n.body, created_at: n.created_at }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DeviceRow {
+    pub ip: String,
+    pub user_agent: String,
+    pub sessions: i64,
+    /// Milliseconds since the epoch.
+    pub first_seen: i64,
+    pub last_seen: i64,
+    /// Other accounts signed in from this address (a multi-accounting signal).
+    pub other_accounts: i64,
+}
+
+/// The player's card: profile, balances, sessions and devices, responsible-gambling state,
+/// payments, ledger entries, notes and the last staff actions on them (admin, support,
+/// finance).
 #[utoipa::path(get, path = "/api/admin/players/{id}", tag = "admin", params(("id" = i64, Path)),
     responses((status = 200, body = Envelope<PlayerCard>), (status = "default", description = "3 no such player, 23, 24 not admin, support or finance, 40 bad id", body = ErrorEnvelope)))]
 pub async fn card(State(state): State<AppState>, _staff: Staff<perm::PlayersRead>, PathParam(id): PathParam<i64>) -> ApiResult<PlayerCard> {
@@ -108,6 +149,18 @@ pub async fn card(State(state): State<AppState>, _staff: Staff<perm::PlayersRead
         .collect();
     let filter = store::audit::Filter { subject: Some(format!("user:{}", user.id)), ..store::audit::Filter::default() };
     let audit = store::audit::page(&state.db, &filter, None, 20).await.map_err(AppError::internal)?.into_iter().map(super::audit::AuditRow::from).collect();
+    let devices = state
+        .accounts
+        .devices(user.id, 20)
+        .await?
+        .into_iter()
+        .map(|d| DeviceRow { ip: d.ip, user_agent: d.user_agent, sessions: d.sessions, first_seen: d.first_seen, last_seen: d.last_seen, other_accounts: d.other_accounts })
+        .collect();
+    let (from_ms, to_ms) = (0, kernel::clock::now_ms() + 1);
+    let extra = super::wallet::pay_history_extra(&state, user.id, from_ms, to_ms).await?;
+    let payments = state.payments.history(user.id, from_ms, to_ms, extra).await?.iter().take(20).map(super::payments::PayHistoryEntryReply::of).collect();
+    let ledger_query = wallet::HistoryQuery { user_id: user.id, from_ms, to_ms, limit: 30, offset: 0, kind: None };
+    let transactions = super::wallet::history_entries(&state, &ledger_query).await?;
     ok(PlayerCard {
         player: row(&user),
         lang: user.lang.clone(),
@@ -118,6 +171,10 @@ pub async fn card(State(state): State<AppState>, _staff: Staff<perm::PlayersRead
         self_excluded_until: user.self_excluded_until,
         cool_off_until: user.cool_off_until,
         audit,
+        notes: state.accounts.notes(user.id, 50).await?.into_iter().map(NoteRow::from).collect(),
+        devices,
+        payments,
+        transactions,
     })
 }
 
@@ -156,4 +213,17 @@ pub async fn ban(State(state): State<AppState>, staff: Staff<perm::PlayersBan>, 
     responses((status = 200, body = Envelope<BanReply>), (status = "default", description = "3 no such player, 23, 24 not admin, 40 bad id, 47 reason", body = ErrorEnvelope)))]
 pub async fn unban(State(state): State<AppState>, staff: Staff<perm::PlayersBan>, PathParam(id): PathParam<i64>, JsonBody(req): JsonBody<BanRequest>) -> ApiResult<BanReply> {
     ok(set(&state, &staff, id, false, req).await?)
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct NoteRequest {
+    /// 1 to 2,000 characters (line breaks allowed).
+    pub body: String,
+}
+
+/// Adds a note to a player's card (admin, support, finance): kept for good, audited.
+#[utoipa::path(post, path = "/api/admin/players/{id}/notes", tag = "admin", params(("id" = i64, Path)), request_body = NoteRequest,
+    responses((status = 200, body = Envelope<NoteRow>), (status = "default", description = "3 no such player, 23, 24 not admin, support or finance, 40 bad id, 47 body", body = ErrorEnvelope)))]
+pub async fn add_note(State(state): State<AppState>, staff: Staff<perm::PlayersNote>, PathParam(id): PathParam<i64>, JsonBody(req): JsonBody<NoteRequest>) -> ApiResult<NoteRow> {
+    ok(state.accounts.add_note(id, staff.session.user.id, &staff.actor, &req.body).await?.into())
 }

@@ -31,10 +31,12 @@ pub enum Permission {
     PlayersRead,
     /// Ban and unban players.
     PlayersBan,
+    /// Write notes on a player's card.
+    PlayersNote,
 }
 
-/// The matrix: admin may do everything; support reads (players, the audit trail); finance
-/// moves money and reads; content edits the site (its endpoints come with the content
+/// The matrix: admin may do everything; support reads (players, the audit trail) and writes
+/// notes; finance moves money, reads and writes notes; content edits the site (its endpoints come with the content
 /// console).
 pub const fn allowed(role: Role, permission: Permission) -> bool {
     match permission {
@@ -43,6 +45,7 @@ pub const fn allowed(role: Role, permission: Permission) -> bool {
         Permission::PromotionsManage => matches!(role, Role::Admin),
         Permission::PlayersRead => matches!(role, Role::Admin | Role::Support | Role::Finance),
         Permission::PlayersBan => matches!(role, Role::Admin),
+        Permission::PlayersNote => matches!(role, Role::Admin | Role::Support | Role::Finance),
     }
 }
 
@@ -72,6 +75,10 @@ pub mod perm {
     pub struct PlayersBan;
     impl Perm for PlayersBan {
         const PERMISSION: Permission = Permission::PlayersBan;
+    }
+    pub struct PlayersNote;
+    impl Perm for PlayersNote {
+        const PERMISSION: Permission = Permission::PlayersNote;
     }
 }
 
@@ -120,8 +127,14 @@ pub fn require(session: &Session, permission: Permission) -> Result<String, AppE
 mod tests {
     use super::*;
 
-    const ALL: [Permission; 5] =
-        [Permission::AuditRead, Permission::MoneyAdjust, Permission::PromotionsManage, Permission::PlayersRead, Permission::PlayersBan];
+    const ALL: [Permission; 6] = [
+        Permission::AuditRead,
+        Permission::MoneyAdjust,
+        Permission::PromotionsManage,
+        Permission::PlayersRead,
+        Permission::PlayersBan,
+        Permission::PlayersNote,
+    ];
 
     #[test]
     fn only_staff_hold_any_permission() {
@@ -132,6 +145,7 @@ mod tests {
         }
         assert!(ALL.into_iter().all(|p| allowed(Role::Admin, p)), "admin holds every permission");
         assert!(allowed(Role::Support, Permission::AuditRead) && !allowed(Role::Support, Permission::MoneyAdjust), "support reads only");
+        assert!(allowed(Role::Support, Permission::PlayersNote) && !allowed(Role::Support, Permission::PlayersBan), "and writes notes");
         assert!(ALL.into_iter().all(|p| !allowed(Role::Content, p)), "content edits the site only");
     }
 }

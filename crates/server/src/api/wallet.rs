@@ -207,7 +207,7 @@ pub async fn history(State(state): State<AppState>, session: Session, QueryParam
 
 /// Pay-history entries from sources other than provider payments: the cashier network's
 /// cash deposits (type 114) and cashier withdrawals (held with type 10) in `[from_ms, to_ms)`.
-async fn pay_history_extra(state: &AppState, user_id: i64, from_ms: i64, to_ms: i64) -> Result<Vec<payments::PayHistoryEntry>, ApiError> {
+pub(crate) async fn pay_history_extra(state: &AppState, user_id: i64, from_ms: i64, to_ms: i64) -> Result<Vec<payments::PayHistoryEntry>, ApiError> {
     use payments::cashier::PayEntryKind;
     let entries = state.cashier.pay_history_entries(user_id, from_ms, to_ms).await?;
     Ok(entries
@@ -239,10 +239,13 @@ async fn pay_history_extra(state: &AppState, user_id: i64, from_ms: i64, to_ms: 
 pub async fn transactions(State(state): State<AppState>, session: Session, QueryParams(q): QueryParams<HistoryQuery>) -> ApiResult<Vec<HistoryEntryReply>> {
     let (from_ms, to_ms, limit, offset) = history_range(&q)?;
     let kind = q.purse.map(Purse::kind);
-    let entries = state
-        .ledger
-        .history(&LedgerHistoryQuery { user_id: session.user.id, from_ms, to_ms, limit, offset, kind })
-        .await?;
+    ok(history_entries(&state, &LedgerHistoryQuery { user_id: session.user.id, from_ms, to_ms, limit, offset, kind }).await?)
+}
+
+/// A player's ledger entries as the operations history shows them (also on the console's
+/// player card): with the game and round of casino postings and the bet of sports ones.
+pub(crate) async fn history_entries(state: &AppState, q: &LedgerHistoryQuery) -> Result<Vec<HistoryEntryReply>, ApiError> {
+    let entries = state.ledger.history(q).await?;
     // Game names: one look-up per distinct game of the page.
     let mut names: HashMap<(String, String), (String, String)> = HashMap::new();
     // Sports bets: one look-up per distinct bet of the page (its kind and events).
@@ -257,7 +260,7 @@ pub async fn transactions(State(state): State<AppState>, session: Session, Query
         }
         if let Some(id) = sport_bet_id(e.tx_type, &e.metadata) {
             if let std::collections::hash_map::Entry::Vacant(slot) = bets.entry(id) {
-                let found = state.betting.bet(session.user.id, id).await?;
+                let found = state.betting.bet(q.user_id, id).await?;
                 slot.insert(Some(found.map_or_else(
                     || HistoryBet { id, kind: String::new(), events: vec![] },
                     |b| HistoryBet { id, kind: b.kind.clone(), events: bet_events(b.legs.iter().map(|l| l.event_name.as_str())) },
@@ -265,7 +268,7 @@ pub async fn transactions(State(state): State<AppState>, session: Session, Query
             }
         }
     }
-    ok(entries
+    Ok(entries
         .into_iter()
         .map(|e| {
             let game_ref = GameRef::of(&e.metadata);

@@ -15,6 +15,7 @@ const INTENDED: &[(&str, &[Role])] = &[
     ("/api/admin/wallet/", &[Role::Admin, Role::Finance]),
     ("/api/admin/promotions/", &[Role::Admin]),
     ("/api/admin/jackpots", &[Role::Admin]),
+    ("/api/admin/players/acl-probe/notes", &[Role::Admin, Role::Support, Role::Finance]),
     ("/api/admin/players/acl-probe/", &[Role::Admin]),
     ("/api/admin/players", &[Role::Admin, Role::Support, Role::Finance]),
 ];

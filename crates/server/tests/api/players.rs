@@ -60,3 +60,54 @@ async fn staff_find_a_player_read_the_card_and_an_admin_bans_and_unbans() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn the_card_shows_devices_payments_transactions_and_notes_support_writes() {
+    each_backend(async |app| {
+        let (player, id, _) = app.player("card@example.tn").await;
+        let (_, other, _) = app.player("card-other@example.tn").await;
+        let (support, support_id) = app.staff(Role::Support, "sup-card@example.tn").await;
+        let (content, _) = app.staff(Role::Content, "content-card@example.tn").await;
+        app.credit(id, wallet::BalanceKind::Real, 75_500).await;
+        // A deposit started through the payment provider (pending).
+        let token = ok(player.post("/api/payment/token", json!({})).await)["token"].as_str().unwrap().to_string();
+        let intent = ok(player.post("/api/payment/deposit", json!({ "amount": 50, "sessionToken": token })).await);
+
+        // Notes: support writes, content cannot; an empty or oversize note is refused.
+        let notes = format!("/api/admin/players/{id}/notes");
+        fail(content.post(&notes, json!({ "body": "hello" })).await, 403, 24);
+        fail(support.post(&notes, json!({ "body": "  " })).await, 200, 47);
+        fail(support.post(&notes, json!({ "body": "x".repeat(2001) })).await, 200, 47);
+        fail(support.post(&notes, json!({ "body": "bell\u{7}" })).await, 200, 47);
+        fail(support.post(&format!("/api/admin/players/{support_id}/notes"), json!({ "body": "a staff account" })).await, 200, 3);
+        let first = ok(support.post(&notes, json!({ "body": "Called about a late withdrawal." })).await);
+        ok(support.post(&notes, json!({ "body": "Sent the ID request.\nWaiting." })).await);
+        assert_eq!(first["author"], format!("support:{support_id}"));
+
+        let card = ok(support.get(&format!("/api/admin/players/{id}")).await);
+        let bodies: Vec<&str> = card["notes"].as_array().unwrap().iter().map(|n| n["body"].as_str().unwrap()).collect();
+        assert_eq!(bodies, vec!["Sent the ID request.\nWaiting.", "Called about a late withdrawal."], "newest first");
+        assert_eq!(card["audit"][0]["action"], "player.note", "each note is in the trail");
+        assert_eq!(app.count(&format!("audit_log WHERE action = 'player.note' AND subject = 'user:{id}'")).await, 2);
+
+        // Devices: the test's address, with the other accounts seen there.
+        let devices = card["devices"].as_array().unwrap();
+        assert_eq!(devices.len(), 1, "{devices:?}");
+        assert_eq!(devices[0]["ip"], "127.0.0.1");
+        assert_eq!(devices[0]["sessions"], 1);
+        let others = app.scalar(&format!("SELECT COUNT(DISTINCT user_id) FROM sessions WHERE ip = '127.0.0.1' AND user_id <> {id}")).await;
+        assert!(others >= 3, "the other player and the staff signed in from there: {others}");
+        assert_eq!(devices[0]["otherAccounts"].as_i64(), Some(others));
+        let _ = other;
+
+        // Payments and ledger entries, newest first.
+        let payments = card["payments"].as_array().unwrap();
+        assert_eq!(payments.len(), 1, "{payments:?}");
+        assert_eq!(payments[0]["id"], intent["id"]);
+        let transactions = card["transactions"].as_array().unwrap();
+        assert_eq!(transactions[0]["value"].as_f64(), Some(75.5), "{transactions:?}");
+        assert_eq!(transactions[0]["purse"], "real");
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}
