@@ -173,7 +173,7 @@ function totpCode(secret, step) {
   const counter = Buffer.alloc(8);
   counter.writeBigUInt64BE(BigInt(step));
   const digest = createHmac('sha1', key).update(counter).digest();
-  const offset = digest[19] & 0x0f;
+  const offset = digest.readUInt8(19) & 0x0f;
   return String((digest.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
 }
 
