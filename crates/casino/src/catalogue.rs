@@ -116,6 +116,16 @@ pub struct ProviderConfig {
     pub win_requires_bet: bool,
 }
 
+/// Blocks (an insert that does nothing when the block exists) or unblocks; binds user id,
+/// provider, now.
+fn block_statement(blocked: bool) -> &'static str {
+    if blocked {
+        "INSERT INTO casino_provider_blocks (user_id, provider, created_at) VALUES ($1, $2, $3) ON CONFLICT (user_id, provider) DO NOTHING"
+    } else {
+        "DELETE FROM casino_provider_blocks WHERE user_id = $1 AND provider = $2 AND $3 >= 0"
+    }
+}
+
 /// Spec §9 aliases.
 pub fn route_provider(provider: &str) -> &str {
     match provider {
@@ -555,19 +565,47 @@ impl Catalogue {
         }
     }
 
-    /// Blocks or unblocks a provider for a player (back office).
+    /// Blocks or unblocks a provider for a player (test fixtures; the console goes through
+    /// [`Self::set_blocked_by`], audited).
     pub async fn set_blocked(&self, user_id: i64, provider: &str, blocked: bool) -> Result<(), AppError> {
         let provider = provider.trim().to_ascii_lowercase();
         if provider.is_empty() || provider.len() > 64 {
             return Err(AppError::with_detail(ErrorCode::InvalidField, "provider"));
         }
-        let q = if blocked {
-            "INSERT INTO casino_provider_blocks (user_id, provider, created_at) VALUES ($1, $2, $3) ON CONFLICT (user_id, provider) DO NOTHING"
-        } else {
-            "DELETE FROM casino_provider_blocks WHERE user_id = $1 AND provider = $2 AND $3 >= 0"
-        };
-        sqlx::query(q).bind(user_id).bind(provider).bind(now_ms()).execute(self.db.writer()).await.map_err(AppError::internal)?;
+        sqlx::query(block_statement(blocked)).bind(user_id).bind(provider).bind(now_ms()).execute(self.db.writer()).await.map_err(AppError::internal)?;
         Ok(())
+    }
+
+    /// The console's provider block (issue 22): blocks or unblocks `provider` — a provider
+    /// of the catalogue or its family (`pragmatic` covers `pragmaticf` and `pragmaticlive`) —
+    /// for player `user_id`; the change and its audit record (`player.provider_block` /
+    /// `player.provider_unblock`, with the reason) are one transaction. Answers whether it
+    /// changed anything (a repeat records nothing). 47 for a provider the catalogue does not
+    /// know.
+    pub async fn set_blocked_by(&self, user_id: i64, provider: &str, blocked: bool, actor: &str, reason: &str) -> Result<bool, AppError> {
+        let provider = provider.trim().to_ascii_lowercase();
+        let names: Vec<String> = sqlx::query("SELECT name FROM casino_providers")
+            .fetch_all(self.db.reader())
+            .await
+            .map_err(AppError::internal)?
+            .iter()
+            .map(|r| r.get::<String, _>(0).to_ascii_lowercase())
+            .collect();
+        let known = names.iter().any(|n| *n == provider || route_provider(n) == provider) || (provider == "outcome" && names.iter().any(|n| n == "outcome_amatic"));
+        if !known {
+            return Err(AppError::with_detail(ErrorCode::InvalidField, "provider: not a provider of the catalogue"));
+        }
+        let now = now_ms();
+        let mut tx = self.db.writer().begin().await.map_err(AppError::internal)?;
+        let changed = sqlx::query(block_statement(blocked)).bind(user_id).bind(&provider).bind(now).execute(&mut *tx).await.map_err(AppError::internal)?.rows_affected() == 1;
+        if changed {
+            let details = serde_json::json!({ "provider": provider, "reason": reason }).to_string();
+            let action = if blocked { "player.provider_block" } else { "player.provider_unblock" };
+            let record = store::audit::Record { actor, action, subject: &format!("user:{user_id}"), details: &details };
+            store::audit::append(&mut tx, &record, now).await.map_err(AppError::internal)?;
+        }
+        tx.commit().await.map_err(AppError::internal)?;
+        Ok(changed)
     }
 }
 

@@ -185,6 +185,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/players/{id}/provider-blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Blocks or unblocks a casino provider for a player (admin): the provider disappears from
+         *     the player's lists and its games refuse to launch; audited with the reason.
+         */
+        post: operations["provider_block"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/players/{id}/unban": {
         parameters: {
             query?: never;
@@ -5002,6 +5022,8 @@ export interface components {
                 /** @description The last 20 deposits and withdrawals (providers and the cashier network), newest first. */
                 payments: components["schemas"]["PayHistoryEntryReply"][];
                 player: components["schemas"]["PlayerRow"];
+                /** @description Casino providers the player may not play (lower-case provider families). */
+                providerBlocks: string[];
                 registeredVia: string;
                 /**
                  * Format: int64
@@ -5097,6 +5119,22 @@ export interface components {
                  */
                 state: number;
                 success: boolean;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_ProviderBlockReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /** @description False when the block already was so (nothing recorded). */
+                changed: boolean;
+                /** @description The player's blocks now. */
+                providerBlocks: string[];
             };
             /**
              * Format: int32
@@ -7308,6 +7346,8 @@ export interface components {
             /** @description The last 20 deposits and withdrawals (providers and the cashier network), newest first. */
             payments: components["schemas"]["PayHistoryEntryReply"][];
             player: components["schemas"]["PlayerRow"];
+            /** @description Casino providers the player may not play (lower-case provider families). */
+            providerBlocks: string[];
             registeredVia: string;
             /**
              * Format: int64
@@ -7449,6 +7489,20 @@ export interface components {
              *     may not open ("temporarily unavailable").
              */
             unavailable: boolean;
+        };
+        ProviderBlockReply: {
+            /** @description False when the block already was so (nothing recorded). */
+            changed: boolean;
+            /** @description The player's blocks now. */
+            providerBlocks: string[];
+        };
+        ProviderBlockRequest: {
+            /** @description True to block, false to lift the block. */
+            blocked: boolean;
+            /** @description A provider of the catalogue or its family (`pragmatic`), any case. */
+            provider: string;
+            /** @description Why (1 to 500 characters): kept in the audit trail. */
+            reason: string;
         };
         /**
          * @description What every link endpoint answers: the address the game page frames, and the game
@@ -8735,6 +8789,49 @@ export interface operations {
                 };
             };
             /** @description 3 no such player, 23, 24 not admin, support or finance, 40 bad id, 47 body */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    provider_block: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProviderBlockRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProviderBlockReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 3 no such player, 23, 24 not admin, 40 bad id, 47 provider or reason */
             default: {
                 headers: {
                     [name: string]: unknown;

@@ -74,7 +74,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         wallet::balance, wallet::move_cashback_to_real, wallet::history, wallet::transactions,
         site::settings, site::flat_pages, site::slides, site::ads, site::set_language,
         admin::adjust, admin::list_requests, admin::approve, admin::reject, audit::list, audit::verify,
-        players::search, players::card, players::ban, players::unban, players::add_note,
+        players::search, players::card, players::ban, players::unban, players::add_note, players::provider_block,
         staff_auth::login, staff_auth::enrol, staff_auth::logout,
         casino::providers, casino::game_list, casino::search, casino::session, casino::blocklist,
         casino::favourite_add, casino::favourite_remove, casino::favourite_list,

@@ -22,6 +22,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/admin/players/{id}/ban", post(ban))
         .route("/api/admin/players/{id}/unban", post(unban))
         .route("/api/admin/players/{id}/notes", post(add_note))
+        .route("/api/admin/players/{id}/provider-blocks", post(provider_block))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -94,6 +95,8 @@ pub struct PlayerCard {
     pub audit: Vec<super::audit::AuditRow>,
     /// Staff notes, newest first (at most 50).
     pub notes: Vec<NoteRow>,
+    /// Casino providers the player may not play (lower-case provider families).
+    pub provider_blocks: Vec<String>,
     /// Addresses and browsers signed in from, most recent first (at most 20).
     pub devices: Vec<DeviceRow>,
     /// The last 20 deposits and withdrawals (providers and the cashier network), newest first.
@@ -172,6 +175,7 @@ pub async fn card(State(state): State<AppState>, _staff: Staff<perm::PlayersRead
         cool_off_until: user.cool_off_until,
         audit,
         notes: state.accounts.notes(user.id, 50).await?.into_iter().map(NoteRow::from).collect(),
+        provider_blocks: state.casino.catalogue().blocklist(user.id).await?,
         devices,
         payments,
         transactions,
@@ -192,11 +196,17 @@ pub struct BanReply {
     pub changed: bool,
 }
 
-async fn set(state: &AppState, staff: &Staff<perm::PlayersBan>, id: i64, banned: bool, req: BanRequest) -> Result<BanReply, AppError> {
-    let reason = req.reason.trim();
-    if reason.is_empty() || reason.len() > 500 {
+/// A staff action's reason, trimmed: 1 to 500 characters (47 otherwise).
+fn valid_reason(text: &str) -> Result<&str, AppError> {
+    let reason = text.trim();
+    if reason.is_empty() || reason.chars().count() > 500 {
         return Err(AppError::with_detail(ErrorCode::InvalidField, "reason: 1 to 500 characters"));
     }
+    Ok(reason)
+}
+
+async fn set(state: &AppState, staff: &Staff<perm::PlayersBan>, id: i64, banned: bool, req: BanRequest) -> Result<BanReply, AppError> {
+    let reason = valid_reason(&req.reason)?;
     let changed = state.accounts.set_banned_by(id, banned, &staff.actor, reason).await?;
     Ok(BanReply { is_banned: banned, changed })
 }
@@ -226,4 +236,40 @@ pub struct NoteRequest {
     responses((status = 200, body = Envelope<NoteRow>), (status = "default", description = "3 no such player, 23, 24 not admin, support or finance, 40 bad id, 47 body", body = ErrorEnvelope)))]
 pub async fn add_note(State(state): State<AppState>, staff: Staff<perm::PlayersNote>, PathParam(id): PathParam<i64>, JsonBody(req): JsonBody<NoteRequest>) -> ApiResult<NoteRow> {
     ok(state.accounts.add_note(id, staff.session.user.id, &staff.actor, &req.body).await?.into())
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ProviderBlockRequest {
+    /// A provider of the catalogue or its family (`pragmatic`), any case.
+    pub provider: String,
+    /// True to block, false to lift the block.
+    pub blocked: bool,
+    /// Why (1 to 500 characters): kept in the audit trail.
+    pub reason: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderBlockReply {
+    /// False when the block already was so (nothing recorded).
+    pub changed: bool,
+    /// The player's blocks now.
+    pub provider_blocks: Vec<String>,
+}
+
+/// Blocks or unblocks a casino provider for a player (admin): the provider disappears from
+/// the player's lists and its games refuse to launch; audited with the reason.
+#[utoipa::path(post, path = "/api/admin/players/{id}/provider-blocks", tag = "admin", params(("id" = i64, Path)), request_body = ProviderBlockRequest,
+    responses((status = 200, body = Envelope<ProviderBlockReply>), (status = "default", description = "3 no such player, 23, 24 not admin, 40 bad id, 47 provider or reason", body = ErrorEnvelope)))]
+pub async fn provider_block(
+    State(state): State<AppState>,
+    staff: Staff<perm::PlayersBan>,
+    PathParam(id): PathParam<i64>,
+    JsonBody(req): JsonBody<ProviderBlockRequest>,
+) -> ApiResult<ProviderBlockReply> {
+    let reason = valid_reason(&req.reason)?;
+    state.accounts.user_by_id(id).await?.filter(|u| u.role == accounts::Role::Player).ok_or(ErrorCode::NoSuchUser)?;
+    let catalogue = state.casino.catalogue();
+    let changed = catalogue.set_blocked_by(id, &req.provider, req.blocked, &staff.actor, reason).await?;
+    ok(ProviderBlockReply { changed, provider_blocks: catalogue.blocklist(id).await? })
 }

@@ -111,3 +111,45 @@ async fn the_card_shows_devices_payments_transactions_and_notes_support_writes()
     })
     .await;
 }
+
+#[tokio::test]
+async fn an_admin_blocks_a_provider_for_a_player_with_a_reason_and_lifts_it() {
+    each_backend(async |app| {
+        let (player, id, _) = app.player("blocked-games@example.tn").await;
+        let (admin, admin_id) = app.staff(Role::Admin, "adm-blocks@example.tn").await;
+        let (support, _) = app.staff(Role::Support, "sup-blocks@example.tn").await;
+        let path = format!("/api/admin/players/{id}/provider-blocks");
+        let launch = json!({ "provider": "studio", "gameId": "dice", "lang": "en", "platform": "mobile" });
+        ok(player.post("/api/casino/session", launch.clone()).await);
+
+        // Refusals change nothing: support (24), no reason, an unknown provider (47), a staff account (3).
+        fail(support.post(&path, json!({ "provider": "studio", "blocked": true, "reason": "asked" })).await, 403, 24);
+        fail(admin.post(&path, json!({ "provider": "studio", "blocked": true, "reason": "" })).await, 200, 47);
+        fail(admin.post(&path, json!({ "provider": "nosuchstudio", "blocked": true, "reason": "asked" })).await, 200, 47);
+        fail(admin.post(&format!("/api/admin/players/{admin_id}/provider-blocks"), json!({ "provider": "studio", "blocked": true, "reason": "x" })).await, 200, 3);
+        assert_eq!(ok(player.get("/api/user/blocklist").await), json!([]));
+
+        // Blocked (any case; a family name covers its aliases): gone from the lists, no launch.
+        let r = ok(admin.post(&path, json!({ "provider": "Studio", "blocked": true, "reason": "asked by the player, ticket 12" })).await);
+        assert_eq!((r["changed"].as_bool(), r["providerBlocks"].clone()), (Some(true), json!(["studio"])));
+        ok(admin.post(&path, json!({ "provider": "pragmatic", "blocked": true, "reason": "bonus abuse review" })).await);
+        let again = ok(admin.post(&path, json!({ "provider": "studio", "blocked": true, "reason": "again" })).await);
+        assert_eq!(again["changed"].as_bool(), Some(false), "a repeat changes and records nothing");
+        assert_eq!(ok(player.get("/api/user/blocklist").await), json!(["pragmatic", "studio"]));
+        fail(player.post("/api/casino/session", launch.clone()).await, 200, 71);
+        assert!(ok(player.get("/api/casino/providers").await).as_array().unwrap().iter().all(|p| p["name"] != "studio" && p["name"] != "pragmaticf"));
+        let card = ok(support.get(&format!("/api/admin/players/{id}")).await);
+        assert_eq!(card["providerBlocks"], json!(["pragmatic", "studio"]));
+
+        // Lifted: the games launch again; the trail has both, with the reasons.
+        ok(admin.post(&path, json!({ "provider": "studio", "blocked": false, "reason": "cooling-off over" })).await);
+        ok(player.post("/api/casino/session", launch).await);
+        let trail = async |action: &str| app.count(&format!("audit_log WHERE action = '{action}' AND subject = 'user:{id}' AND actor = 'admin:{admin_id}'")).await;
+        assert_eq!((trail("player.provider_block").await, trail("player.provider_unblock").await), (2, 1));
+        let card = ok(admin.get(&format!("/api/admin/players/{id}")).await);
+        assert_eq!(card["audit"][0]["details"]["reason"], "cooling-off over");
+        assert_eq!(card["providerBlocks"], json!(["pragmatic"]));
+        app.assert_ledger_consistent().await;
+    })
+    .await;
+}
