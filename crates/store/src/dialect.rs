@@ -152,9 +152,10 @@ pub fn exec_script<'c>(conn: &'c mut AnyConnection, sql: &'c str) -> futures::fu
 
 /// The audit trail's guards ([`crate::audit`]): triggers that refuse to change or delete a
 /// chained row of `audit_log` (a row written before the chain may be updated once, by
-/// [`crate::audit::adopt`], to receive its place). Created again at every migration run
-/// (idempotent). PostgreSQL 14 or later (`CREATE OR REPLACE TRIGGER`); `TRUNCATE` is refused
-/// too. Whoever can drop a trigger can still change a row: the chain then shows it
+/// [`crate::audit::adopt`], to receive its place). Checked at every migration run and created
+/// when missing (on PostgreSQL only then: replacing a trigger locks `audit_log` against every
+/// instance's appends). PostgreSQL 14 or later (`CREATE OR REPLACE TRIGGER`); `TRUNCATE` is
+/// refused too. Whoever can drop a trigger can still change a row: the chain then shows it
 /// (`carthage audit verify`).
 pub async fn protect_audit(db: &Db, conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
     use sqlx::Executor;
@@ -179,5 +180,16 @@ pub async fn protect_audit(db: &Db, conn: &mut AnyConnection) -> Result<(), sqlx
              FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();"
         }
     };
+    if db.backend() == Backend::Postgres {
+        let present: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM pg_trigger WHERE tgrelid = 'audit_log'::regclass \
+             AND tgname IN ('audit_log_append_only', 'audit_log_no_truncate') AND NOT tgisinternal",
+        )
+        .fetch_one(&mut *conn)
+        .await?;
+        if present == 2 {
+            return Ok(());
+        }
+    }
     conn.execute(script).await.map(|_| ())
 }
