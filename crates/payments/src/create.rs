@@ -64,6 +64,7 @@ impl Payments {
             phone: None,
             details: serde_json::json!({ "lang": payer.lang }),
             key,
+            review: false,
         };
         let intent = match self.insert(new).await? {
             Inserted::New(i) => i,
@@ -110,6 +111,7 @@ impl Payments {
             phone: None,
             details: serde_json::json!({ "lang": payer.lang, "telegram_user_id": tg }),
             key: None,
+            review: false,
         };
         let Inserted::New(intent) = self.insert(new).await? else {
             return Err(AppError::internal("a keyless intent collided"));
@@ -153,6 +155,9 @@ impl Payments {
             return Ok(existing);
         }
         self.check_withdrawal(payer, LimitKey::EWithdrawal, amount).await?;
+        // Above the review amount the intent is written as `review` at once: there is no
+        // moment at which a held withdrawal could reach the provider unapproved.
+        let review = self.shared.cfg.withdrawal_review_above.is_some_and(|major| amount > currency.major(major));
         let new = NewIntent {
             payer,
             kind: IntentKind::Withdrawal,
@@ -165,6 +170,7 @@ impl Payments {
             phone: Some(phone),
             details: serde_json::json!({ "lang": payer.lang }),
             key,
+            review,
         };
         let intent = match self.insert(new).await? {
             Inserted::New(i) => i,
@@ -195,6 +201,10 @@ impl Payments {
         }
         self.mark_held(intent.id).await?;
         let intent = Intent { held: true, ..intent };
+        if intent.status == IntentStatus::Review {
+            // Staff approve it first (crate::review); the provider hears of it then.
+            return Ok(intent);
+        }
         self.after_create(&*p, intent, false).await
     }
 
@@ -281,7 +291,7 @@ impl Payments {
         let inserted = sqlx::query(
             "INSERT INTO payment_intents (id, user_id, kind, provider, method, amount, currency, credit_amount, credit_currency, \
              rate_num, rate_den, phone, details, client_key, status, held, needs_review, created_at, updated_at, expires_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'created', 0, 0, $15, $15, $16)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $17, 0, 0, $15, $15, $16)",
         )
         .bind(id)
         .bind(n.payer.id)
@@ -299,6 +309,7 @@ impl Payments {
         .bind(n.key.as_deref())
         .bind(now)
         .bind(expires_at)
+        .bind(if n.review { IntentStatus::Review } else { IntentStatus::Created }.as_str())
         .execute(&mut *tx)
         .await;
         match inserted {
@@ -323,6 +334,9 @@ impl Payments {
             }
         }
         event(&mut tx, id, None, IntentStatus::Created, "player", "", now).await?;
+        if n.review {
+            event(&mut tx, id, Some(IntentStatus::Created), IntentStatus::Review, "rules", "above the review amount: waits for staff approval", now).await?;
+        }
         tx.commit().await.map_err(AppError::internal)?;
         self.intent(id).await?.map(Inserted::New).ok_or_else(|| AppError::internal("intent vanished"))
     }
@@ -330,7 +344,7 @@ impl Payments {
     pub(crate) async fn discard(&self, id: i64) -> Result<(), AppError> {
         let mut tx = self.db().writer().begin().await.map_err(AppError::internal)?;
         sqlx::query("DELETE FROM payment_intent_events WHERE intent_id = $1").bind(id).execute(&mut *tx).await.map_err(AppError::internal)?;
-        sqlx::query("DELETE FROM payment_intents WHERE id = $1 AND status = 'created' AND held = 0")
+        sqlx::query("DELETE FROM payment_intents WHERE id = $1 AND status IN ('created', 'review') AND held = 0")
             .bind(id)
             .execute(&mut *tx)
             .await
@@ -390,6 +404,8 @@ pub(crate) struct NewIntent<'a> {
     phone: Option<String>,
     details: serde_json::Value,
     key: Option<String>,
+    /// Written as `review` (a withdrawal waiting for staff) instead of `created`.
+    review: bool,
 }
 
 pub(crate) enum Inserted {

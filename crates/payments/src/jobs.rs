@@ -116,7 +116,7 @@ impl Payments {
     pub async fn repair_once(&self, older_than_ms: i64) -> Result<JobReport, AppError> {
         let mut report = JobReport::default();
         let before = now_ms() - older_than_ms;
-        for intent in self.intents_where("status NOT IN ('created', 'pending') AND settled_at IS NULL AND updated_at <= $1", before).await? {
+        for intent in self.intents_where("status NOT IN ('created', 'review', 'pending') AND settled_at IS NULL AND updated_at <= $1", before).await? {
             self.settle(&intent).await?;
             report.repaired += 1;
         }

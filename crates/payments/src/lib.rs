@@ -38,6 +38,7 @@ mod create;
 mod history;
 pub use history::PayHistoryEntry;
 mod outcomes;
+pub mod review;
 pub mod jobs;
 pub mod model;
 pub mod pages;
@@ -95,6 +96,9 @@ pub struct PaymentsConfig {
     pub withdrawal_block_ms: i64,
     /// Reconciliation looks at intents untouched for this long.
     pub reconcile_stale_ms: i64,
+    /// Withdrawals above this many major units of the player's currency wait for staff
+    /// approval (`WITHDRAWAL_REVIEW_ABOVE`; `None`: never).
+    pub withdrawal_review_above: Option<i64>,
     /// How often the jobs run.
     pub jobs_every: std::time::Duration,
     /// Where providers send callbacks (`{base}/api/payment/callback/{provider}`); `None`:
@@ -114,6 +118,7 @@ impl Default for PaymentsConfig {
             token_ttl_ms: 10 * MINUTE_MS,
             withdrawal_block_ms: 24 * 60 * MINUTE_MS,
             reconcile_stale_ms: 2 * MINUTE_MS,
+            withdrawal_review_above: Some(1000),
             jobs_every: std::time::Duration::from_secs(15),
             callback_base: None,
         }

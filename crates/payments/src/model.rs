@@ -40,6 +40,10 @@ impl IntentKind {
 #[serde(rename_all = "snake_case")]
 pub enum IntentStatus {
     Created,
+    /// A withdrawal held and waiting for staff approval (above `withdrawal_review_above`):
+    /// not sent to the provider; approved it goes back to `created` and on to the provider,
+    /// rejected (or cancelled by the player) it fails and the hold returns.
+    Review,
     Pending,
     Succeeded,
     Failed,
@@ -48,8 +52,9 @@ pub enum IntentStatus {
 }
 
 impl IntentStatus {
-    pub const ALL: [IntentStatus; 6] = [
+    pub const ALL: [IntentStatus; 7] = [
         IntentStatus::Created,
+        IntentStatus::Review,
         IntentStatus::Pending,
         IntentStatus::Succeeded,
         IntentStatus::Failed,
@@ -59,6 +64,7 @@ impl IntentStatus {
     pub const fn as_str(self) -> &'static str {
         match self {
             IntentStatus::Created => "created",
+            IntentStatus::Review => "review",
             IntentStatus::Pending => "pending",
             IntentStatus::Succeeded => "succeeded",
             IntentStatus::Failed => "failed",
@@ -70,7 +76,7 @@ impl IntentStatus {
         IntentStatus::ALL.into_iter().find(|x| x.as_str() == s)
     }
     pub const fn is_final(self) -> bool {
-        !matches!(self, IntentStatus::Created | IntentStatus::Pending)
+        !matches!(self, IntentStatus::Created | IntentStatus::Review | IntentStatus::Pending)
     }
 }
 

@@ -31,14 +31,47 @@ impl Payments {
         detail: &str,
         record: Option<(&str, &str)>,
     ) -> Result<(IntentStatus, bool), AppError> {
+        self.finish_with(intent, outcome, source, detail, record, None, None).await
+    }
+
+    /// [`Self::finish`] of an intent in `from` only, by a staff member (`actor`, as the audit
+    /// trail names them): the transition and its audit record (`action`, `details`) are one
+    /// transaction. (A rejection is taken from `review` only: never from a `created` intent
+    /// that an approval has just handed to the provider.)
+    pub(crate) async fn finish_audited(
+        &self,
+        intent: &Intent,
+        outcome: Outcome,
+        from: &[IntentStatus],
+        detail: &str,
+        audit: (&str, &str, serde_json::Value),
+    ) -> Result<IntentStatus, AppError> {
+        let (actor, action, details) = audit;
+        let audit = Some((actor.to_string(), action.to_string(), details.to_string()));
+        self.finish_with(intent, outcome, "staff", detail, None, audit, Some(from)).await.map(|(s, _)| s)
+    }
+
+    async fn finish_with(
+        &self,
+        intent: &Intent,
+        outcome: Outcome,
+        source: &str,
+        detail: &str,
+        record: Option<(&str, &str)>,
+        audit: Option<(String, String, String)>,
+        only_from: Option<&[IntentStatus]>,
+    ) -> Result<(IntentStatus, bool), AppError> {
         let to = outcome.status();
-        let from: &[IntentStatus] = match (intent.kind, outcome) {
+        let from: &[IntentStatus] = if let Some(only) = only_from { only } else { match (intent.kind, outcome) {
             // Money that really arrived is credited, even after expiry or a failure.
             (IntentKind::Deposit, Outcome::Succeeded) => {
                 &[IntentStatus::Created, IntentStatus::Pending, IntentStatus::Expired, IntentStatus::Failed, IntentStatus::Cancelled]
             }
+            // A withdrawal waiting for staff is rejected (failed) or withdrawn by the player
+            // (cancelled); it never succeeds from there (the provider never had it).
+            (IntentKind::Withdrawal, Outcome::Failed | Outcome::Cancelled) => &[IntentStatus::Created, IntentStatus::Review, IntentStatus::Pending],
             _ => &[IntentStatus::Created, IntentStatus::Pending],
-        };
+        } };
         // A deposit's credit is posted *before* its transition: a success may follow any
         // state but `succeeded` (nothing else posts for a deposit), so no exclusion is needed,
         // and the status never says `succeeded` before the balance does (the payment frame
@@ -66,6 +99,7 @@ impl Payments {
             source: source.to_string(),
             detail: detail.to_string(),
             record: record.map(|(p, e)| (p.to_string(), e.to_string())),
+            audit,
         };
         let (seen, won) = self
             .shared
@@ -181,13 +215,15 @@ struct Transition {
     source: String,
     detail: String,
     record: Option<(String, String)>,
+    /// A staff decision's audit record `(actor, action, details)`, written with the transition.
+    audit: Option<(String, String, String)>,
 }
 
 impl Transition {
     /// Answers the intent as last seen and, when this transition won, the intent after it,
     /// whether the callback was recorded now and whether it was flagged for review.
     async fn apply(self, conn: &mut AnyConnection) -> Result<(Intent, Option<(Intent, bool, bool)>), AppError> {
-        let Transition { intent, from, to, succeeded, late, nothing_to_post, source, detail, record } = self;
+        let Transition { intent, from, to, succeeded, late, nothing_to_post, source, detail, record, audit } = self;
         let mut seen = intent.clone();
         for _ in 0..4 {
             if !from.contains(&seen.status) {
@@ -226,6 +262,10 @@ impl Transition {
                 Some((provider, event_id)) => record_callback(conn, provider, event_id, intent.id, to, now).await?,
                 None => false,
             };
+            if let Some((actor, action, details)) = &audit {
+                let record = store::audit::Record { actor, action, subject: &format!("payment:{}", intent.id), details };
+                store::audit::append(&mut *conn, &record, now).await.map_err(AppError::internal)?;
+            }
             let won = Intent {
                 status: to,
                 updated_at: now,

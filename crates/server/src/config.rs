@@ -384,6 +384,16 @@ fn payments_from(var: &impl Fn(&str) -> Option<String>, mode: Mode) -> anyhow::R
         anyhow::ensure!(s >= 1, "PAYMENTS_RECONCILE_STALE_SECONDS must be at least 1");
         p.reconcile_stale_ms = s * 1000;
     }
+    // Withdrawals above this many major units wait for staff approval; `off` never.
+    match var("WITHDRAWAL_REVIEW_ABOVE").as_deref().map(str::trim) {
+        None => {}
+        Some("off") => p.withdrawal_review_above = None,
+        Some(v) => {
+            let major: i64 = v.parse().map_err(|_| anyhow::anyhow!("WITHDRAWAL_REVIEW_ABOVE: {v:?} is not a whole amount or `off`"))?;
+            anyhow::ensure!(major >= 0, "WITHDRAWAL_REVIEW_ABOVE must not be negative");
+            p.withdrawal_review_above = Some(major);
+        }
+    }
     if let Some(s) = parse_var::<u64>(var, "PAYMENTS_JOBS_SECONDS")? {
         anyhow::ensure!(s >= 1, "PAYMENTS_JOBS_SECONDS must be at least 1");
         p.jobs_every = std::time::Duration::from_secs(s);

@@ -113,6 +113,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/payments/withdrawals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Withdrawals in a status, oldest first (at most 100), with the players' risk signals
+         *     (admin, finance).
+         */
+        get: operations["list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/payments/withdrawals/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approves a withdrawal waiting for staff: it goes to the provider (admin, finance). */
+        post: operations["approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/payments/withdrawals/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rejects a withdrawal waiting for staff: the held money returns to the player's balance
+         *     (admin, finance).
+         */
+        post: operations["reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/players": {
         parameters: {
             query?: never;
@@ -139,7 +196,7 @@ export interface paths {
         };
         /**
          * The player's card: profile, balances, sessions and devices, responsible-gambling state,
-         *     payments, ledger entries, notes and the last staff actions on them (admin, support,
+         *     payments, ledger entries, bonuses, provider blocks, notes and the last staff actions on them (admin, support,
          *     finance).
          */
         get: operations["card"];
@@ -5006,6 +5063,8 @@ export interface components {
                 /** @description The last staff actions on this player (audit trail, newest first). */
                 audit: components["schemas"]["AuditRow"][];
                 balances: components["schemas"]["BalanceLine"][];
+                /** @description Bonuses: open and queued first (with wagering progress), then closed ones. */
+                bonuses: components["schemas"]["BonusView"][];
                 /** Format: int64 */
                 coolOffUntil?: number | null;
                 /** @description Addresses and browsers signed in from, most recent first (at most 20). */
@@ -6348,6 +6407,39 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_WithdrawalRow: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                amount: components["schemas"]["MajorUnits"];
+                /**
+                 * Format: int64
+                 * @description Milliseconds since the epoch.
+                 */
+                createdAt: number;
+                currency: string;
+                failureReason?: string | null;
+                /** Format: int64 */
+                id: number;
+                phone?: string | null;
+                player: string;
+                provider: string;
+                signals: components["schemas"]["RiskSignals"];
+                /**
+                 * @description `review` (waiting), `created`/`pending` (approved, at the provider), `failed`
+                 *     (rejected: `failureReason`), `cancelled` (by the player), `succeeded`.
+                 */
+                status: string;
+                /** Format: int64 */
+                userId: number;
+            }[];
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_VerifyReply: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -6556,6 +6648,39 @@ export interface components {
                 status: string;
                 user_amount: components["schemas"]["MajorUnits"];
                 user_currency: string;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_WithdrawalRow: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                amount: components["schemas"]["MajorUnits"];
+                /**
+                 * Format: int64
+                 * @description Milliseconds since the epoch.
+                 */
+                createdAt: number;
+                currency: string;
+                failureReason?: string | null;
+                /** Format: int64 */
+                id: number;
+                phone?: string | null;
+                player: string;
+                provider: string;
+                signals: components["schemas"]["RiskSignals"];
+                /**
+                 * @description `review` (waiting), `created`/`pending` (approved, at the provider), `failed`
+                 *     (rejected: `failureReason`), `cancelled` (by the player), `succeeded`.
+                 */
+                status: string;
+                /** Format: int64 */
+                userId: number;
             };
             /**
              * Format: int32
@@ -7330,6 +7455,8 @@ export interface components {
             /** @description The last staff actions on this player (audit trail, newest first). */
             audit: components["schemas"]["AuditRow"][];
             balances: components["schemas"]["BalanceLine"][];
+            /** @description Bonuses: open and queued first (with wagering progress), then closed ones. */
+            bonuses: components["schemas"]["BonusView"][];
             /** Format: int64 */
             coolOffUntil?: number | null;
             /** @description Addresses and browsers signed in from, most recent first (at most 20). */
@@ -7520,8 +7647,8 @@ export interface components {
             minutes: number;
         };
         RejectRequest: {
-            /** @description Why (1 to 500 characters). */
-            note: string;
+            /** @description Why (1 to 500 characters): the player sees it as the failure's reason; audited. */
+            reason: string;
         };
         ReportLineReply: {
             amount: components["schemas"]["MajorUnits"];
@@ -7593,6 +7720,28 @@ export interface components {
             reality_check_minutes: number;
             /** @description ISO 8601 start of this sign-in. */
             started_at: string;
+        };
+        RiskSignals: {
+            /**
+             * Format: int64
+             * @description Days since the player signed up.
+             */
+            accountAgeDays: number;
+            /** @description Succeeded deposits and withdrawals through providers, in the withdrawal's currency. */
+            deposited: components["schemas"]["MajorUnits"];
+            /** @description An open bonus (its wagering not done). */
+            openBonus: boolean;
+            /**
+             * Format: int64
+             * @description The most other accounts seen at one of the player's addresses (multi-accounting).
+             */
+            otherAccountsAtAddresses: number;
+            /**
+             * Format: int64
+             * @description Withdrawals asked in the last 24 hours, this one included.
+             */
+            withdrawals24h: number;
+            withdrawn: components["schemas"]["MajorUnits"];
         };
         /** @description `rollback` request body. */
         RollbackCall: {
@@ -8328,6 +8477,29 @@ export interface components {
             phone_number: string;
             sessionToken: string;
         };
+        WithdrawalRow: {
+            amount: components["schemas"]["MajorUnits"];
+            /**
+             * Format: int64
+             * @description Milliseconds since the epoch.
+             */
+            createdAt: number;
+            currency: string;
+            failureReason?: string | null;
+            /** Format: int64 */
+            id: number;
+            phone?: string | null;
+            player: string;
+            provider: string;
+            signals: components["schemas"]["RiskSignals"];
+            /**
+             * @description `review` (waiting), `created`/`pending` (approved, at the provider), `failed`
+             *     (rejected: `failureReason`), `cancelled` (by the player), `succeeded`.
+             */
+            status: string;
+            /** Format: int64 */
+            userId: number;
+        };
         /**
          * @description A drop the player won and has not closed the modal of yet (`POST /api/user/jackpot_is_shown`
          *     with its `id`).
@@ -8621,6 +8793,131 @@ export interface operations {
                 };
             };
             /** @description 24 not an admin or not demo mode, 43 no such pool */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `review` (default: the queue), `created`, `pending`, `succeeded`, `failed`,
+                 *     `cancelled`.
+                 */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_WithdrawalRow"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24 not admin or finance, 47 unknown status */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WithdrawalRow"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24 not admin or finance, 40 bad id, 85 no such withdrawal, 141 not waiting (decided or cancelled) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    reject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WithdrawalRow"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24 not admin or finance, 40 bad id, 47 reason, 85 no such withdrawal, 141 not waiting */
             default: {
                 headers: {
                     [name: string]: unknown;

@@ -31,6 +31,7 @@ pub mod user;
 pub mod wallet;
 pub mod rg; // responsible gambling
 pub mod virtuals; // studio virtual races
+pub mod withdrawals;
 
 use crate::app::AppState;
 use axum::Router;
@@ -39,7 +40,7 @@ use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::OpenApi;
 
 pub fn routes(state: &AppState) -> Router<AppState> {
-    let mut r = Router::new().merge(user::routes()).merge(wallet::routes()).merge(site::routes()).merge(admin::routes()).merge(audit::routes()).merge(players::routes()).merge(staff_auth::routes())
+    let mut r = Router::new().merge(user::routes()).merge(wallet::routes()).merge(site::routes()).merge(admin::routes()).merge(audit::routes()).merge(players::routes()).merge(staff_auth::routes()).merge(withdrawals::routes())
         .merge(casino::routes())
         .merge(casino_history::routes())
         .merge(provider_wallet::routes())
@@ -76,6 +77,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         admin::adjust, admin::list_requests, admin::approve, admin::reject, audit::list, audit::verify,
         players::search, players::card, players::ban, players::unban, players::add_note, players::provider_block,
         staff_auth::login, staff_auth::enrol, staff_auth::logout,
+        withdrawals::list, withdrawals::approve, withdrawals::reject,
         casino::providers, casino::game_list, casino::search, casino::session, casino::blocklist,
         casino::favourite_add, casino::favourite_remove, casino::favourite_list,
         casino_history::slots_bet_history,

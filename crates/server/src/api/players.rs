@@ -97,6 +97,8 @@ pub struct PlayerCard {
     pub notes: Vec<NoteRow>,
     /// Casino providers the player may not play (lower-case provider families).
     pub provider_blocks: Vec<String>,
+    /// Bonuses: open and queued first (with wagering progress), then closed ones.
+    pub bonuses: Vec<promotions::service::BonusView>,
     /// Addresses and browsers signed in from, most recent first (at most 20).
     pub devices: Vec<DeviceRow>,
     /// The last 20 deposits and withdrawals (providers and the cashier network), newest first.
@@ -137,7 +139,7 @@ pub struct DeviceRow {
 }
 
 /// The player's card: profile, balances, sessions and devices, responsible-gambling state,
-/// payments, ledger entries, notes and the last staff actions on them (admin, support,
+/// payments, ledger entries, bonuses, provider blocks, notes and the last staff actions on them (admin, support,
 /// finance).
 #[utoipa::path(get, path = "/api/admin/players/{id}", tag = "admin", params(("id" = i64, Path)),
     responses((status = 200, body = Envelope<PlayerCard>), (status = "default", description = "3 no such player, 23, 24 not admin, support or finance, 40 bad id", body = ErrorEnvelope)))]
@@ -176,6 +178,7 @@ pub async fn card(State(state): State<AppState>, _staff: Staff<perm::PlayersRead
         audit,
         notes: state.accounts.notes(user.id, 50).await?.into_iter().map(NoteRow::from).collect(),
         provider_blocks: state.casino.catalogue().blocklist(user.id).await?,
+        bonuses: state.promotions.bonuses(user.id).await?,
         devices,
         payments,
         transactions,

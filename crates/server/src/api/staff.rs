@@ -33,6 +33,8 @@ pub enum Permission {
     PlayersBan,
     /// Write notes on a player's card.
     PlayersNote,
+    /// The withdrawal queue: read it, approve and reject.
+    WithdrawalsDecide,
 }
 
 /// The matrix: admin may do everything; support reads (players, the audit trail) and writes
@@ -46,6 +48,7 @@ pub const fn allowed(role: Role, permission: Permission) -> bool {
         Permission::PlayersRead => matches!(role, Role::Admin | Role::Support | Role::Finance),
         Permission::PlayersBan => matches!(role, Role::Admin),
         Permission::PlayersNote => matches!(role, Role::Admin | Role::Support | Role::Finance),
+        Permission::WithdrawalsDecide => matches!(role, Role::Admin | Role::Finance),
     }
 }
 
@@ -79,6 +82,10 @@ pub mod perm {
     pub struct PlayersNote;
     impl Perm for PlayersNote {
         const PERMISSION: Permission = Permission::PlayersNote;
+    }
+    pub struct WithdrawalsDecide;
+    impl Perm for WithdrawalsDecide {
+        const PERMISSION: Permission = Permission::WithdrawalsDecide;
     }
 }
 
@@ -127,13 +134,14 @@ pub fn require(session: &Session, permission: Permission) -> Result<String, AppE
 mod tests {
     use super::*;
 
-    const ALL: [Permission; 6] = [
+    const ALL: [Permission; 7] = [
         Permission::AuditRead,
         Permission::MoneyAdjust,
         Permission::PromotionsManage,
         Permission::PlayersRead,
         Permission::PlayersBan,
         Permission::PlayersNote,
+        Permission::WithdrawalsDecide,
     ];
 
     #[test]

@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 const INTENDED: &[(&str, &[Role])] = &[
     ("/api/admin/audit", &[Role::Admin, Role::Support, Role::Finance]),
     ("/api/admin/wallet/", &[Role::Admin, Role::Finance]),
+    ("/api/admin/payments/", &[Role::Admin, Role::Finance]),
     ("/api/admin/promotions/", &[Role::Admin]),
     ("/api/admin/jackpots", &[Role::Admin]),
     ("/api/admin/players/acl-probe/notes", &[Role::Admin, Role::Support, Role::Finance]),

@@ -7,6 +7,7 @@ mod access;
 mod four_eyes;
 mod players;
 mod staff_sign_in;
+mod withdrawal_review;
 
 mod casino;
 mod cashback_coupons;

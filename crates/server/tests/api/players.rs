@@ -68,6 +68,7 @@ async fn the_card_shows_devices_payments_transactions_and_notes_support_writes()
         let (_, other, _) = app.player("card-other@example.tn").await;
         let (support, support_id) = app.staff(Role::Support, "sup-card@example.tn").await;
         let (content, _) = app.staff(Role::Content, "content-card@example.tn").await;
+        ok(player.post("/api/payment/promocode/activation", json!({ "code": "WELCOME" })).await);
         app.credit(id, wallet::BalanceKind::Real, 75_500).await;
         // A deposit started through the payment provider (pending).
         let token = ok(player.post("/api/payment/token", json!({})).await)["token"].as_str().unwrap().to_string();
@@ -107,6 +108,9 @@ async fn the_card_shows_devices_payments_transactions_and_notes_support_writes()
         let transactions = card["transactions"].as_array().unwrap();
         assert_eq!(transactions[0]["value"].as_f64(), Some(75.5), "{transactions:?}");
         assert_eq!(transactions[0]["purse"], "real");
+        // Bonuses: the code's bonus, with its wagering, as the player sees it.
+        assert_eq!(card["bonuses"].as_array().map(Vec::len), Some(1), "{}", card["bonuses"]);
+        assert_eq!(card["bonuses"], ok(player.get("/api/user/bonuses").await));
         app.assert_ledger_consistent().await;
     })
     .await;

@@ -7,7 +7,7 @@ import type { ReplyOf, RequestBody, Schemas } from '../../api/types';
  * 64-bit ids.
  */
 export type IntentId = number | string;
-export type IntentStatus = 'created' | 'pending' | 'succeeded' | 'failed' | 'expired' | 'cancelled';
+export type IntentStatus = 'created' | 'review' | 'pending' | 'succeeded' | 'failed' | 'expired' | 'cancelled';
 export const FINAL_STATUSES: readonly IntentStatus[] = ['succeeded', 'failed', 'expired', 'cancelled'];
 export const isFinal = (s: string | undefined): boolean => FINAL_STATUSES.includes(s as IntentStatus);
 

@@ -16,7 +16,7 @@ import OnlineDepositButton from './components/OnlineDepositButton';
 import ProfilePayments from './components/ProfilePayments';
 import { topLevel, type FrameRequest } from './frame';
 import PaykassmaWithdrawalPage from './routes/PaykassmaWithdrawalPage';
-import PaymentFramePage from './routes/PaymentFramePage';
+import PaymentFramePage, { POLL_MS, REVIEW_POLL_MS } from './routes/PaymentFramePage';
 import TopUpPage from './routes/TopUpPage';
 import TopUpTgPage from './routes/TopUpTgPage';
 import PayHistory from './components/PayHistory';
@@ -359,6 +359,21 @@ describe('paykassma withdrawal', () => {
     status = 'succeeded';
     expect(await screen.findByTestId('frame-withdrawalSucceeded', {}, { timeout: 5000 })).toBeTruthy();
   }, 10_000);
+
+  it('says a large withdrawal is being checked while staff review it', async () => {
+    mockApi({
+      '/api/site/settings': SETTINGS,
+      'POST /paykassma/withdrawal/init': ok({ id: 79, status: 'review', user_amount: 2000, user_currency: 'TND' }),
+      '/api/payment/intent/79': ok({ id: 79, kind: 'withdrawal', provider: 'paykassma', status: 'review', amount: 2000, currency: 'TND', created_at: '', updated_at: '' }),
+      '/api/user/balance': ok(testBalance),
+    });
+    const pay: FrameRequest = { key: 'w79', kind: 'withdrawal', provider: 'paykassma', amount: 2000, currency: 'TND', phone: '21612345678' };
+    renderAt(<PaymentFramePage />, { path: '/payment-frame', state: { pay }, user: { isOnPaykassmaPayment: true } });
+    expect(await screen.findByTestId('frame-withdrawalReview')).toBeTruthy();
+    expect(screen.getByText('Withdrawal being checked')).toBeTruthy();
+    expect(await screen.findByText(/Reference 79 · In review/)).toBeTruthy();
+    expect(REVIEW_POLL_MS).toBeGreaterThan(POLL_MS * 10);
+  });
 
   it('frames the provider page of a withdrawal that has one', async () => {
     mockApi({

@@ -23,6 +23,8 @@ import { usePaymentPaths } from '../usePaymentPaths';
 
 /** How often the intent's status is asked while the payment is open (docs/PAYMENTS.md: 2 s). */
 export const POLL_MS = 2000;
+/** …and while a withdrawal waits for staff approval (hours, not seconds). */
+export const REVIEW_POLL_MS = 30_000;
 
 // Notices already shown for a request (a second mount or a return does not repeat them).
 const noticed = new Set<string>();
@@ -66,8 +68,9 @@ export default function PaymentFramePage() {
   const id =
     outcome && (outcome.type === 'link' || outcome.type === 'withdrawal' || outcome.type === 'redirect') ? outcome.id : null;
   const [stopped, setStopped] = useState(false);
+  const [reviewing, setReviewing] = useState(false);
   const intent = paymentsApi.useIntentQuery(id ?? skipToken, {
-    pollingInterval: stopped ? 0 : POLL_MS,
+    pollingInterval: stopped ? 0 : reviewing ? REVIEW_POLL_MS : POLL_MS,
     skipPollingIfUnfocused: false,
     refetchOnMountOrArgChange: true,
   });
@@ -75,6 +78,7 @@ export default function PaymentFramePage() {
   const status: string | undefined =
     current?.status ?? (outcome?.type === 'link' || outcome?.type === 'withdrawal' ? outcome.status : undefined);
   const final = isFinal(status);
+  useEffect(() => setReviewing(status === 'review'), [status]);
 
   // The money moved: the balance and the history refresh at once (RTK Query tags).
   useEffect(() => {
@@ -266,7 +270,7 @@ export default function PaymentFramePage() {
   } else {
     const ok = status === 'succeeded';
     const tone = !final ? 'wait' : ok ? 'ok' : 'bad';
-    const name = !final ? 'withdrawalPending' : ok ? 'withdrawalSucceeded' : 'withdrawalFailed';
+    const name = !final ? (status === 'review' ? 'withdrawalReview' : 'withdrawalPending') : ok ? 'withdrawalSucceeded' : 'withdrawalFailed';
     body = (
       <Result
         tone={tone}
