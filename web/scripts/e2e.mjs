@@ -158,8 +158,11 @@ async function api(path, signal, body) {
   return envelope.result;
 }
 
-/** The demo admin's authenticator secret (crates/server/src/seed.rs DEMO_ADMIN_TOTP). */
-const DEMO_ADMIN = { login: 'admin@carthage.local', password: 'Admin1234', totp: 'INQXE5DIMFTWKRDFNVXUCZDNNFXCCIJB' };
+/** The demo staff accounts and their authenticator secrets (crates/server/src/seed.rs). */
+const DEMO_STAFF = {
+  admin: { login: 'admin@carthage.local', password: 'Admin1234', totp: 'INQXE5DIMFTWKRDFNVXUCZDNNFXCCIJB' },
+  finance: { login: 'finance@carthage.local', password: 'Finance123', totp: 'INQXE5DIMFTWKRDFNVXUM2LOMFXGGZJB' },
+};
 
 /**
  * The RFC 6238 code (HMAC-SHA1, 6 digits, 30 s) of `step` for a base32 secret.
@@ -177,36 +180,44 @@ function totpCode(secret, step) {
   return String((digest.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
 }
 
-/** @type {Promise<string> | undefined} */
-let adminTokenPromise;
+/** @type {Map<string, Promise<string>>} */
+const staffTokens = new Map();
 
 /**
- * A console token of the demo admin, signed in once per run with a code (a code signs in
- * once: a refused code is followed by the next step's, then by a wait for a new step).
+ * A console token of a demo staff account, signed in once per run with a code (a code signs
+ * in once: a refused code is followed by the next step's, then by a wait for a new step).
  * Tests send it as `Authorization: Bearer …` on /api/admin/ calls only.
- * @param {AbortSignal} [signal]
+ * @param {keyof typeof DEMO_STAFF} [who] @param {AbortSignal} [signal]
  */
-function adminToken(signal) {
-  adminTokenPromise ??= (async () => {
-    for (let attempt = 0; attempt < 4; attempt += 1) {
-      const now = Math.floor(Date.now() / 30_000);
-      for (const step of [now, now + 1]) {
-        const res = await fetch(urlOf('/api/staff/login'), {
-          method: 'POST',
-          signal,
-          headers: { 'Content-Type': 'application/json', Origin: BASE },
-          body: JSON.stringify({ login: DEMO_ADMIN.login, password: DEMO_ADMIN.password, code: totpCode(DEMO_ADMIN.totp, step) }),
-        });
-        const envelope = /** @type {any} */ (parseJson(await res.text()));
-        if (envelope?.status === 0) return envelope.result.token;
-        assert(envelope?.status === 143, `staff sign-in: ${JSON.stringify(envelope)?.slice(0, 200)}`);
+function staffToken(who = 'admin', signal) {
+  const account = DEMO_STAFF[who];
+  let token = staffTokens.get(who);
+  if (!token) {
+    token = (async () => {
+      for (let attempt = 0; attempt < 4; attempt += 1) {
+        const now = Math.floor(Date.now() / 30_000);
+        for (const step of [now, now + 1]) {
+          const res = await fetch(urlOf('/api/staff/login'), {
+            method: 'POST',
+            signal,
+            headers: { 'Content-Type': 'application/json', Origin: BASE },
+            body: JSON.stringify({ login: account.login, password: account.password, code: totpCode(account.totp, step) }),
+          });
+          const envelope = /** @type {any} */ (parseJson(await res.text()));
+          if (envelope?.status === 0) return envelope.result.token;
+          assert(envelope?.status === 143, `staff sign-in of ${who}: ${JSON.stringify(envelope)?.slice(0, 200)}`);
+        }
+        await new Promise((r) => setTimeout(r, 30_000 - (Date.now() % 30_000) + 100));
       }
-      await new Promise((r) => setTimeout(r, 30_000 - (Date.now() % 30_000) + 100));
-    }
-    throw new Error('staff sign-in: no code was taken');
-  })();
-  return adminTokenPromise;
+      throw new Error(`staff sign-in of ${who}: no code was taken`);
+    })();
+    staffTokens.set(who, token);
+  }
+  return token;
 }
+
+/** The demo admin's console token ({@link staffToken}). @param {AbortSignal} [signal] */
+const adminToken = (signal) => staffToken('admin', signal);
 
 /** A fresh Tunisian number (216 + 8 digits) per call. */
 let phoneSeq = 0;
@@ -685,7 +696,7 @@ function appTests() {
  */
 const helpers = {
   BASE, urlOf, assert, http, parseJson, api, collectErrors, assertNoPageErrors, freshPhone, outbox,
-  phoneAccount, newPlayerPage, swipe, expectToast, shot, signIn, openHome, adminToken, totpCode,
+  phoneAccount, newPlayerPage, swipe, expectToast, shot, signIn, openHome, adminToken, staffToken, totpCode,
 };
 
 async function suiteTests() {
