@@ -133,6 +133,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/payments/withdrawals/decide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approves or rejects several withdrawals waiting for staff (admin, finance), each on its
+         *     own exactly as one at a time — one refused does not stop the others.
+         */
+        post: operations["decide"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/payments/withdrawals/{id}/approve": {
         parameters: {
             query?: never;
@@ -3576,6 +3596,25 @@ export interface components {
         };
         /** @enum {string} */
         Currency: "TND" | "TMT" | "HTG" | "RUB" | "PYG" | "USDT" | "USD" | "EUR";
+        DecideOutcome: {
+            errorMessage?: string | null;
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: int64
+             * @description 0 decided; otherwise the refusal's code for this one (85, 141…), the others going on.
+             */
+            status: number;
+            withdrawal?: null | components["schemas"]["WithdrawalRow"];
+        };
+        DecideRequest: {
+            /** @description `approve` or `reject`. */
+            decision: string;
+            /** @description 1 to 100 withdrawals (a repeated id is decided once). */
+            ids: number[];
+            /** @description Required to reject (1 to 500 characters), the same for every withdrawal. */
+            reason?: string | null;
+        };
         DepositBonusChoice: {
             /**
              * @description `true`: each of the first deposits earns the bonus (to wager before withdrawing);
@@ -5884,6 +5923,27 @@ export interface components {
                 winners?: string[] | null;
                 /** Format: int64 */
                 winnersCount: number;
+            }[];
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_Vec_DecideOutcome: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                errorMessage?: string | null;
+                /** Format: int64 */
+                id: number;
+                /**
+                 * Format: int64
+                 * @description 0 decided; otherwise the refusal's code for this one (85, 141…), the others going on.
+                 */
+                status: number;
+                withdrawal?: null | components["schemas"]["WithdrawalRow"];
             }[];
             /**
              * Format: int32
@@ -8836,6 +8896,47 @@ export interface operations {
                 };
             };
             /** @description 23, 24 not admin or finance, 47 unknown status */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    decide: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecideRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_DecideOutcome"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24 not admin or finance, 47 ids, decision or reason */
             default: {
                 headers: {
                     [name: string]: unknown;

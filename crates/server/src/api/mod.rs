@@ -77,7 +77,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         admin::adjust, admin::list_requests, admin::approve, admin::reject, audit::list, audit::verify,
         players::search, players::card, players::ban, players::unban, players::add_note, players::provider_block,
         staff_auth::login, staff_auth::enrol, staff_auth::logout,
-        withdrawals::list, withdrawals::approve, withdrawals::reject,
+        withdrawals::list, withdrawals::approve, withdrawals::reject, withdrawals::decide,
         casino::providers, casino::game_list, casino::search, casino::session, casino::blocklist,
         casino::favourite_add, casino::favourite_remove, casino::favourite_list,
         casino_history::slots_bet_history,

@@ -22,6 +22,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/admin/payments/withdrawals", get(list))
         .route("/api/admin/payments/withdrawals/{id}/approve", post(approve))
         .route("/api/admin/payments/withdrawals/{id}/reject", post(reject))
+        .route("/api/admin/payments/withdrawals/decide", post(decide))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -129,10 +130,67 @@ pub struct RejectRequest {
 #[utoipa::path(post, path = "/api/admin/payments/withdrawals/{id}/reject", tag = "admin", params(("id" = i64, Path)), request_body = RejectRequest,
     responses((status = 200, body = Envelope<WithdrawalRow>), (status = "default", description = "23, 24 not admin or finance, 40 bad id, 47 reason, 85 no such withdrawal, 141 not waiting", body = ErrorEnvelope)))]
 pub async fn reject(State(state): State<AppState>, staff: Staff<perm::WithdrawalsDecide>, PathParam(id): PathParam<i64>, JsonBody(req): JsonBody<RejectRequest>) -> ApiResult<WithdrawalRow> {
-    let reason = req.reason.trim();
-    if reason.is_empty() || reason.chars().count() > 500 {
-        return Err(AppError::with_detail(ErrorCode::InvalidField, "reason: 1 to 500 characters").into());
-    }
+    let reason = valid_reason(&req.reason)?;
     let intent = state.payments.reject_withdrawal(id, &staff.actor, reason).await?;
     ok(row(&state, &intent).await?)
+}
+
+/// A rejection's reason, trimmed: 1 to 500 characters (47 otherwise).
+fn valid_reason(text: &str) -> Result<&str, AppError> {
+    let reason = text.trim();
+    if reason.is_empty() || reason.chars().count() > 500 {
+        return Err(AppError::with_detail(ErrorCode::InvalidField, "reason: 1 to 500 characters"));
+    }
+    Ok(reason)
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct DecideRequest {
+    /// 1 to 100 withdrawals (a repeated id is decided once).
+    pub ids: Vec<i64>,
+    /// `approve` or `reject`.
+    pub decision: String,
+    /// Required to reject (1 to 500 characters), the same for every withdrawal.
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DecideOutcome {
+    pub id: i64,
+    /// 0 decided; otherwise the refusal's code for this one (85, 141…), the others going on.
+    pub status: i64,
+    pub error_message: Option<String>,
+    pub withdrawal: Option<WithdrawalRow>,
+}
+
+/// Approves or rejects several withdrawals waiting for staff (admin, finance), each on its
+/// own exactly as one at a time — one refused does not stop the others.
+#[utoipa::path(post, path = "/api/admin/payments/withdrawals/decide", tag = "admin", request_body = DecideRequest,
+    responses((status = 200, body = Envelope<Vec<DecideOutcome>>), (status = "default", description = "23, 24 not admin or finance, 47 ids, decision or reason", body = ErrorEnvelope)))]
+pub async fn decide(State(state): State<AppState>, staff: Staff<perm::WithdrawalsDecide>, JsonBody(req): JsonBody<DecideRequest>) -> ApiResult<Vec<DecideOutcome>> {
+    let mut ids = req.ids.clone();
+    ids.sort_unstable();
+    ids.dedup();
+    if ids.is_empty() || ids.len() > 100 {
+        return Err(AppError::with_detail(ErrorCode::InvalidField, "ids: 1 to 100").into());
+    }
+    let reject = match req.decision.as_str() {
+        "approve" => None,
+        "reject" => Some(valid_reason(req.reason.as_deref().unwrap_or(""))?),
+        _ => return Err(AppError::with_detail(ErrorCode::InvalidField, "decision: approve or reject").into()),
+    };
+    let mut out = Vec::with_capacity(ids.len());
+    for id in ids {
+        let decided = match reject {
+            None => state.payments.approve_withdrawal(id, &staff.actor).await,
+            Some(reason) => state.payments.reject_withdrawal(id, &staff.actor, reason).await,
+        };
+        out.push(match decided {
+            Ok(intent) => DecideOutcome { id, status: 0, error_message: None, withdrawal: Some(row(&state, &intent).await?) },
+            Err(e) => DecideOutcome { id, status: i64::from(e.code.code()), error_message: Some(e.text()), withdrawal: None },
+        });
+    }
+    ok(out)
 }

@@ -104,3 +104,46 @@ async fn a_large_withdrawal_waits_held_for_staff_who_approve_or_reject_it_once()
     )
     .await;
 }
+
+#[tokio::test]
+async fn withdrawals_are_decided_in_bulk_each_on_its_own() {
+    each_backend_with(
+        |c| c.payments.withdrawal_review_above = Some(100),
+        async |app| {
+            let (player, user, _) = app.player("review-bulk@example.tn").await;
+            app.credit(user, BalanceKind::Real, 2_000 * TND).await;
+            let (finance, _) = app.staff(Role::Finance, "fin-bulk@example.tn").await;
+            let mut ids = Vec::new();
+            for amount in [200, 300, 400, 500] {
+                ids.push(withdraw(&player, amount).await["id"].as_i64().unwrap());
+            }
+            assert_eq!(app.minor_balance(user, BalanceKind::Real).await, 600 * TND);
+            let decide = "/api/admin/payments/withdrawals/decide";
+            // Refused as a whole, nothing decided: no ids, too many, no reason to reject, an unknown decision.
+            fail(finance.post(decide, json!({ "ids": [], "decision": "approve" })).await, 200, 47);
+            fail(finance.post(decide, json!({ "ids": (1..=101).collect::<Vec<i64>>(), "decision": "approve" })).await, 200, 47);
+            fail(finance.post(decide, json!({ "ids": [ids[0]], "decision": "reject" })).await, 200, 47);
+            fail(finance.post(decide, json!({ "ids": [ids[0]], "decision": "maybe" })).await, 200, 47);
+            assert_eq!(ok(finance.get("/api/admin/payments/withdrawals").await).as_array().unwrap().len(), 4);
+
+            // Two rejected (one named twice), then three approved of which one was decided
+            // already and one does not exist: each answers for itself.
+            let rejected = ok(finance.post(decide, json!({ "ids": [ids[0], ids[1], ids[0]], "decision": "reject", "reason": "Duplicate requests" })).await);
+            let statuses = |v: &Value| v.as_array().unwrap().iter().map(|o| (o["id"].as_i64().unwrap(), o["status"].as_i64().unwrap())).collect::<Vec<_>>();
+            let mut want = vec![(ids[0], 0), (ids[1], 0)];
+            want.sort();
+            assert_eq!(statuses(&rejected), want);
+            assert_eq!(rejected[0]["withdrawal"]["status"], "failed");
+            assert_eq!(app.minor_balance(user, BalanceKind::Real).await, 1_100 * TND, "both holds returned");
+            let approved = ok(finance.post(decide, json!({ "ids": [ids[1], ids[2], ids[3], 999_999], "decision": "approve" })).await);
+            let mut want = vec![(ids[1], 141), (ids[2], 0), (ids[3], 0), (999_999, 85)];
+            want.sort();
+            assert_eq!(statuses(&approved), want);
+            assert!(ok(finance.get("/api/admin/payments/withdrawals").await).as_array().unwrap().is_empty());
+            assert_eq!(app.count("sandbox_payments WHERE kind = 'withdrawal'").await, 2, "the approved two went to the provider");
+            assert_eq!(app.count("audit_log WHERE action LIKE 'payment.withdrawal.%'").await, 4);
+            app.assert_ledger_consistent().await;
+        },
+    )
+    .await;
+}
