@@ -2,7 +2,7 @@
  * The withdrawal queue (issue 22; docs/BACKOFFICE.md "Withdrawal queue"), as a player and the
  * operator's staff meet it: 1,600 TND paid by hand through four eyes (the admin asks, finance
  * approves), a 1,500 TND withdrawal that waits held — the player's frame says it is being
- * checked, at 320 and 390 px — then finance approves it from the queue. English and Arabic.
+ * checked, at 320 and 390 px — then finance approves it from the queue. English, French and Arabic.
  */
 
 /** @param {any} h the runner's helpers (web/scripts/e2e.mjs) */
@@ -24,7 +24,7 @@ export function tests(h) {
     return env.result;
   };
 
-  return /** @type {const} */ (['en', 'ar']).map((lang) => ({
+  return /** @type {const} */ (['en', 'fr', 'ar']).map((lang) => ({
     name: `withdrawal review (${lang}): a large withdrawal waits held and says so at 320 and 390 px; finance approves it from the queue`,
     /** @param {{ context: import('playwright-core').BrowserContext, signal: AbortSignal, note: (l: string) => void }} t */
     async run({ context, signal, note }) {
