@@ -56,6 +56,18 @@ export function tests(h) {
         await page.setViewportSize({ width, height: 844 });
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         assert(overflow <= 0, `the review frame in ${lang} at ${width} px overflows by ${overflow} px`);
+        // The card's content sits in its middle: a child wider than the card pushed everything
+        // to one side once (French at 320 px).
+        const skew = await page.evaluate(() => {
+          const card = document.querySelector('[data-testid="frame-withdrawalReview"]');
+          const box = card?.getBoundingClientRect();
+          const kids = [...(card?.children ?? [])].map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0);
+          if (!box || kids.length === 0) return 'no card';
+          const left = Math.min(...kids.map((r) => r.left)) - box.left;
+          const right = box.right - Math.max(...kids.map((r) => r.right));
+          return Math.abs(left - right) <= 2 ? '' : `${Math.round(left)} px on the left, ${Math.round(right)} px on the right`;
+        });
+        assert(skew === '', `the review card in ${lang} at ${width} px is lopsided: ${skew}`);
         await h.shot(page, `withdrawal-review-${lang}-${width}`);
       }
       await page.setViewportSize({ width: 390, height: 844 });
