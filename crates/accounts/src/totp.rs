@@ -258,6 +258,18 @@ impl Accounts {
         Ok(removed == 1)
     }
 
+    /// Ends the console session of `token`, and only a console session: a player-app session
+    /// named by the same header (a staff member's, a player's) is not the console's to end.
+    pub async fn logout_console(&self, token: &str) -> Result<(), AppError> {
+        sqlx::query("UPDATE sessions SET revoked_at = $1 WHERE token_hash = $2 AND revoked_at IS NULL AND second_factor = 1")
+            .bind(now_ms())
+            .bind(crate::sha256_hex(token))
+            .execute(self.db.writer())
+            .await
+            .map_err(db_err)?;
+        Ok(())
+    }
+
     /// Whether the live session `session_id` was opened with the second factor.
     pub async fn session_has_second_factor(&self, session_id: i64) -> Result<bool, AppError> {
         let row = sqlx::query("SELECT second_factor FROM sessions WHERE id = $1")

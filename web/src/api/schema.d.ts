@@ -1512,8 +1512,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Ends the console session (the `Authorization` header's or the staff cookie's; never the
-         *     player app's session) and clears its cookie (always succeeds).
+         * Ends the console session (the `Authorization` header's or the staff cookie's) and clears
+         *     its cookie (always succeeds). A player-app session is never ended here, whatever token
+         *     names it.
          */
         post: operations["logout"];
         delete?: never;

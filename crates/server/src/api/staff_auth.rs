@@ -69,12 +69,13 @@ pub async fn enrol(State(state): State<AppState>, ClientInfo(client): ClientInfo
     ok(EnrolReply { secret: e.secret, otpauth_uri: e.otpauth_uri })
 }
 
-/// Ends the console session (the `Authorization` header's or the staff cookie's; never the
-/// player app's session) and clears its cookie (always succeeds).
+/// Ends the console session (the `Authorization` header's or the staff cookie's) and clears
+/// its cookie (always succeeds). A player-app session is never ended here, whatever token
+/// names it.
 #[utoipa::path(post, path = "/api/staff/logout", tag = "admin", responses((status = 200, body = Envelope<DoneReply>)))]
 pub async fn logout(State(state): State<AppState>, req: axum::http::request::Parts) -> Result<Response, ApiError> {
     if let Some(token) = bearer_token(&req).or_else(|| cookie(&req, STAFF_COOKIE)) {
-        state.accounts.logout(&token).await?;
+        state.accounts.logout_console(&token).await?;
     }
     let mut resp = Ok(DoneReply { done: true }).into_response();
     resp.headers_mut().append(header::SET_COOKIE, named_cookie(&state, STAFF_COOKIE, "", 0));

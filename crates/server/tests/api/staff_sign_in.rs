@@ -105,7 +105,14 @@ async fn staff_enrol_sign_in_with_a_code_once_and_reach_the_console_only_so() {
         assert_eq!(codes.iter().filter(|c| **c == 0).count(), 1, "one sign-in per code: {codes:?}");
         assert!(codes.iter().all(|c| [0, 143].contains(c)), "{codes:?}");
 
-        // Logging out of the console ends that session only.
+        // Logging out of the console ends that session only; a player-app session named by
+        // the header is not the console's to end (a player's, or the staff member's own).
+        let (_, _, player_token) = app.player("totp-bystander@example.tn").await;
+        let bystander = app.client();
+        let r = bystander.exec(app.http.post(format!("{}/api/staff/logout", app.base)).bearer_auth(&player_token)).await;
+        assert_eq!((r.status, r.body["status"].as_i64()), (200, Some(0)), "{}", r.text);
+        let still = bystander.exec(app.http.get(format!("{}/api/user/check", app.base)).bearer_auth(&player_token)).await;
+        assert_eq!(still.body["status"], 0, "the player's session lives: {}", still.text);
         ok(password_only.check().await);
         ok(api.post("/api/staff/logout", json!({})).await);
         fail(api.get("/api/admin/players?q=totp").await, 401, 23);
