@@ -3,7 +3,7 @@
 
 use super::envelope::{ok, ApiResult, Envelope, ErrorEnvelope};
 use super::extract::{JsonBody, PathParam, QueryParams};
-use super::staff::{perm, Staff};
+use super::staff::{perm, valid_reason, Staff};
 use crate::app::AppState;
 use accounts::staff::Query;
 use accounts::User;
@@ -138,6 +138,12 @@ pub struct DeviceRow {
     pub other_accounts: i64,
 }
 
+impl From<accounts::staff::Device> for DeviceRow {
+    fn from(d: accounts::staff::Device) -> Self {
+        DeviceRow { ip: d.ip, user_agent: d.user_agent, sessions: d.sessions, first_seen: d.first_seen, last_seen: d.last_seen, other_accounts: d.other_accounts }
+    }
+}
+
 /// The player's card: profile, balances, sessions and devices, responsible-gambling state,
 /// payments, ledger entries, bonuses, provider blocks, notes and the last staff actions on them (admin, support,
 /// finance).
@@ -159,7 +165,7 @@ pub async fn card(State(state): State<AppState>, _staff: Staff<perm::PlayersRead
         .devices(user.id, 20)
         .await?
         .into_iter()
-        .map(|d| DeviceRow { ip: d.ip, user_agent: d.user_agent, sessions: d.sessions, first_seen: d.first_seen, last_seen: d.last_seen, other_accounts: d.other_accounts })
+        .map(DeviceRow::from)
         .collect();
     let (from_ms, to_ms) = (0, kernel::clock::now_ms() + 1);
     let extra = super::wallet::pay_history_extra(&state, user.id, from_ms, to_ms).await?;
@@ -197,15 +203,6 @@ pub struct BanReply {
     pub is_banned: bool,
     /// False when the player already was in that state (nothing recorded).
     pub changed: bool,
-}
-
-/// A staff action's reason, trimmed: 1 to 500 characters (47 otherwise).
-fn valid_reason(text: &str) -> Result<&str, AppError> {
-    let reason = text.trim();
-    if reason.is_empty() || reason.chars().count() > 500 {
-        return Err(AppError::with_detail(ErrorCode::InvalidField, "reason: 1 to 500 characters"));
-    }
-    Ok(reason)
 }
 
 async fn set(state: &AppState, staff: &Staff<perm::PlayersBan>, id: i64, banned: bool, req: BanRequest) -> Result<BanReply, AppError> {

@@ -121,6 +121,16 @@ where
     }
 }
 
+/// A staff action's reason, trimmed: 1 to 500 characters (47 otherwise). Kept in the audit
+/// trail (bans, provider blocks, withdrawal rejections).
+pub fn valid_reason(text: &str) -> Result<&str, AppError> {
+    let reason = text.trim();
+    if reason.is_empty() || reason.chars().count() > 500 {
+        return Err(AppError::with_detail(ErrorCode::InvalidField, "reason: 1 to 500 characters"));
+    }
+    Ok(reason)
+}
+
 /// The acting staff member as the audit trail names them (`admin:12`, `finance:34`), or 24.
 pub fn require(session: &Session, permission: Permission) -> Result<String, AppError> {
     let role = session.user.role;

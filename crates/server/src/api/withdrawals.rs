@@ -5,7 +5,7 @@
 
 use super::envelope::{ok, ApiResult, Envelope, ErrorEnvelope};
 use super::extract::{JsonBody, PathParam, QueryParams};
-use super::staff::{perm, Staff};
+use super::staff::{perm, valid_reason, Staff};
 use crate::app::AppState;
 use axum::extract::State;
 use axum::routing::{get, post};
@@ -133,15 +133,6 @@ pub async fn reject(State(state): State<AppState>, staff: Staff<perm::Withdrawal
     let reason = valid_reason(&req.reason)?;
     let intent = state.payments.reject_withdrawal(id, &staff.actor, reason).await?;
     ok(row(&state, &intent).await?)
-}
-
-/// A rejection's reason, trimmed: 1 to 500 characters (47 otherwise).
-fn valid_reason(text: &str) -> Result<&str, AppError> {
-    let reason = text.trim();
-    if reason.is_empty() || reason.chars().count() > 500 {
-        return Err(AppError::with_detail(ErrorCode::InvalidField, "reason: 1 to 500 characters"));
-    }
-    Ok(reason)
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
