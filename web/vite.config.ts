@@ -55,6 +55,7 @@ function studioEntry(): Plugin {
                 studio: fileURLToPath(new URL('./studio.html', import.meta.url)),
                 // The cashier desk (src/desk): its own page, never in the player app's bundle.
                 desk: fileURLToPath(new URL('./desk.html', import.meta.url)),
+                console: fileURLToPath(new URL('./console.html', import.meta.url)),
               },
               output,
             },

@@ -1,0 +1,159 @@
+import { configureStore } from '@reduxjs/toolkit';
+import { createApi } from '@reduxjs/toolkit/query/react';
+import { envelopeBaseQuery } from '../api/api';
+import type { ReplyOf, RequestBody, Schemas } from '../api/types';
+
+/*
+ * The console's API (docs/BACKOFFICE.md): every call rides on the staff session cookie
+ * (`carthage_staff`, set by POST /api/staff/login, same origin) and answers the envelope.
+ */
+
+/**
+ * `GET /api/admin/me`: the signed-in staff member and what their role may do. Declared here by
+ * hand: the endpoint is newer than docs/openapi.json / src/api/schema.d.ts (swap for
+ * `ReplyOf<'/api/admin/me', 'get'>` once `npm run gen:api` has it).
+ */
+export interface StaffMe {
+  id: number;
+  email?: string | null;
+  firstName: string;
+  lastName: string;
+  /** `admin`, `support`, `finance` or `content`. */
+  role: string;
+  /** As the audit trail names this staff member (`admin:12`). */
+  actor: string;
+  permissions: string[];
+}
+
+export type PlayerRow = Schemas['PlayerRow'];
+export type PlayerCard = ReplyOf<'/api/admin/players/{id}', 'get'>;
+export type AuditRow = Schemas['AuditRow'];
+export type AuditPage = ReplyOf<'/api/admin/audit', 'get'>;
+export type AuditCheck = ReplyOf<'/api/admin/audit/verify', 'get'>;
+export type WithdrawalRow = Schemas['WithdrawalRow'];
+export type DecideOutcome = Schemas['DecideOutcome'];
+export type AdjustReply = ReplyOf<'/api/admin/wallet/adjust', 'post'>;
+export type AdjustRequestView = Schemas['AdjustRequestView'];
+export type BanReply = ReplyOf<'/api/admin/players/{id}/ban', 'post'>;
+export type NoteRow = Schemas['NoteRow'];
+export type ProviderBlockReply = ReplyOf<'/api/admin/players/{id}/provider-blocks', 'post'>;
+export type EnrolReply = ReplyOf<'/api/staff/totp/enrol', 'post'>;
+
+type LoginBody = RequestBody<'/api/staff/login', 'post'>;
+type EnrolBody = RequestBody<'/api/staff/totp/enrol', 'post'>;
+type AdjustBody = RequestBody<'/api/admin/wallet/adjust', 'post'>;
+type DecideBody = RequestBody<'/api/admin/payments/withdrawals/decide', 'post'>;
+type ProviderBlockBody = RequestBody<'/api/admin/players/{id}/provider-blocks', 'post'>;
+
+export interface AuditQuery {
+  actor?: string;
+  action?: string;
+  subject?: string;
+  before?: number;
+  limit?: number;
+}
+
+/** A query string of the set values only. */
+function qs(params: Record<string, string | number | undefined>): string {
+  const out = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') out.set(k, String(v));
+  const text = out.toString();
+  return text ? `?${text}` : '';
+}
+
+const post = (url: string, body: unknown = {}) => ({ url, method: 'POST' as const, body });
+
+export const consoleApi = createApi({
+  reducerPath: 'console',
+  baseQuery: envelopeBaseQuery,
+  tagTypes: ['Me', 'Player', 'Players', 'Withdrawals', 'Requests', 'Audit'],
+  endpoints: (build) => ({
+    me: build.query<StaffMe, void>({ query: () => ({ url: '/api/admin/me' }), providesTags: ['Me'] }),
+    login: build.mutation<unknown, LoginBody>({
+      query: (body) => post('/api/staff/login', body),
+      // A new person may be signed in now: nothing cached for the last one stays.
+      invalidatesTags: ['Me', 'Player', 'Players', 'Withdrawals', 'Requests', 'Audit'],
+    }),
+    enrol: build.mutation<EnrolReply, EnrolBody>({ query: (body) => post('/api/staff/totp/enrol', body) }),
+    logout: build.mutation<unknown, void>({ query: () => post('/api/staff/logout') }),
+
+    players: build.query<PlayerRow[], string>({
+      query: (q) => ({ url: `/api/admin/players${qs({ q })}` }),
+      providesTags: ['Players'],
+    }),
+    player: build.query<PlayerCard, number>({
+      query: (id) => ({ url: `/api/admin/players/${id}` }),
+      providesTags: (_r, _e, id) => [{ type: 'Player', id }],
+    }),
+    setBanned: build.mutation<BanReply, { id: number; banned: boolean; reason: string }>({
+      query: ({ id, banned, reason }) => post(`/api/admin/players/${id}/${banned ? 'ban' : 'unban'}`, { reason }),
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'Player', id }, 'Players', 'Audit'],
+    }),
+    addNote: build.mutation<NoteRow, { id: number; body: string }>({
+      query: ({ id, body }) => post(`/api/admin/players/${id}/notes`, { body }),
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'Player', id }, 'Audit'],
+    }),
+    providerBlock: build.mutation<ProviderBlockReply, ProviderBlockBody & { id: number }>({
+      query: ({ id, ...body }) => post(`/api/admin/players/${id}/provider-blocks`, body),
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'Player', id }, 'Audit'],
+    }),
+    /** The key is in the body (the contract's `idempotencyKey`) and in the header, kept across a retry. */
+    adjust: build.mutation<AdjustReply, AdjustBody>({
+      query: (body) => ({ ...post('/api/admin/wallet/adjust', body), headers: { 'Idempotency-Key': body.idempotencyKey } }),
+      invalidatesTags: (_r, _e, { userId }) => [{ type: 'Player', id: userId }, 'Requests', 'Audit'],
+    }),
+
+    withdrawals: build.query<WithdrawalRow[], string>({
+      query: (status) => ({ url: `/api/admin/payments/withdrawals${qs({ status })}` }),
+      providesTags: ['Withdrawals'],
+    }),
+    approveWithdrawal: build.mutation<WithdrawalRow, number>({
+      query: (id) => post(`/api/admin/payments/withdrawals/${id}/approve`),
+      invalidatesTags: ['Withdrawals', 'Player', 'Audit'],
+    }),
+    rejectWithdrawal: build.mutation<WithdrawalRow, { id: number; reason: string }>({
+      query: ({ id, reason }) => post(`/api/admin/payments/withdrawals/${id}/reject`, { reason }),
+      invalidatesTags: ['Withdrawals', 'Player', 'Audit'],
+    }),
+    decideWithdrawals: build.mutation<DecideOutcome[], DecideBody>({
+      query: (body) => post('/api/admin/payments/withdrawals/decide', body),
+      invalidatesTags: ['Withdrawals', 'Player', 'Audit'],
+    }),
+
+    adjustRequests: build.query<AdjustRequestView[], string>({
+      query: (status) => ({ url: `/api/admin/wallet/adjust-requests${qs({ status })}` }),
+      providesTags: ['Requests'],
+    }),
+    approveRequest: build.mutation<AdjustRequestView, number>({
+      query: (id) => post(`/api/admin/wallet/adjust-requests/${id}/approve`),
+      invalidatesTags: ['Requests', 'Player', 'Audit'],
+    }),
+    /**
+     * The server reads `{note}` here (crates/server/src/api/admin.rs). The contract's
+     * `RejectRequest` schema is the withdrawals' `{reason}` (two Rust types of one name), so the
+     * body is typed by hand.
+     */
+    rejectRequest: build.mutation<AdjustRequestView, { id: number; note: string }>({
+      query: ({ id, note }) => post(`/api/admin/wallet/adjust-requests/${id}/reject`, { note }),
+      invalidatesTags: ['Requests', 'Audit'],
+    }),
+
+    audit: build.query<AuditPage, AuditQuery>({
+      query: (q) => ({ url: `/api/admin/audit${qs({ ...q })}` }),
+      providesTags: ['Audit'],
+    }),
+    verifyAudit: build.query<AuditCheck, void>({ query: () => ({ url: '/api/admin/audit/verify' }) }),
+  }),
+});
+
+export const makeConsoleStore = () =>
+  configureStore({
+    reducer: { [consoleApi.reducerPath]: consoleApi.reducer },
+    middleware: (getDefault) => getDefault().concat(consoleApi.middleware),
+  });
+
+export type ConsoleStore = ReturnType<typeof makeConsoleStore>;
+
+/** A fresh idempotency key for one money operation (kept across its retries). */
+export const newKey = () =>
+  typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
