@@ -57,6 +57,9 @@ describe('the console sign-in', () => {
     await act(async () => fireEvent.click(screen.getByTestId('signin-submit')));
     expect((await screen.findByTestId('signin-error')).textContent).toBe('This code is wrong or was already used. Wait for the next code and type it.');
     expect((screen.getByTestId('signin-code') as HTMLInputElement).value).toBe('');
+    // The refusal asks nothing more of the server: what was typed stays.
+    expect(fetchMock.mock.calls.filter(([u]) => String(u) === '/api/admin/me')).toHaveLength(1);
+    expect((screen.getByTestId('signin-login') as HTMLInputElement).value).toBe(' admin@carthage.local ');
     fill('signin-code', '222222');
     await act(async () => fireEvent.click(screen.getByTestId('signin-submit')));
     await screen.findByTestId('console-me');

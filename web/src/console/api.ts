@@ -8,22 +8,8 @@ import type { ReplyOf, RequestBody, Schemas } from '../api/types';
  * (`carthage_staff`, set by POST /api/staff/login, same origin) and answers the envelope.
  */
 
-/**
- * `GET /api/admin/me`: the signed-in staff member and what their role may do. Declared here by
- * hand: the endpoint is newer than docs/openapi.json / src/api/schema.d.ts (swap for
- * `ReplyOf<'/api/admin/me', 'get'>` once `npm run gen:api` has it).
- */
-export interface StaffMe {
-  id: number;
-  email?: string | null;
-  firstName: string;
-  lastName: string;
-  /** `admin`, `support`, `finance` or `content`. */
-  role: string;
-  /** As the audit trail names this staff member (`admin:12`). */
-  actor: string;
-  permissions: string[];
-}
+/** `GET /api/admin/me`: the signed-in staff member and what their role may do (`permissions`). */
+export type StaffMe = ReplyOf<'/api/admin/me', 'get'>;
 
 export type PlayerRow = Schemas['PlayerRow'];
 export type PlayerCard = ReplyOf<'/api/admin/players/{id}', 'get'>;
@@ -71,8 +57,10 @@ export const consoleApi = createApi({
     me: build.query<StaffMe, void>({ query: () => ({ url: '/api/admin/me' }), providesTags: ['Me'] }),
     login: build.mutation<unknown, LoginBody>({
       query: (body) => post('/api/staff/login', body),
-      // A new person may be signed in now: nothing cached for the last one stays.
-      invalidatesTags: ['Me', 'Player', 'Players', 'Withdrawals', 'Requests', 'Audit'],
+      // A new person may be signed in now: nothing cached for the last one stays. Only on
+      // success: a refused sign-in asking "who is signed in?" again would reload the sign-in
+      // page under the person typing (and lose what they typed).
+      invalidatesTags: (result) => (result ? ['Me', 'Player', 'Players', 'Withdrawals', 'Requests', 'Audit'] : []),
     }),
     enrol: build.mutation<EnrolReply, EnrolBody>({ query: (body) => post('/api/staff/totp/enrol', body) }),
     logout: build.mutation<unknown, void>({ query: () => post('/api/staff/logout') }),

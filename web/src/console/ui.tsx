@@ -192,7 +192,7 @@ export function DataTable<T>({
             <tr key={rowKey(row)} data-testid={rowTestId?.(row)} className={rowClassName?.(row)}>
               {columns.map((c) => (
                 <td key={c.key} data-label={c.hideLabel ? undefined : c.label} className={cx(c.align === 'end' && css.end, c.className)}>
-                  {c.render(row)}
+                  <div className={css.cell}>{c.render(row)}</div>
                 </td>
               ))}
             </tr>

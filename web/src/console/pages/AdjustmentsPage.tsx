@@ -55,7 +55,7 @@ export default function AdjustmentsPage() {
       label: t('requests.col.request'),
       render: (r) => (
         <span className={css.stack}>
-          <strong>
+          <strong className={css.id}>
             <Ltr>#{r.id}</Ltr>
           </strong>
           <small className={css.muted}>{formatTime(r.createdAt, i18n.language)}</small>
@@ -86,7 +86,7 @@ export default function AdjustmentsPage() {
     {
       key: 'by',
       label: t('requests.col.requestedBy'),
-      render: (r) => (mine(r) ? <Badge tone="accent">{t('requests.you')}</Badge> : <Ltr>{t('requests.staff', { id: r.requestedBy })}</Ltr>),
+      render: (r) => (mine(r) ? <Badge tone="accent">{t('requests.you')}</Badge> : <span className={css.nowrap}>{t('requests.staff', { id: r.requestedBy })}</span>),
     },
     status === 'pending'
       ? {
@@ -143,10 +143,10 @@ export default function AdjustmentsPage() {
           {note.text}
         </Notice>
       ) : null}
-      <QueryState isLoading={list.isLoading} error={list.error} onRetry={() => void list.refetch()}>
-        {list.data && list.data.length > 0 ? (
+      <QueryState isLoading={list.isFetching && !list.currentData} error={list.error} onRetry={() => void list.refetch()}>
+        {list.currentData && list.currentData.length > 0 ? (
           <Card>
-            <DataTable columns={columns} rows={list.data} rowKey={(r) => r.id} caption={t('requests.title')} rowTestId={(r) => `request-${r.id}`} />
+            <DataTable columns={columns} rows={list.currentData} rowKey={(r) => r.id} caption={t('requests.title')} rowTestId={(r) => `request-${r.id}`} />
           </Card>
         ) : (
           <Empty title={t(`requests.empty.${status}`)} testId="requests-empty" />

@@ -47,9 +47,15 @@ export default function AuditPage() {
     e.preventDefault();
     go({ before: null, trail: [] }, Object.fromEntries(FILTERS.map((f) => [f, draft[f].trim()])) as Record<Filter, string>);
   };
-  const filtered = FILTERS.some((f) => filters[f]);
+  const activeFilters = FILTERS.filter((f) => filters[f]).length;
+  const filtered = activeFilters > 0;
+  // Folded on a phone (the rows first), open on a wider screen or when a filter is set.
+  const [filtersOpen, setFiltersOpen] = useState(
+    () => filtered || (typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(min-width: 761px)').matches),
+  );
   const newer = newerPage(trail);
-  const nextBefore = page.data?.nextBefore ?? null;
+  const rows = page.currentData?.rows;
+  const nextBefore = page.currentData?.nextBefore ?? null;
 
   const columns: Column<AuditRow>[] = [
     {
@@ -85,15 +91,12 @@ export default function AuditPage() {
 
   return (
     <Page>
-      <PageHeader
-        title={t('audit.title')}
-        lead={t('audit.lead')}
-        action={
-          <Button tone="secondary" busy={check.isFetching} onClick={() => void verify(undefined, false)} data-testid="audit-verify">
-            {t('audit.verify')}
-          </Button>
-        }
-      />
+      <PageHeader title={t('audit.title')} lead={t('audit.lead')} />
+      <div className={css.toolbar}>
+        <Button tone="secondary" busy={check.isFetching} onClick={() => void verify(undefined, false)} data-testid="audit-verify">
+          {t('audit.verify')}
+        </Button>
+      </div>
       {check.error ? <Notice tone="error">{message(check.error)}</Notice> : null}
       {check.data && !check.isFetching ? (
         <Card title={check.data.intact ? t('audit.intact') : t('audit.broken')} data-testid="audit-check" data-intact={check.data.intact}>
@@ -111,35 +114,46 @@ export default function AuditPage() {
           />
         </Card>
       ) : null}
-      <Card as="form" onSubmit={apply} title={t('audit.filters')} data-testid="audit-filters">
-        <div className={css.filterGrid}>
-          {FILTERS.map((f) => (
-            <TextRow
-              key={f}
-              label={t(`audit.filter.${f}`)}
-              hint={t(`audit.filterHint.${f}`)}
-              value={draft[f]}
-              onChange={(e) => setDraft((d) => ({ ...d, [f]: e.target.value }))}
-              dir="ltr"
-              autoCapitalize="none"
-              spellCheck={false}
-              data-testid={`audit-filter-${f}`}
-            />
-          ))}
-        </div>
-        <div className={css.formActions}>
-          {filtered ? (
-            <Button tone="ghost" onClick={() => go({ before: null, trail: [] }, { actor: '', action: '', subject: '' })}>
-              {t('audit.clear')}
+      <details
+        className={css.filterBox}
+        open={filtersOpen}
+        onToggle={(e) => setFiltersOpen((e.currentTarget as HTMLDetailsElement).open)}
+        data-testid="audit-filters"
+      >
+        <summary className={css.filterSummary}>
+          {t('audit.filters')}
+          {activeFilters > 0 ? <Badge tone="accent">{t('audit.activeFilters', { n: activeFilters })}</Badge> : null}
+        </summary>
+        <form onSubmit={apply} className={css.formGrid}>
+          <div className={css.filterGrid}>
+            {FILTERS.map((f) => (
+              <TextRow
+                key={f}
+                label={t(`audit.filter.${f}`)}
+                hint={t(`audit.filterHint.${f}`)}
+                value={draft[f]}
+                onChange={(e) => setDraft((d) => ({ ...d, [f]: e.target.value }))}
+                dir="ltr"
+                autoCapitalize="none"
+                spellCheck={false}
+                data-testid={`audit-filter-${f}`}
+              />
+            ))}
+          </div>
+          <div className={css.formActions}>
+            {filtered ? (
+              <Button tone="ghost" onClick={() => go({ before: null, trail: [] }, { actor: '', action: '', subject: '' })}>
+                {t('audit.clear')}
+              </Button>
+            ) : null}
+            <Button tone="primary" type="submit" data-testid="audit-apply">
+              {t('audit.apply')}
             </Button>
-          ) : null}
-          <Button tone="primary" type="submit" data-testid="audit-apply">
-            {t('audit.apply')}
-          </Button>
-        </div>
-      </Card>
-      <QueryState isLoading={page.isLoading} error={page.error} onRetry={() => void page.refetch()}>
-        {page.data && page.data.rows.length > 0 ? (
+          </div>
+        </form>
+      </details>
+      <QueryState isLoading={page.isFetching && !page.currentData} error={page.error} onRetry={() => void page.refetch()}>
+        {rows && rows.length > 0 ? (
           <Card>
             <div className={css.pager}>
               <span id="audit-page-pos">
@@ -147,7 +161,7 @@ export default function AuditPage() {
               </span>
               {page.isFetching ? <small className={css.muted}>{t('state.loading')}</small> : null}
             </div>
-            <DataTable columns={columns} rows={page.data.rows} rowKey={(r) => r.seq} caption={t('audit.title')} rowTestId={(r) => `audit-row-${r.seq}`} />
+            <DataTable columns={columns} rows={rows} rowKey={(r) => r.seq} caption={t('audit.title')} rowTestId={(r) => `audit-row-${r.seq}`} />
             <nav className={css.pager} aria-label={t('audit.pages')}>
               <Button
                 small

@@ -6,7 +6,7 @@ import { useMe } from '../App';
 import { AuditDetails } from '../AuditDetails';
 import { consoleApi, type PlayerCard } from '../api';
 import { can, formatTime, PERM, playerName, statusTone } from '../logic';
-import { Badge, DataTable, Empty, Facts, Ltr, QueryState, type Column } from '../ui';
+import { Badge, DataTable, Facts, Ltr, QueryState, type Column } from '../ui';
 import { AdjustForm } from './player/AdjustForm';
 import { BanAction } from './player/BanAction';
 import { Notes } from './player/Notes';
@@ -43,12 +43,19 @@ export default function PlayerCardPage() {
   }
   return (
     <Page>
-      <QueryState isLoading={card.isLoading} error={card.error} onRetry={() => void card.refetch()}>
-        {card.data ? <CardBody card={card.data} back={back} /> : null}
+      <QueryState isLoading={card.isFetching && !card.currentData} error={card.error} onRetry={() => void card.refetch()}>
+        {card.currentData ? <CardBody card={card.currentData} back={back} /> : null}
       </QueryState>
     </Page>
   );
 }
+
+/** Balances in the order staff read them: real money first. */
+const KIND_ORDER = ['real', 'bonus', 'free_bet', 'cashback', 'weekly_cashback', 'points'];
+const kindRank = (kind: string) => {
+  const i = KIND_ORDER.indexOf(kind);
+  return i === -1 ? KIND_ORDER.length : i;
+};
 
 const SECTIONS = ['overview', 'actions', 'notes', 'payments', 'ledger', 'bonuses', 'devices', 'history'] as const;
 
@@ -118,7 +125,7 @@ function CardBody({ card, back }: { card: PlayerCard; back: React.ReactNode }) {
           <Muted>{t('card.noBalances')}</Muted>
         ) : (
           <Facts
-            items={card.balances.map((b) => ({
+            items={[...card.balances].sort((a, b) => kindRank(a.kind) - kindRank(b.kind)).map((b) => ({
               label: t(`kind.${b.kind}`, { defaultValue: b.kind }),
               value: <Money amount={b.amount} currency={b.currency} className={css.amount} />,
               testId: `balance-${b.kind}`,
@@ -138,24 +145,24 @@ function CardBody({ card, back }: { card: PlayerCard; back: React.ReactNode }) {
       <Notes playerId={p.id} notes={card.notes} canAdd={can(me.permissions, PERM.playersNote)} />
 
       <Card title={t('card.section.payments')} id="card-payments">
-        {card.payments.length === 0 ? <Empty title={t('card.noPayments')} /> : <Payments rows={card.payments} />}
+        {card.payments.length === 0 ? <Muted>{t('card.noPayments')}</Muted> : <Payments rows={card.payments} />}
       </Card>
 
       <Card title={t('card.section.ledger')} id="card-ledger" lead={t('card.ledgerLead')}>
-        {card.transactions.length === 0 ? <Empty title={t('card.noLedger')} /> : <Ledger rows={card.transactions} />}
+        {card.transactions.length === 0 ? <Muted>{t('card.noLedger')}</Muted> : <Ledger rows={card.transactions} />}
       </Card>
 
       <Card title={t('card.section.bonuses')} id="card-bonuses">
-        {card.bonuses.length === 0 ? <Empty title={t('card.noBonuses')} /> : <Bonuses rows={card.bonuses} />}
+        {card.bonuses.length === 0 ? <Muted>{t('card.noBonuses')}</Muted> : <Bonuses rows={card.bonuses} />}
       </Card>
 
       <Card title={t('card.section.devices')} id="card-devices" lead={t('card.devicesLead')}>
-        {card.devices.length === 0 ? <Empty title={t('card.noDevices')} /> : <Devices rows={card.devices} />}
+        {card.devices.length === 0 ? <Muted>{t('card.noDevices')}</Muted> : <Devices rows={card.devices} />}
       </Card>
 
       <Card title={t('card.section.history')} id="card-history" lead={t('card.historyLead')}>
         {card.audit.length === 0 ? (
-          <Empty title={t('card.noHistory')} />
+          <Muted>{t('card.noHistory')}</Muted>
         ) : (
           <ol className={css.timeline} data-testid="card-audit">
             {card.audit.map((row) => (
@@ -181,7 +188,7 @@ function CardBody({ card, back }: { card: PlayerCard; back: React.ReactNode }) {
 function Payments({ rows }: { rows: Payment[] }) {
   const { t, i18n } = useTranslation('console');
   const columns: Column<Payment>[] = [
-    { key: 'id', label: t('card.col.id'), render: (r) => <Ltr>#{r.id}</Ltr> },
+    { key: 'id', label: t('card.col.id'), render: (r) => <Ltr className={css.id}>#{r.id}</Ltr> },
     { key: 'when', label: t('card.col.when'), render: (r) => formatTime(r.created_at, i18n.language) },
     { key: 'type', label: t('card.col.type'), render: (r) => (r.type === 'payment' ? t('card.deposit') : t('card.withdrawal')) },
     { key: 'method', label: t('card.col.method'), render: (r) => r.purse },
@@ -194,7 +201,7 @@ function Payments({ rows }: { rows: Payment[] }) {
 function Ledger({ rows }: { rows: Entry[] }) {
   const { t, i18n } = useTranslation('console');
   const columns: Column<Entry>[] = [
-    { key: 'tx', label: t('card.col.tx'), render: (r) => <Ltr>#{r.transaction_id}</Ltr> },
+    { key: 'tx', label: t('card.col.tx'), render: (r) => <Ltr className={css.id}>#{r.transaction_id}</Ltr> },
     { key: 'when', label: t('card.col.when'), render: (r) => formatTime(r.created_at, i18n.language) },
     {
       key: 'what',

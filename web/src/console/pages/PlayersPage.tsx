@@ -19,6 +19,8 @@ export default function PlayersPage() {
   useEffect(() => setText(q), [q]);
   const searching = q.length >= MIN_QUERY;
   const result = consoleApi.usePlayersQuery(q, { skip: !searching });
+  // The answer to this search only (never the last search's while this one loads).
+  const found = result.currentData;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -38,7 +40,15 @@ export default function PlayersPage() {
         </Link>
       ),
     },
-    { key: 'name', label: t('players.col.name'), render: (p) => <strong>{[p.firstName, p.lastName].filter(Boolean).join(' ') || '—'}</strong> },
+    {
+      key: 'name',
+      label: t('players.col.name'),
+      render: (p) => (
+        <Link to={`/players/${p.id}`} state={{ from: `/players?q=${encodeURIComponent(q)}` }} className={css.nameLink} tabIndex={-1}>
+          {[p.firstName, p.lastName].filter(Boolean).join(' ') || '—'}
+        </Link>
+      ),
+    },
     {
       key: 'contact',
       label: t('players.col.contact'),
@@ -86,13 +96,13 @@ export default function PlayersPage() {
         </div>
       </Card>
       {searching ? (
-        <QueryState isLoading={result.isFetching && !result.data} error={result.error} onRetry={() => void result.refetch()}>
-          {result.data && result.data.length > 0 ? (
-            <Card title={t('players.results', { count: result.data.length })}>
-              {result.data.length >= 50 ? <p className={css.muted}>{t('players.capped')}</p> : null}
-              <DataTable columns={columns} rows={result.data} rowKey={(p) => p.id} caption={t('players.title')} rowTestId={(p) => `player-row-${p.id}`} />
+        <QueryState isLoading={result.isFetching && !result.currentData} error={result.error} onRetry={() => void result.refetch()}>
+          {found && found.length > 0 ? (
+            <Card title={t('players.results', { count: found.length })}>
+              {found.length >= 50 ? <p className={css.muted}>{t('players.capped')}</p> : null}
+              <DataTable columns={columns} rows={found} rowKey={(p) => p.id} caption={t('players.title')} rowTestId={(p) => `player-row-${p.id}`} />
             </Card>
-          ) : result.data ? (
+          ) : found ? (
             <Empty title={t('players.none', { q })} testId="players-none">
               <p>{t('players.noneLead')}</p>
             </Empty>

@@ -73,7 +73,8 @@ export function SignInPage({ notStaff = false, onSignedIn }: { notStaff?: boolea
     <div className={css.signInScreen}>
       <div className={css.signInTop}>
         <span className={css.signInBrand}>
-          Carthage <span>{t('shell.console')}</span>
+          Carthage
+          <span>{t('shell.console')}</span>
         </span>
         <LanguagePicker />
       </div>

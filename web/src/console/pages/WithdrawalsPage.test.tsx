@@ -57,7 +57,7 @@ describe('the withdrawal queue', () => {
     expect(screen.getByText('Tick withdrawals to decide several at once.')).toBeTruthy();
     fireEvent.click(screen.getByTestId('pick-1'));
     fireEvent.click(screen.getByTestId('pick-3'));
-    expect(screen.getByTestId('bulk-approve').textContent).toBe('Approve 2');
+    expect(screen.getByTestId('bulk-approve').textContent).toBe('Approve selected (2)');
     await act(async () => fireEvent.click(screen.getByTestId('bulk-approve')));
     const result = await screen.findByTestId('bulk-result');
     expect(result.textContent).toContain('1 withdrawal approved.');
@@ -104,5 +104,27 @@ describe('the withdrawal queue', () => {
     expect(screen.queryByTestId('approve-7')).toBeNull();
     expect(screen.getByText('documents missing')).toBeTruthy();
     expect(fetchMock.mock.calls.some(([u]) => String(u) === '/api/admin/payments/withdrawals?status=failed')).toBe(true);
+  });
+
+  it("never shows one tab's rows and buttons under another while it loads", async () => {
+    let release: () => void = () => {};
+    const fetchMock = mockApi({
+      '/api/admin/me': meReply('finance'),
+      '/api/admin/payments/withdrawals': () => {
+        const url = String(fetchMock.mock.calls.at(-1)![0]);
+        if (!url.includes('status=failed')) return ok([withdrawal(1)]);
+        return new Promise((resolve) => {
+          release = () => resolve(ok([withdrawal(9, { status: 'failed' })]));
+        });
+      },
+    });
+    renderConsole('/withdrawals');
+    await screen.findByTestId('approve-1');
+    await act(async () => fireEvent.click(screen.getByTestId('tab-failed')));
+    await screen.findByText('Loading…');
+    expect(screen.queryByTestId('withdrawal-1')).toBeNull();
+    expect(screen.queryByTestId('approve-1')).toBeNull();
+    await act(async () => release());
+    await screen.findByTestId('withdrawal-9');
   });
 });

@@ -32,7 +32,8 @@ export default function WithdrawalsPage() {
   const [reject] = consoleApi.useRejectWithdrawalMutation();
   const [decide, deciding] = consoleApi.useDecideWithdrawalsMutation();
 
-  const rows = useMemo(() => list.data ?? [], [list.data]);
+  // This status's rows only: another tab's rows (and their buttons) never show while it loads.
+  const rows = useMemo(() => list.currentData ?? [], [list.currentData]);
   const decidable = status === 'review';
   // Only what is on the screen can stay selected (a refetch drops the decided ones).
   const chosen = rows.filter((r) => selected.has(r.id)).map((r) => r.id);
@@ -85,7 +86,7 @@ export default function WithdrawalsPage() {
       label: t('withdrawals.col.withdrawal'),
       render: (r) => (
         <span className={css.stack}>
-          <strong>
+          <strong className={css.id}>
             <Ltr>#{r.id}</Ltr>
           </strong>
           <small className={css.muted}>{formatTime(r.createdAt, i18n.language)}</small>
@@ -100,7 +101,7 @@ export default function WithdrawalsPage() {
           <Link to={`/players/${r.userId}`} state={{ from: `/withdrawals?status=${status}` }}>
             {r.player || `#${r.userId}`}
           </Link>
-          {r.phone ? (
+          {r.phone && !r.player.replace(/\D/g, '').endsWith(r.phone.replace(/\D/g, '')) ? (
             <small className={css.muted}>
               <Ltr>+{r.phone.replace(/^\+/, '')}</Ltr>
             </small>
@@ -109,7 +110,7 @@ export default function WithdrawalsPage() {
       ),
     },
     { key: 'amount', label: t('withdrawals.col.amount'), align: 'end', render: (r) => <Money amount={r.amount} currency={r.currency} className={css.amount} /> },
-    { key: 'provider', label: t('withdrawals.col.provider'), render: (r) => r.provider },
+    { key: 'provider', label: t('withdrawals.col.provider'), render: (r) => <span className={css.nowrap}>{r.provider}</span> },
     { key: 'signals', label: t('withdrawals.col.signals'), render: (r) => <Signals row={r} /> },
     ...(decidable
       ? [
@@ -179,7 +180,7 @@ export default function WithdrawalsPage() {
           </div>
         </Card>
       ) : null}
-      <QueryState isLoading={list.isLoading} error={list.error} onRetry={() => void list.refetch()}>
+      <QueryState isLoading={list.isFetching && !list.currentData} error={list.error} onRetry={() => void list.refetch()}>
         {rows.length === 0 ? (
           <Empty title={t(`withdrawals.empty.${status}`, { defaultValue: t('withdrawals.emptyOther') })} testId="withdrawals-empty" />
         ) : (
@@ -209,7 +210,7 @@ export default function WithdrawalsPage() {
                     onClick={() => void bulk('approve', chosen)}
                     data-testid="bulk-approve"
                   >
-                    {t('withdrawals.approveSelected', { count: chosen.length })}
+                    {t('withdrawals.approveSelected', { n: chosen.length })}
                   </Button>
                   <Button
                     small
@@ -219,7 +220,7 @@ export default function WithdrawalsPage() {
                     onClick={() => setDialog({ kind: 'reject', ids: chosen })}
                     data-testid="bulk-reject"
                   >
-                    {t('withdrawals.rejectSelected', { count: chosen.length })}
+                    {t('withdrawals.rejectSelected', { n: chosen.length })}
                   </Button>
                 </span>
                 {chosen.length === 0 ? (
