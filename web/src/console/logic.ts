@@ -181,7 +181,10 @@ export function formatTime(value: number | string | null | undefined, lang: stri
 
 /** The player's name, else their e-mail or phone, else their id. */
 export const playerName = (p: { id: number; firstName: string; lastName: string; email?: string | null; phone?: string | null }) =>
-  [p.firstName, p.lastName].filter(Boolean).join(' ') || p.email || p.phone || `#${p.id}`;
+  [p.firstName, p.lastName].filter(Boolean).join(' ') || p.email || (p.phone ? `+${p.phone.replace(/^\+/, '')}` : `#${p.id}`);
+
+/** A name, e-mail or phone placed inside a translated sentence: isolated, so Arabic keeps its order. */
+export const isolate = (text: string) => `\u2068${text}\u2069`;
 
 /** The colour of a payment's or a request's status. */
 export function statusTone(status: string): 'ok' | 'danger' | 'warn' | 'neutral' {

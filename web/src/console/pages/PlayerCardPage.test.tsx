@@ -60,7 +60,7 @@ describe("the player's card", () => {
     });
     renderConsole('/players/42');
     fireEvent.click(await screen.findByTestId('ban-open'));
-    const dialog = await screen.findByRole('dialog', { name: 'Ban Ali Ben Salah?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Ban \u2068Ali Ben Salah\u2069?' });
     expect((within(dialog).getByTestId('dialog-confirm') as HTMLButtonElement).disabled).toBe(true);
     fireEvent.change(within(dialog).getByTestId('reason-input'), { target: { value: 'chargeback fraud' } });
     await act(async () => fireEvent.click(within(dialog).getByTestId('dialog-confirm')));

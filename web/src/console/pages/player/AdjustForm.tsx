@@ -7,7 +7,7 @@ import { Money } from '../../../components/Money';
 import { Card } from '../../../components/Page';
 import { formatMinorMoney } from '../../../components/money';
 import { consoleApi, newKey, type AdjustReply, type PlayerRow } from '../../api';
-import { minorToDecimal, parseAmount, playerName, utf8Length } from '../../logic';
+import { isolate, minorToDecimal, parseAmount, playerName, utf8Length } from '../../logic';
 import { Button, Dialog, Notice, SelectRow, TextRow, useErrorText } from '../../ui';
 import css from '../pages.module.css';
 
@@ -136,7 +136,7 @@ export function AdjustForm({ player }: { player: PlayerRow }) {
         <Dialog title={t('adjust.confirmTitle')} onClose={() => setConfirming(false)} testId="adjust-dialog">
           <div className={css.formGrid}>
             <p className={css.confirmLine}>
-              {t(direction === 'credit' ? 'adjust.confirmCredit' : 'adjust.confirmDebit', { name: playerName(player), id: player.id, kind: kindLabel })}
+              {t(direction === 'credit' ? 'adjust.confirmCredit' : 'adjust.confirmDebit', { name: isolate(playerName(player)), id: player.id, kind: kindLabel })}
             </p>
             <p className={css.confirmAmount} dir="ltr">
               {shown}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Card } from '../../../components/Page';
 import { consoleApi, type PlayerRow } from '../../api';
-import { playerName } from '../../logic';
+import { isolate, playerName } from '../../logic';
 import { Button, Notice, ReasonDialog, useErrorText } from '../../ui';
 
 /** Ban or lift the ban (admin), with a reason the audit trail keeps; asked in a dialog. */
@@ -25,7 +25,7 @@ export function BanAction({ player }: { player: PlayerRow }) {
       ) : null}
       {open ? (
         <ReasonDialog
-          title={banning ? t('ban.confirmBan', { name: playerName(player) }) : t('ban.confirmUnban', { name: playerName(player) })}
+          title={banning ? t('ban.confirmBan', { name: isolate(playerName(player)) }) : t('ban.confirmUnban', { name: isolate(playerName(player)) })}
           lead={banning ? t('ban.banEffect') : t('ban.unbanEffect')}
           label={t('ban.reason')}
           confirmLabel={banning ? t('ban.ban') : t('ban.unban')}
