@@ -158,6 +158,22 @@ describe('the console shell', () => {
     expect(bodiesOf(fetchMock, '/api/staff/logout')).toHaveLength(1);
   });
 
+  it('shows the sign-in page at the same address when the session ends while a page is open', async () => {
+    let session = true;
+    mockApi({
+      '/api/admin/me': () => (session ? meReply('finance') : refusal(23)),
+      '/api/admin/wallet/adjust-requests': () => (session ? ok([]) : refusal(23)),
+      '/api/admin/payments/withdrawals': () => refusal(23),
+    });
+    const { router } = renderConsole('/adjustments');
+    await screen.findByTestId('requests-empty');
+    // 30 minutes idle: the next call is refused.
+    session = false;
+    await act(async () => fireEvent.click(screen.getByTestId('nav-withdrawals')));
+    await screen.findByTestId('console-signin');
+    expect(router.state.location.pathname).toBe('/console/withdrawals');
+  });
+
   it('switches to Arabic right to left and remembers it', async () => {
     mockApi({ '/api/admin/me': meReply('admin'), '/api/admin/players': ok([]) });
     renderConsole('/players');

@@ -1,7 +1,7 @@
 import { configureStore } from '@reduxjs/toolkit';
-import { createApi } from '@reduxjs/toolkit/query/react';
-import { envelopeBaseQuery } from '../api/api';
-import type { ReplyOf, RequestBody, Schemas } from '../api/types';
+import { createApi, type BaseQueryFn } from '@reduxjs/toolkit/query/react';
+import { envelopeBaseQuery, type Request } from '../api/api';
+import type { ApiError, ReplyOf, RequestBody, Schemas } from '../api/types';
 
 /*
  * The console's API (docs/BACKOFFICE.md): every call rides on the staff session cookie
@@ -49,9 +49,25 @@ function qs(params: Record<string, string | number | undefined>): string {
 
 const post = (url: string, body: unknown = {}) => ({ url, method: 'POST' as const, body });
 
+/** The calls that decide who is signed in themselves. */
+const SESSION_ENDPOINTS = new Set(['me', 'login', 'enrol', 'logout']);
+
+/**
+ * The shared envelope query; a call answering "not signed in" (23) or "no second factor" (142)
+ * — the console session ended (8 h, 30 min idle) or was ended elsewhere — asks again who is
+ * signed in, and the root shows the sign-in page at the same address.
+ */
+const consoleBaseQuery: BaseQueryFn<Request, unknown, ApiError> = async (args, api, extra) => {
+  const result = await envelopeBaseQuery(args, api, extra);
+  if (result.error && (result.error.code === 23 || result.error.code === 142) && !SESSION_ENDPOINTS.has(api.endpoint)) {
+    api.dispatch(consoleApi.util.invalidateTags(['Me']));
+  }
+  return result;
+};
+
 export const consoleApi = createApi({
   reducerPath: 'console',
-  baseQuery: envelopeBaseQuery,
+  baseQuery: consoleBaseQuery,
   tagTypes: ['Me', 'Player', 'Players', 'Withdrawals', 'Requests', 'Audit'],
   endpoints: (build) => ({
     me: build.query<StaffMe, void>({ query: () => ({ url: '/api/admin/me' }), providesTags: ['Me'] }),
