@@ -171,7 +171,10 @@ impl Betting {
             accepted.stake,
         )
         .comment(format!("Sports bet {bet_id}"))
-        .metadata(serde_json::json!({ "bet": bet_id, "kind": accepted.kind, "legs": accepted.legs.len() }));
+        .metadata(serde_json::json!({
+            "bet": bet_id, "kind": accepted.kind, "legs": accepted.legs.len(),
+            "sport": names.iter().fold(None::<String>, |so_far, n| Some(bet_sport(so_far.as_deref(), &n.sport_id))).unwrap_or_default(),
+        }));
         let row = std::sync::Arc::new(BetRow {
             id: bet_id,
             user_id: who.id,
@@ -498,6 +501,16 @@ pub(crate) struct LegNames {
     sport_id: String,
     tournament: String,
     start_time: i64,
+}
+
+/// A bet's sport (the report rollups' game dimension of its stake and payouts): its legs'
+/// one sport, or `mixed`. `so_far`: the sport of the legs before this one (none: first).
+pub(crate) fn bet_sport(so_far: Option<&str>, leg: &str) -> String {
+    match so_far {
+        None => leg.to_string(),
+        Some(s) if s == leg => leg.to_string(),
+        Some(_) => "mixed".to_string(),
+    }
 }
 
 fn leg_names(line: &sportsbook::Line, bet: &AcceptedBet) -> Vec<LegNames> {

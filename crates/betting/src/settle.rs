@@ -95,6 +95,14 @@ struct BetRow {
     status: String,
     payout: i64,
     version: i64,
+    /// The legs' sport, or `mixed`: the report rollups' game dimension of its payouts.
+    sport: String,
+}
+
+/// A bet's sport as its legs are read: the first leg's, kept while every leg agrees,
+/// `mixed` otherwise (the same rule as its stake's, `place::bet_sport`).
+fn bet_sport(first: bool, so_far: &str, leg: &str) -> String {
+    crate::place::bet_sport(if first { None } else { Some(so_far) }, leg)
 }
 
 impl Betting {
@@ -257,7 +265,7 @@ impl Betting {
         }));
         let read = async move {
             let mut rows = sqlx::query(
-                "SELECT b.id, b.user_id, b.stake, b.funding, b.currency, b.status, b.payout, b.settle_version, l.odds, l.result, l.event_id \
+                "SELECT b.id, b.user_id, b.stake, b.funding, b.currency, b.status, b.payout, b.settle_version, l.odds, l.result, l.event_id, l.sport_id \
                  FROM sb_bets b JOIN sb_bet_legs l ON l.bet_id = b.id \
                  WHERE b.id IN (SELECT bet_id FROM sb_bet_legs WHERE event_id = $1) AND b.status NOT IN ('placing', 'rejected') \
                  ORDER BY b.id, l.idx",
@@ -311,6 +319,7 @@ impl Betting {
                             status: r.get(5),
                             payout: r.get(6),
                             version: r.get(7),
+                            sport: String::new(),
                         },
                         Vec::new(),
                         Vec::new(),
@@ -323,7 +332,9 @@ impl Betting {
                     Some(s) => Some(serde_json::from_str::<OutcomeResult>(&s).map_err(internal)?),
                     None => None,
                 };
-                if let Some((_, legs, events)) = current.as_mut() {
+                if let Some((bet, legs, events)) = current.as_mut() {
+                    let sport: Option<String> = r.get(11);
+                    bet.sport = bet_sport(legs.is_empty(), &bet.sport, sport.as_deref().unwrap_or(""));
                     legs.push((odds, result));
                     events.push(r.get(10));
                 }
@@ -374,7 +385,7 @@ impl Betting {
                         due,
                     )
                     .comment(format!("Sports bet {} {}", bet.id, outcome_str(s.outcome)))
-                    .metadata(serde_json::json!({ "bet": bet.id, "outcome": s.outcome })),
+                    .metadata(serde_json::json!({ "bet": bet.id, "outcome": s.outcome, "sport": bet.sport })),
                 );
                 paying.push(i);
             }
@@ -478,7 +489,7 @@ impl Betting {
             };
             let posting = PostingRequest::transfer(TxType::SportResettle, format!("sb:{}:resettle:{version}", bet.id), Some(bet.user_id), bet.currency, from, to, amount)
                 .comment(format!("Sports bet {} settled again: {}", bet.id, outcome_str(s.outcome)))
-                .metadata(serde_json::json!({ "bet": bet.id, "outcome": s.outcome, "previous_payout": bet.payout, "payout": due }));
+                .metadata(serde_json::json!({ "bet": bet.id, "outcome": s.outcome, "previous_payout": bet.payout, "payout": due, "sport": bet.sport }));
             if let Err(e) = self.ledger.post(posting).await {
                 let e: AppError = e.into();
                 if e.code != ErrorCode::Internal {

@@ -56,6 +56,22 @@ pub fn parse_bound(text: &str, end_of_day: bool) -> Option<i64> {
     Some(if end_of_day { day + DAY_MS } else { day })
 }
 
+/// The day number (days since 1970-01-01) of a civil date `YYYY-MM-DD`.
+pub fn day_number(text: &str) -> Option<i64> {
+    let fmt = time::macros::format_description!("[year]-[month]-[day]");
+    let date = time::Date::parse(text.trim(), &fmt).ok()?;
+    Some((date.to_julian_day() - time::Date::from_calendar_date(1970, time::Month::January, 1).ok()?.to_julian_day()) as i64)
+}
+
+/// The civil date `YYYY-MM-DD` of a day number (days since 1970-01-01).
+pub fn date_of_day(day: i64) -> String {
+    let epoch = 2_440_588i64; // the Julian day of 1970-01-01
+    match i32::try_from(epoch + day).ok().and_then(|j| time::Date::from_julian_day(j).ok()) {
+        Some(d) => format!("{:04}-{:02}-{:02}", d.year(), u8::from(d.month()), d.day()),
+        None => String::from("1970-01-01"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,5 +92,17 @@ mod tests {
         assert_eq!(parse_bound("2026-11-22T05:00:00.123Z", false), Some(1_795_323_600_123));
         assert_eq!(parse_bound("yesterday", false), None);
         assert_eq!(parse_bound("", false), None);
+    }
+
+    #[test]
+    fn day_numbers() {
+        assert_eq!(day_number("1970-01-01"), Some(0));
+        assert_eq!(day_number("2026-11-28"), Some(20_785));
+        assert_eq!(date_of_day(20_785), "2026-11-28");
+        assert_eq!(date_of_day(-1), "1969-12-31");
+        assert_eq!(day_number("2024-02-30"), None);
+        for d in [0, 59, 60, 365, 10_000, 20_785] {
+            assert_eq!(day_number(&date_of_day(d)), Some(d));
+        }
     }
 }

@@ -547,9 +547,12 @@ fn static_app(dir: Option<&std::path::Path>) -> Router {
     let studio_page = file(dir.join("studio.html"));
     // The cashier desk (web/desk.html): its own page for /desk and every path under it.
     let desk_page = file(dir.join("desk.html"));
+    // The operator's console (web/console.html): likewise, for /console and every path under it.
+    let console_page = file(dir.join("console.html"));
     Router::new()
         .nest_service("/studio", studio_page)
         .nest_service("/desk", desk_page)
+        .nest_service("/console", console_page)
         // A missing hashed asset is a 404, never index.html served as JavaScript.
         .nest_service("/assets", folder(dir.join("assets")))
         .fallback_service(spa)

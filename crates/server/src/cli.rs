@@ -40,6 +40,11 @@ pub enum Command {
         #[command(subcommand)]
         command: LedgerCommand,
     },
+    /// The report rollups (crates/wallet/src/rollup.rs).
+    Report {
+        #[command(subcommand)]
+        command: ReportCommand,
+    },
     /// The staff audit trail (append-only, hash-chained).
     Audit {
         #[command(subcommand)]
@@ -401,6 +406,14 @@ pub enum AuditCommand {
 }
 
 #[derive(Subcommand)]
+pub enum ReportCommand {
+    /// Recompute every report rollup row from the ledger and compare. Exit 0 only when all agree.
+    Verify,
+    /// Rewrite every report rollup row from the ledger (one transaction; postings wait).
+    Rebuild,
+}
+
+#[derive(Subcommand)]
 pub enum LedgerCommand {
     /// Exit 0 only when every balance equals its entries and every transaction sums to zero.
     Verify,
@@ -528,11 +541,16 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
                 report.accounts, report.transactions, report.entries
             );
             // The promotions' own invariants (jackpot pools against house:jackpots, bonus money).
-            let promotions = promotions::service::Promotions::new(db, ledger).verify().await.map_err(|e| anyhow::anyhow!(e.text()))?;
+            let promotions = promotions::service::Promotions::new(db.clone(), ledger).verify().await.map_err(|e| anyhow::anyhow!(e.text()))?;
             for p in &promotions {
                 println!("PROMOTIONS: {p}");
             }
-            if report.is_consistent() && promotions.is_empty() {
+            // The report rollups written with the postings (`carthage report verify`).
+            let rollups = wallet::rollup::verify(&db).await?;
+            if !rollups.consistent() {
+                println!("REPORT ROLLUPS DIFFER from the ledger: {} rows; `carthage report rebuild` rewrites them", rollups.mismatched + rollups.active_days_mismatched);
+            }
+            if report.is_consistent() && promotions.is_empty() && rollups.consistent() {
                 println!("ledger is consistent");
                 Ok(0)
             } else {
@@ -540,6 +558,32 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
                     println!("LEDGER IS INCONSISTENT:\n{}", serde_json::to_string_pretty(&report)?);
                 }
                 Ok(1)
+            }
+        }
+        Command::Report { command } => {
+            let config = Config::from_env()?;
+            let db = store::Db::connect(&config.database_url).await?;
+            db.migrate().await?;
+            match command {
+                ReportCommand::Rebuild => {
+                    let rows = wallet::rollup::rebuild(&db).await?;
+                    println!("report rollups rebuilt: {rows} rows");
+                    Ok(0)
+                }
+                ReportCommand::Verify => {
+                    let r = wallet::rollup::verify(&db).await?;
+                    println!("report rollups: {} rows checked", r.rows);
+                    if r.consistent() {
+                        println!("report rollups agree with the ledger");
+                        Ok(0)
+                    } else {
+                        println!("REPORT ROLLUPS DIFFER from the ledger: {} rows, {} days of active players", r.mismatched, r.active_days_mismatched);
+                        for e in &r.examples {
+                            println!("  {e}");
+                        }
+                        Ok(1)
+                    }
+                }
             }
         }
         Command::Audit { command: AuditCommand::Verify } => {

@@ -45,6 +45,11 @@ pub async fn prepare(config: Config) -> anyhow::Result<AppState> {
     let pool = store::PoolConfig { max_connections: config.db_max_connections, ..Default::default() };
     let db = Db::connect_with(&config.database_url, pool).await?;
     db.migrate().await?;
+    // Report rollups over postings made before they existed: rebuilt once, before this
+    // instance's writers start.
+    if let Some(rows) = wallet::rollup::ensure_built(&db).await? {
+        tracing::info!(rows, "report rollups rebuilt from the ledger");
+    }
     // Before any id is made: a node of the id generator no other process holds.
     let id_node = store::ids::hold_node(&db).await?;
     let state = AppState::new(config, db, id_node)?;

@@ -154,6 +154,10 @@ fn resolve(assets: &dyn Assets, path: &str) -> Option<String> {
         // The cashier desk (web/desk.html): its own page for /desk and every path under it.
         return Some("desk.html".to_string()).filter(|n| exists(n));
     }
+    if under("/console") {
+        // The operator's console (web/console.html): its own page for /console and every path under it.
+        return Some("console.html".to_string()).filter(|n| exists(n));
+    }
     if under("/assets") {
         // A missing hashed asset is a 404, never index.html served as JavaScript.
         return decoded.filter(|n| !n.ends_with('/') && exists(n));
@@ -298,6 +302,7 @@ mod tests {
             .with("studio.html", "<div id=\"studio\"></div>")
             .with("studio.html.br", "BR studio")
             .with("desk.html", "<div id=\"desk\"></div>")
+            .with("console.html", "<div id=\"console\"></div>")
             .with("assets/app-abc.js", "console.log('plain')")
             .with("assets/app-abc.js.br", "BR js")
             .with("assets/app-abc.js.gz", "GZ js")
@@ -448,6 +453,10 @@ mod tests {
             let r = get(path, "br, gzip").await;
             assert_eq!((r.status, r.body.as_slice()), (200, &b"<div id=\"desk\"></div>"[..]), "{path}");
             assert_eq!(r.header(header::CACHE_CONTROL), Some(REVALIDATE));
+        }
+        for path in ["/console", "/console/players/7"] {
+            let r = get(path, "br, gzip").await;
+            assert_eq!((r.status, r.body.as_slice()), (200, &b"<div id=\"console\"></div>"[..]), "{path}");
         }
         // /studiox is not the studio.
         assert_eq!(get("/studiox", "br").await.body, b"BR index");

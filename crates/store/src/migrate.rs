@@ -45,6 +45,7 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 36, name: "adjust_requests", sql: include_str!("../migrations/0036_adjust_requests.sql") },
     Migration { version: 37, name: "staff_totp", sql: include_str!("../migrations/0037_staff_totp.sql") },
     Migration { version: 38, name: "player_notes", sql: include_str!("../migrations/0038_player_notes.sql") },
+    Migration { version: 39, name: "report_rollups", sql: include_str!("../migrations/0039_report_rollups.sql") },
 ];
 
 /// Splits a migration file into statements: they end with `;` at the end of a line.

@@ -136,7 +136,7 @@ impl Ledger {
     /// [`Self::new`] with the per-posting and per-balance maxima from the settings.
     pub fn with_limits(db: Db, limits: LedgerLimits) -> Ledger {
         let house_ids: Arc<Mutex<HashMap<(HouseAccount, Currency), i64>>> = Default::default();
-        let cx = Cx { limits, observer: Default::default(), house: house_ids.clone(), deferred: Default::default() };
+        let cx = Cx { limits, observer: Default::default(), house: house_ids.clone(), deferred: Default::default(), shard: 0 };
         let batch_stats: Arc<BatchStats> = Default::default();
         let writers = Arc::new(spawn_batchers(&db, &cx, &batch_stats));
         Ledger { db, house_ids, stats: Default::default(), writers, batch_stats, cx }

@@ -17,6 +17,7 @@ mod model;
 mod observer;
 mod terms;
 mod posting;
+pub mod rollup;
 mod verify;
 
 pub use ledger::{adjust_posting, HistoryEntry, HistoryQuery, Ledger, LedgerStats};

@@ -54,6 +54,9 @@ pub(crate) struct Cx {
     /// The observer's rows deferred to the end of this operation's transaction
     /// ([`crate::Deferred`]): one buffer per operation ([`Cx::for_op`]).
     pub deferred: std::sync::Arc<std::sync::Mutex<Vec<Deferred>>>,
+    /// The group-commit writer this context belongs to: the report rollups' shard
+    /// ([`crate::rollup`]), so two writers never update the same rollup row.
+    pub shard: i64,
 }
 
 impl Cx {
@@ -73,6 +76,14 @@ impl Cx {
 
     fn truncate_deferred(&self, len: usize) {
         self.deferred.lock().unwrap_or_else(|p| p.into_inner()).truncate(len);
+    }
+
+    /// A posting's report rollup delta, deferred with the observer's rows: rolled back with
+    /// its posting, written once before the commit ([`flush`]).
+    fn defer_rollup(&self, delta: Option<crate::rollup::Delta>) {
+        if let Some(d) = delta {
+            self.deferred.lock().unwrap_or_else(|p| p.into_inner()).push(Box::new(d));
+        }
     }
 
     /// The observer, if one is set and watches `tx_type`.
@@ -288,14 +299,15 @@ struct TxRow {
     tx_type: i64,
     reverses: Option<i64>,
     group: Option<String>,
+    metadata: Option<String>,
 }
 
 async fn tx_by_key(conn: &mut AnyConnection, key: &str) -> Result<Option<TxRow>, sqlx::Error> {
-    let row = sqlx::query("SELECT id, tx_type, reverses_tx_id, group_key FROM ledger_transactions WHERE idempotency_key = $1")
+    let row = sqlx::query("SELECT id, tx_type, reverses_tx_id, group_key, metadata FROM ledger_transactions WHERE idempotency_key = $1")
         .bind(key)
         .fetch_optional(&mut *conn)
         .await?;
-    Ok(row.map(|r| TxRow { id: r.get(0), tx_type: r.get(1), reverses: r.get(2), group: r.get(3) }))
+    Ok(row.map(|r| TxRow { id: r.get(0), tx_type: r.get(1), reverses: r.get(2), group: r.get(3), metadata: r.get(4) }))
 }
 
 /// The rollback row that cancels `target`, if any (at most one: unique index).
@@ -394,8 +406,9 @@ pub(crate) async fn apply_rollback(
     let hash = crate::ledger::request_hash(&reversal);
     match claim(conn, &reversal, &hash, Some(original.id)).await? {
         Some(tx_id) => {
-            let (receipt, _) = apply_claimed(conn, &reversal, tx_id, &house, cx, None).await?;
             let original_type = TxType::from_code(original.tx_type).ok_or(LedgerError::NotReversible)?;
+            let original_metadata: serde_json::Value = original.metadata.as_deref().and_then(|m| serde_json::from_str(m).ok()).unwrap_or_default();
+            let (receipt, _) = apply_claimed(conn, &reversal, tx_id, &house, cx, None, Some((original_type, &original_metadata))).await?;
             if let Some(observer) = cx.observer(original_type) {
                 let reversed = Reversed { original_tx_id: original.id, original_type, reversal_tx_id: tx_id, user_id: req.user_id };
                 let mut deferred = cx.take_deferred();
@@ -591,12 +604,12 @@ pub(crate) async fn apply(
 ) -> Result<Receipt, LedgerError> {
     match claim(conn, req, hash, None).await? {
         Some(tx_id) => match cx.observer(req.tx_type) {
-            None => Ok(apply_claimed(conn, req, tx_id, house, cx, None).await?.0),
+            None => Ok(apply_claimed(conn, req, tx_id, house, cx, None, None).await?.0),
             Some(observer) => {
                 let checked = observer.check(req)?;
                 let terms = Terms { capped: checked.capped, progress: checked.progress };
                 if checked.extra.is_empty() {
-                    let (receipt, met) = apply_claimed(conn, req, tx_id, house, cx, Some((observer, terms))).await?;
+                    let (receipt, met) = apply_claimed(conn, req, tx_id, house, cx, Some((observer, terms)), None).await?;
                     let mut deferred = cx.take_deferred();
                     let done = observer.applied(conn, &[Applied { tx_id, req, met }], &mut deferred).await;
                     *cx.deferred.lock().unwrap_or_else(|p| p.into_inner()) = deferred;
@@ -606,7 +619,7 @@ pub(crate) async fn apply(
                 let merged = with_extra_legs(req, &checked.extra, cx)?;
                 let mut house = house.clone();
                 resolve_house_on(conn, &merged, &mut house, cx).await?;
-                let (receipt, met) = apply_claimed(conn, &merged, tx_id, &house, cx, Some((observer, terms))).await?;
+                let (receipt, met) = apply_claimed(conn, &merged, tx_id, &house, cx, Some((observer, terms)), None).await?;
                 let mut deferred = cx.take_deferred();
                 let done = observer.applied(conn, &[Applied { tx_id, req: &merged, met }], &mut deferred).await;
                 *cx.deferred.lock().unwrap_or_else(|p| p.into_inner()) = deferred;
@@ -629,6 +642,7 @@ async fn apply_claimed(
     house: &HouseIds,
     cx: &Cx,
     terms: Option<(&dyn PostingObserver, Terms)>,
+    rollback_of: Option<(TxType, &serde_json::Value)>,
 ) -> Result<(Receipt, bool), LedgerError> {
     let now = now_ms();
     let stake_leg = req.legs.iter().position(|l| matches!(l.account, AccountRef::Player { .. }) && l.amount < 0);
@@ -680,6 +694,7 @@ async fn apply_claimed(
         let record = store::audit::Record { actor: &audit.actor, action: &audit.action, subject: &audit.subject, details: &details };
         store::audit::append(conn, &record, now).await?;
     }
+    cx.defer_rollup(crate::rollup::delta(req.tx_type, &req.metadata, &req.legs, req.user_id, now, rollback_of));
     Ok((Receipt { tx_id, created_at: now, replayed: false, balances }, met))
 }
 
@@ -944,6 +959,7 @@ async fn apply_set(
         if cx.observer(req.tx_type).is_some() {
             watched.push(Applied { tx_id: ids[k], req, met: met && amount < 0 });
         }
+        cx.defer_rollup(crate::rollup::delta(req.tx_type, &req.metadata, &req.legs, req.user_id, now, None));
         results[i] = Some(Ok(Receipt {
             tx_id: ids[k],
             created_at: now,
@@ -1101,10 +1117,20 @@ async fn run_guarded(conn: &mut AnyConnection, op: &Op, cx: &Cx) -> Result<Done,
     }
 }
 
-/// Hands the observer its deferred rows, before the commit.
+/// Writes the report rollups of the postings that stay and hands the observer its
+/// deferred rows, before the commit.
 async fn flush(conn: &mut AnyConnection, cx: &Cx, deferred: Vec<Deferred>) -> Result<(), LedgerError> {
+    let mut rollups = Vec::new();
+    let mut observed = Vec::new();
+    for d in deferred {
+        match d.downcast::<crate::rollup::Delta>() {
+            Ok(delta) => rollups.push(*delta),
+            Err(other) => observed.push(other),
+        }
+    }
+    crate::rollup::flush(conn, cx.shard, rollups).await?;
     match cx.observer.get() {
-        Some(observer) if !deferred.is_empty() => observer.flush(conn, deferred).await,
+        Some(observer) if !observed.is_empty() => observer.flush(conn, observed).await,
         _ => Ok(()),
     }
 }
@@ -1203,7 +1229,7 @@ impl Op {
 /// Starts the group-commit writers ([`store::dialect::writers`]: one on SQLite, several on
 /// PostgreSQL); an operation goes to the writer of its player ([`Op::player`]).
 pub(crate) fn spawn_batchers(db: &Db, cx: &Cx, stats: &std::sync::Arc<BatchStats>) -> Vec<mpsc::Sender<Job>> {
-    (0..store::dialect::writers(db)).map(|_| spawn_batcher(db.clone(), cx.clone(), stats.clone())).collect()
+    (0..store::dialect::writers(db)).map(|i| spawn_batcher(db.clone(), Cx { shard: i as i64, ..cx.clone() }, stats.clone())).collect()
 }
 
 /// One group-commit writer task; operations are sent to the returned channel.

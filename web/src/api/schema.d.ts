@@ -113,6 +113,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in staff member (any staff role, in a console session), and what they may do. */
+        get: operations["me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/payments/withdrawals": {
         parameters: {
             query?: never;
@@ -454,6 +471,27 @@ export interface paths {
          *     run owns the job. The same as `carthage promo cashback --week`.
          */
         post: operations["run_weekly_cashback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A GGR/NGR report over a range of days (admin, finance): by day (every day of the range,
+         *     zero where nothing happened, with the day's active players), product, provider or game
+         *     (the 500 largest by GGR); JSON in the envelope, or `format=csv` for a file.
+         */
+        get: operations["report"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5260,6 +5298,25 @@ export interface components {
             status: number;
         };
         /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_ReportReply: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                by: string;
+                from: string;
+                /** @description The rows (by day: every day of the range, zero where nothing happened). */
+                rows: components["schemas"]["ReportLine"][];
+                to: string;
+                /** @description The range's totals, one per currency. */
+                totals: components["schemas"]["ReportLine"][];
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
         Envelope_RestoreEmailReply: {
             /** @description English text of the error (the app translates by `status`). */
             error_message?: string | null;
@@ -5498,6 +5555,32 @@ export interface components {
                  * @description Rounds matching the filters, over every page.
                  */
                 total: number;
+            };
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of the `ErrorCode` catalogue.
+             */
+            status: number;
+        };
+        /** @description Success: `{"status": 0, "result": …, "error_message": null}`. */
+        Envelope_StaffMe: {
+            /** @description English text of the error (the app translates by `status`). */
+            error_message?: string | null;
+            result?: {
+                /** @description As the audit trail names this staff member (`admin:12`). */
+                actor: string;
+                email?: string | null;
+                firstName: string;
+                /** Format: int64 */
+                id: number;
+                lastName: string;
+                /**
+                 * @description What this role may do (`players.read`, `withdrawals.decide`, …): the console shows
+                 *     only these sections; the server checks every call again.
+                 */
+                permissions: string[];
+                /** @description `admin`, `support`, `finance` or `content`. */
+                role: string;
             };
             /**
              * Format: int32
@@ -7711,10 +7794,52 @@ export interface components {
             /** @description Why (1 to 500 characters): the player sees it as the failure's reason; audited. */
             reason: string;
         };
+        ReportLine: {
+            /**
+             * Format: int64
+             * @description By day: players who staked that day (every currency).
+             */
+            activePlayers?: number | null;
+            /**
+             * Format: int64
+             * @description Bets taken, net of rollbacks.
+             */
+            bets: number;
+            /** @description Promotions given, net of what came back. */
+            bonusCost: components["schemas"]["MajorUnits"];
+            currency: string;
+            /** @description `YYYY-MM-DD`, by day. */
+            date?: string | null;
+            deposits: components["schemas"]["MajorUnits"];
+            game?: string | null;
+            /** @description Gross gaming revenue: stakes − wins. */
+            ggr: components["schemas"]["MajorUnits"];
+            /** @description Net gaming revenue: GGR − bonus cost. */
+            ngr: components["schemas"]["MajorUnits"];
+            /**
+             * @description `casino`, `sport`, `partner_sport`, `jackpot`, `payments`, `bonus`, `other` (by
+             *     product, provider or game).
+             */
+            product?: string | null;
+            provider?: string | null;
+            stakes: components["schemas"]["MajorUnits"];
+            wins: components["schemas"]["MajorUnits"];
+            /** @description Held for payment, net of released. */
+            withdrawals: components["schemas"]["MajorUnits"];
+        };
         ReportLineReply: {
             amount: components["schemas"]["MajorUnits"];
             /** Format: int64 */
             count: number;
+        };
+        ReportReply: {
+            by: string;
+            from: string;
+            /** @description The rows (by day: every day of the range, zero where nothing happened). */
+            rows: components["schemas"]["ReportLine"][];
+            to: string;
+            /** @description The range's totals, one per currency. */
+            totals: components["schemas"]["ReportLine"][];
         };
         RestoreEmailReply: {
             email: string;
@@ -8084,6 +8209,22 @@ export interface components {
             /** @description The staff member's e-mail or phone. */
             login: string;
             password: string;
+        };
+        StaffMe: {
+            /** @description As the audit trail names this staff member (`admin:12`). */
+            actor: string;
+            email?: string | null;
+            firstName: string;
+            /** Format: int64 */
+            id: number;
+            lastName: string;
+            /**
+             * @description What this role may do (`players.read`, `withdrawals.decide`, …): the console shows
+             *     only these sections; the server checks every call again.
+             */
+            permissions: string[];
+            /** @description `admin`, `support`, `finance` or `content`. */
+            role: string;
         };
         /** @description What the game client needs to start. */
         StudioSession: {
@@ -8854,6 +8995,43 @@ export interface operations {
                 };
             };
             /** @description 24 not an admin or not demo mode, 43 no such pool */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_StaffMe"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23 not signed in; 24 not staff; 142 a session without the second factor */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -9678,6 +9856,55 @@ export interface operations {
                 };
             };
             /** @description 23 not signed in, 24 not an admin, 40/47 invalid or unfinished week */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    report: {
+        parameters: {
+            query: {
+                /** @description First day, `YYYY-MM-DD` (the operator's day: Tunis, UTC+1). */
+                from: string;
+                /** @description Last day, included. */
+                to: string;
+                /** @description `day` (default), `product`, `provider` or `game`. */
+                by?: string;
+                /** @description One currency (`TND`); every currency otherwise, a row per currency. */
+                currency?: string;
+                /** @description `csv` for a CSV file instead of the envelope. */
+                format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report (or a CSV file with format=csv) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ReportReply"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A refusal in the error envelope (see ErrorCode's x-error-codes for each code's HTTP status) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 23, 24 not admin or finance, 47 a bad date, range, grouping, currency or format */
             default: {
                 headers: {
                     [name: string]: unknown;

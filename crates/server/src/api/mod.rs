@@ -22,6 +22,7 @@ pub mod promotions_admin;
 pub mod provider_links;
 pub mod provider_wallet;
 pub mod providers;
+pub mod reports;
 pub mod site;
 pub mod staff;
 pub mod staff_auth;
@@ -40,7 +41,7 @@ use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::OpenApi;
 
 pub fn routes(state: &AppState) -> Router<AppState> {
-    let mut r = Router::new().merge(user::routes()).merge(wallet::routes()).merge(site::routes()).merge(admin::routes()).merge(audit::routes()).merge(players::routes()).merge(staff_auth::routes()).merge(withdrawals::routes())
+    let mut r = Router::new().merge(user::routes()).merge(wallet::routes()).merge(site::routes()).merge(admin::routes()).merge(audit::routes()).merge(players::routes()).merge(staff_auth::routes()).merge(withdrawals::routes()).merge(reports::routes())
         .merge(casino::routes())
         .merge(casino_history::routes())
         .merge(provider_wallet::routes())
@@ -76,7 +77,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         site::settings, site::flat_pages, site::slides, site::ads, site::set_language,
         admin::adjust, admin::list_requests, admin::approve, admin::reject, audit::list, audit::verify,
         players::search, players::card, players::ban, players::unban, players::add_note, players::provider_block,
-        staff_auth::login, staff_auth::enrol, staff_auth::logout,
+        staff_auth::login, staff_auth::enrol, staff_auth::logout, staff_auth::me, reports::report,
         withdrawals::list, withdrawals::approve, withdrawals::reject, withdrawals::decide,
         casino::providers, casino::game_list, casino::search, casino::session, casino::blocklist,
         casino::favourite_add, casino::favourite_remove, casino::favourite_list,

@@ -35,6 +35,39 @@ pub enum Permission {
     PlayersNote,
     /// The withdrawal queue: read it, approve and reject.
     WithdrawalsDecide,
+    /// Reach the console at all (`GET /api/admin/me`): every staff role.
+    Console,
+    /// The GGR/NGR reports and their CSV export.
+    ReportsRead,
+}
+
+impl Permission {
+    pub const ALL: [Permission; 9] = [
+        Permission::AuditRead,
+        Permission::MoneyAdjust,
+        Permission::PromotionsManage,
+        Permission::PlayersRead,
+        Permission::PlayersBan,
+        Permission::PlayersNote,
+        Permission::WithdrawalsDecide,
+        Permission::Console,
+        Permission::ReportsRead,
+    ];
+
+    /// The name the console's navigation reads (`GET /api/admin/me`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Permission::AuditRead => "audit.read",
+            Permission::MoneyAdjust => "money.adjust",
+            Permission::PromotionsManage => "promotions.manage",
+            Permission::PlayersRead => "players.read",
+            Permission::PlayersBan => "players.ban",
+            Permission::PlayersNote => "players.note",
+            Permission::WithdrawalsDecide => "withdrawals.decide",
+            Permission::Console => "console",
+            Permission::ReportsRead => "reports.read",
+        }
+    }
 }
 
 /// The matrix: admin may do everything; support reads (players, the audit trail) and writes
@@ -49,6 +82,8 @@ pub const fn allowed(role: Role, permission: Permission) -> bool {
         Permission::PlayersBan => matches!(role, Role::Admin),
         Permission::PlayersNote => matches!(role, Role::Admin | Role::Support | Role::Finance),
         Permission::WithdrawalsDecide => matches!(role, Role::Admin | Role::Finance),
+        Permission::Console => role.is_staff(),
+        Permission::ReportsRead => matches!(role, Role::Admin | Role::Finance),
     }
 }
 
@@ -86,6 +121,14 @@ pub mod perm {
     pub struct WithdrawalsDecide;
     impl Perm for WithdrawalsDecide {
         const PERMISSION: Permission = Permission::WithdrawalsDecide;
+    }
+    pub struct Console;
+    impl Perm for Console {
+        const PERMISSION: Permission = Permission::Console;
+    }
+    pub struct ReportsRead;
+    impl Perm for ReportsRead {
+        const PERMISSION: Permission = Permission::ReportsRead;
     }
 }
 

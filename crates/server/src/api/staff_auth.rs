@@ -4,6 +4,7 @@
 //! (`carthage_staff`).
 
 use super::envelope::{ok, ApiError, ApiResult, Envelope, ErrorEnvelope, Ok};
+use super::staff::{allowed, perm, Permission, Staff};
 use super::extract::{bearer_token, cookie, ClientInfo, JsonBody, STAFF_COOKIE};
 use super::types::{DoneReply, SessionReply};
 use super::user::{named_cookie, session_reply, signed_in_response_with};
@@ -11,7 +12,7 @@ use crate::app::AppState;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use axum::routing::{get, post};
 use axum::Router;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -21,6 +22,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/staff/login", post(login))
         .route("/api/staff/totp/enrol", post(enrol))
         .route("/api/staff/logout", post(logout))
+        .route("/api/admin/me", get(me))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -80,4 +82,38 @@ pub async fn logout(State(state): State<AppState>, req: axum::http::request::Par
     let mut resp = Ok(DoneReply { done: true }).into_response();
     resp.headers_mut().append(header::SET_COOKIE, named_cookie(&state, STAFF_COOKIE, "", 0));
     Result::Ok(resp)
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StaffMe {
+    pub id: i64,
+    pub email: Option<String>,
+    pub first_name: String,
+    pub last_name: String,
+    /// `admin`, `support`, `finance` or `content`.
+    pub role: String,
+    /// As the audit trail names this staff member (`admin:12`).
+    pub actor: String,
+    /// What this role may do (`players.read`, `withdrawals.decide`, …): the console shows
+    /// only these sections; the server checks every call again.
+    pub permissions: Vec<String>,
+}
+
+/// The signed-in staff member (any staff role, in a console session), and what they may do.
+#[utoipa::path(get, path = "/api/admin/me", tag = "admin",
+    responses((status = 200, body = Envelope<StaffMe>),
+              (status = "default", description = "23 not signed in; 24 not staff; 142 a session without the second factor", body = ErrorEnvelope)))]
+pub async fn me(staff: Staff<perm::Console>) -> ApiResult<StaffMe> {
+    let u = &staff.session.user;
+    let permissions = Permission::ALL.into_iter().filter(|p| allowed(u.role, *p)).map(|p| p.name().to_string()).collect();
+    ok(StaffMe {
+        id: u.id,
+        email: u.email.clone(),
+        first_name: u.first_name.clone(),
+        last_name: u.last_name.clone(),
+        role: u.role.name().to_string(),
+        actor: staff.actor.clone(),
+        permissions,
+    })
 }

@@ -19,6 +19,8 @@ const INTENDED: &[(&str, &[Role])] = &[
     ("/api/admin/players/acl-probe/notes", &[Role::Admin, Role::Support, Role::Finance]),
     ("/api/admin/players/acl-probe/", &[Role::Admin]),
     ("/api/admin/players", &[Role::Admin, Role::Support, Role::Finance]),
+    ("/api/admin/reports", &[Role::Admin, Role::Finance]),
+    ("/api/admin/me", &[Role::Admin, Role::Support, Role::Finance, Role::Content]),
 ];
 
 fn intended(path: &str) -> &'static [Role] {

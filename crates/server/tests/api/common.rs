@@ -391,6 +391,10 @@ impl TestApp {
         // Every staff action the test made is in the audit chain, and the chain holds.
         let audit = store::audit::verify(&self.state.db).await.expect("audit verify");
         assert!(audit.is_consistent(), "[{:?}] audit chain broken: {audit:?}", self.backend);
+        // The report rollups written with the postings agree with a recomputation from the
+        // ledger (every posting the test made, rollbacks included).
+        let rollups = wallet::rollup::verify(&self.state.db).await.expect("rollup verify");
+        assert!(rollups.consistent(), "[{:?}] report rollups differ from the ledger: {rollups:?}", self.backend);
     }
 }
 

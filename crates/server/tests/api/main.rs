@@ -8,6 +8,7 @@ mod four_eyes;
 mod players;
 mod staff_sign_in;
 mod withdrawal_review;
+mod reports;
 
 mod casino;
 mod cashback_coupons;

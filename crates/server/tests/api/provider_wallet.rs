@@ -9,7 +9,7 @@ use wallet::BalanceKind;
 const SECRET: &str = "demo-secret";
 
 /// A player with a game session of the demo provider: (client, user id, session token).
-async fn demo_session(app: &TestApp, email: &str, credit: i64) -> (Api, i64, String) {
+pub(crate) async fn demo_session(app: &TestApp, email: &str, credit: i64) -> (Api, i64, String) {
     let (api, user_id, _) = app.player(email).await;
     if credit > 0 {
         app.credit(user_id, BalanceKind::Real, credit).await;
@@ -23,7 +23,7 @@ fn sign(secret: &str, ts: &str, body: &[u8]) -> String {
 }
 
 /// A signed call: `(HTTP status, envelope)`.
-async fn call(app: &TestApp, op: &str, body: &Value) -> (u16, Value) {
+pub(crate) async fn call(app: &TestApp, op: &str, body: &Value) -> (u16, Value) {
     let raw = serde_json::to_vec(body).unwrap();
     let ts = (now_ms() / 1000).to_string();
     signed(app, op, &raw, "demo", &ts, &sign(SECRET, &ts, &raw)).await
@@ -41,11 +41,11 @@ async fn signed(app: &TestApp, op: &str, raw: &[u8], provider: &str, ts: &str, s
     app.bare_client().exec(b).await.pair()
 }
 
-fn money(token: &str, tx: &str, round: &str, amount: i64) -> Value {
+pub(crate) fn money(token: &str, tx: &str, round: &str, amount: i64) -> Value {
     json!({"sessionToken": token, "transactionId": tx, "roundId": round, "gameId": "demo-table", "amount": amount, "currency": "TND"})
 }
 
-fn rollback(token: &str, tx: &str, reference: &str) -> Value {
+pub(crate) fn rollback(token: &str, tx: &str, reference: &str) -> Value {
     json!({"sessionToken": token, "transactionId": tx, "referenceTransactionId": reference, "roundId": "r", "gameId": "demo-table"})
 }
 

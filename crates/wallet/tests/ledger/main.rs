@@ -3,6 +3,7 @@
 //! wallet crate: the group-commit writers' tests are the module `group_commit`.
 
 mod group_commit;
+mod rollups;
 
 use futures::future::join_all;
 use kernel::Currency;
@@ -44,6 +45,9 @@ async fn scalar(db: &store::Db, sql: &str, param: i64) -> i64 {
 async fn assert_consistent(ledger: &Ledger) {
     let report = ledger.verify().await.expect("verify");
     assert!(report.is_consistent(), "ledger inconsistent: {report:?}");
+    // The report rollups written with the postings agree with the ledger.
+    let rollups = wallet::rollup::verify(ledger.db()).await.expect("rollup verify");
+    assert!(rollups.consistent(), "report rollups differ from the ledger: {rollups:?}");
 }
 
 #[tokio::test]
