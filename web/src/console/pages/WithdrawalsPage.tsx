@@ -98,8 +98,8 @@ export default function WithdrawalsPage() {
       label: t('withdrawals.col.player'),
       render: (r) => (
         <span className={css.stack}>
-          <Link to={`/players/${r.userId}`} state={{ from: `/withdrawals?status=${status}` }}>
-            {r.player || `#${r.userId}`}
+          <Link to={`/players/${r.userId}`} state={{ from: `/withdrawals?status=${status}` }} className={css.nowrap}>
+            {/^\d+$/.test(r.player) ? <Ltr>+{r.player}</Ltr> : r.player || <Ltr>#{r.userId}</Ltr>}
           </Link>
           {r.phone && !r.player.replace(/\D/g, '').endsWith(r.phone.replace(/\D/g, '')) ? (
             <small className={css.muted}>
