@@ -134,6 +134,21 @@ describe('the console shell', () => {
     expect(fetchMock.mock.calls.some(([u]) => String(u).startsWith('/api/admin/payments'))).toBe(false);
   });
 
+  it('counts what waits for a decision beside its section', async () => {
+    const fetchMock = mockApi({
+      '/api/admin/me': meReply('finance'),
+      '/api/admin/payments/withdrawals': ok([{ id: 1 }, { id: 2 }]),
+      '/api/admin/wallet/adjust-requests': ok([{ id: 5 }]),
+      '/api/admin/players': ok([]),
+    });
+    renderConsole('/players');
+    expect((await screen.findByTestId('nav-count-withdrawals')).textContent).toBe('2');
+    expect((await screen.findByTestId('nav-count-adjustments')).textContent).toBe('1');
+    expect(screen.getByRole('link', { name: 'Withdrawals, 2 waiting' })).toBeTruthy();
+    expect(fetchMock.mock.calls.some(([u]) => String(u) === '/api/admin/payments/withdrawals?status=review')).toBe(true);
+    expect(fetchMock.mock.calls.some(([u]) => String(u) === '/api/admin/wallet/adjust-requests?status=pending')).toBe(true);
+  });
+
   it('a role with no section gets a page that says so', async () => {
     mockApi({ '/api/admin/me': meReply('content') });
     renderConsole('/');

@@ -58,6 +58,14 @@ export function Shell({ me, children }: { me: StaffMe; children: ReactNode }) {
   const { t } = useTranslation('console');
   const [signOut, leaving] = useSignOut();
   const sections = sectionsFor(me.permissions);
+  // What waits for a decision, beside its section: the pages' own queries (one cache), never
+  // polled (a console left open must still reach its 30-minute idle end).
+  const queue = consoleApi.useWithdrawalsQuery('review', { skip: !sections.includes('withdrawals') });
+  const requests = consoleApi.useAdjustRequestsQuery('pending', { skip: !sections.includes('adjustments') });
+  const waiting: Partial<Record<Section, number>> = {
+    withdrawals: queue.currentData?.length,
+    adjustments: requests.currentData?.length,
+  };
   return (
     <div className={css.shell}>
       <a className={css.skip} href="#console-main">
@@ -84,8 +92,18 @@ export function Shell({ me, children }: { me: StaffMe; children: ReactNode }) {
           <nav className={css.nav} aria-label={t('shell.sections')} data-testid="console-nav">
             {sections.map((s) => (
               <NavLink key={s} to={`/${s}`} className={({ isActive }) => `${css.navLink} ${isActive ? css.navCurrent : ''}`} data-testid={`nav-${s}`}>
-                <Icon name={ICONS[s]} size={20} />
-                <span className={css.navText}>{t(`nav.${s}`)}</span>
+                <span className={css.navIcon}>
+                  <Icon name={ICONS[s]} size={20} />
+                  {waiting[s] ? (
+                    <span className={css.count} data-testid={`nav-count-${s}`}>
+                      <span aria-hidden="true">{waiting[s]! > 99 ? '99+' : waiting[s]}</span>
+                    </span>
+                  ) : null}
+                </span>
+                <span className={css.navText}>
+                  {t(`nav.${s}`)}
+                  {waiting[s] ? <span className={css.srOnly}>{`, ${t('nav.waiting', { n: waiting[s] })}`}</span> : null}
+                </span>
               </NavLink>
             ))}
           </nav>

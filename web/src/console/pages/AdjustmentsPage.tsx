@@ -66,7 +66,7 @@ export default function AdjustmentsPage() {
       key: 'player',
       label: t('requests.col.player'),
       render: (r) => (
-        <Link to={`/players/${r.userId}`} state={{ from: `/adjustments?status=${status}` }}>
+        <Link to={`/players/${r.userId}`} state={{ from: `/adjustments?status=${status}` }} className={css.id}>
           <Ltr>#{r.userId}</Ltr>
         </Link>
       ),
