@@ -46,6 +46,7 @@ async fn move_to_week(app: &TestApp, weeks_ago: i64) -> Week {
     let shift = now_ms() + 60_000 - (week.start * 1000 + DAY_MS);
     app.sql(&format!("UPDATE ledger_transactions SET created_at = created_at - {shift} WHERE created_at > {}", now_ms() - 3_600_000)).await;
     app.sql(&format!("UPDATE ledger_entries SET created_at = created_at - {shift} WHERE created_at > {}", now_ms() - 3_600_000)).await;
+    app.rollups_follow_history().await;
     week
 }
 

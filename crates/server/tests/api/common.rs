@@ -385,6 +385,12 @@ impl TestApp {
         self.state.ledger.balance(user_id, kind, user.currency).await.expect("balance")
     }
 
+    /// After a test moved postings in time (`UPDATE ledger_entries SET created_at …`): the
+    /// report rollups follow, as `carthage report rebuild` makes them after such an edit.
+    pub async fn rollups_follow_history(&self) {
+        wallet::rollup::rebuild(&self.state.db).await.expect("rollup rebuild");
+    }
+
     pub async fn assert_ledger_consistent(&self) {
         let report = self.state.ledger.verify().await.expect("verify");
         assert!(report.is_consistent(), "[{:?}] ledger inconsistent: {report:?}", self.backend);

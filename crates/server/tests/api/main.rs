@@ -1433,6 +1433,7 @@ async fn payment_history() {
         let at20 = utc_ms(2026, 1, 20, 12);
         app.sql(&format!("UPDATE ledger_entries SET created_at = {at10} WHERE tx_id = {}", jan10.tx_id)).await;
         app.sql(&format!("UPDATE ledger_entries SET created_at = {at20} WHERE tx_id = {}", jan20.tx_id)).await;
+        app.rollups_follow_history().await;
         app.credit(id, BalanceKind::Cashback, 12 * TND).await;
         ok(api.patch(MOVE).await);
         // Default range: the last 30 days, newest first.

@@ -223,6 +223,7 @@ async fn slots_history_places_a_round_at_its_stake() {
             ))
             .await;
         }
+        app.rollups_follow_history().await;
         let today = kernel::clock::to_rfc3339(midnight)[..10].to_string();
         let yesterday = kernel::clock::to_rfc3339(midnight - day)[..10].to_string();
         assert_eq!(history(&api, json!({"from": today, "to": today})).await["total"], 0, "the win alone is not a round of today");

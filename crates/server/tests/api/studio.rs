@@ -181,6 +181,8 @@ async fn interrupted_rounds_are_settled_or_voided() {
         }
         let _ = b_win;
         app.sql(&format!("UPDATE studio_rounds SET status = 'open', created_at = created_at - 60000 WHERE id = {b_id}")).await;
+        // The erased postings leave the report rollups too (as a crash before the commit would).
+        app.rollups_follow_history().await;
         app.assert_ledger_consistent().await;
         let before = app.minor_balance(user, BalanceKind::Real).await;
 
