@@ -1,35 +1,40 @@
 import { configureStore } from '@reduxjs/toolkit';
 import { createApi, type BaseQueryFn } from '@reduxjs/toolkit/query/react';
 import { envelopeBaseQuery, type Request } from '../api/api';
-import type { ApiError, ReplyOf, RequestBody, Schemas } from '../api/types';
+import type { ApiError, Schemas } from '../api/types';
 
 /*
  * The console's API (docs/BACKOFFICE.md): every call rides on the staff session cookie
  * (`carthage_staff`, set by POST /api/staff/login, same origin) and answers the envelope.
  */
 
-/** `GET /api/admin/me`: the signed-in staff member and what their role may do (`permissions`). */
-export type StaffMe = ReplyOf<'/api/admin/me', 'get'>;
+/*
+ * Types by schema name, not by path: the contract repeats operation ids (`me`, `list`, `login`,
+ * `approve`… are each two operations), and src/api/schema.d.ts keys operations by id, so a
+ * path's `ReplyOf` can name the other operation's reply.
+ */
 
+/** `GET /api/admin/me`: the signed-in staff member and what their role may do (`permissions`). */
+export type StaffMe = Schemas['StaffMe'];
 export type PlayerRow = Schemas['PlayerRow'];
-export type PlayerCard = ReplyOf<'/api/admin/players/{id}', 'get'>;
+export type PlayerCard = Schemas['PlayerCard'];
 export type AuditRow = Schemas['AuditRow'];
-export type AuditPage = ReplyOf<'/api/admin/audit', 'get'>;
-export type AuditCheck = ReplyOf<'/api/admin/audit/verify', 'get'>;
+export type AuditPage = Schemas['AuditPage'];
+export type AuditCheck = Schemas['AuditCheck'];
 export type WithdrawalRow = Schemas['WithdrawalRow'];
 export type DecideOutcome = Schemas['DecideOutcome'];
-export type AdjustReply = ReplyOf<'/api/admin/wallet/adjust', 'post'>;
+export type AdjustReply = Schemas['AdjustReply'];
 export type AdjustRequestView = Schemas['AdjustRequestView'];
-export type BanReply = ReplyOf<'/api/admin/players/{id}/ban', 'post'>;
+export type BanReply = Schemas['BanReply'];
 export type NoteRow = Schemas['NoteRow'];
-export type ProviderBlockReply = ReplyOf<'/api/admin/players/{id}/provider-blocks', 'post'>;
-export type EnrolReply = ReplyOf<'/api/staff/totp/enrol', 'post'>;
+export type ProviderBlockReply = Schemas['ProviderBlockReply'];
+export type EnrolReply = Schemas['EnrolReply'];
 
-type LoginBody = RequestBody<'/api/staff/login', 'post'>;
-type EnrolBody = RequestBody<'/api/staff/totp/enrol', 'post'>;
-type AdjustBody = RequestBody<'/api/admin/wallet/adjust', 'post'>;
-type DecideBody = RequestBody<'/api/admin/payments/withdrawals/decide', 'post'>;
-type ProviderBlockBody = RequestBody<'/api/admin/players/{id}/provider-blocks', 'post'>;
+type LoginBody = Schemas['StaffLoginRequest'];
+type EnrolBody = Schemas['StaffEnrolRequest'];
+type AdjustBody = Schemas['AdjustRequest'];
+type DecideBody = Schemas['DecideRequest'];
+type ProviderBlockBody = Schemas['ProviderBlockRequest'];
 
 export interface AuditQuery {
   actor?: string;
