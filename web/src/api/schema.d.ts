@@ -233,7 +233,7 @@ export interface paths {
         };
         /**
          * The player's card: profile, balances, sessions and devices, responsible-gambling state,
-         *     payments, ledger entries, bonuses, provider blocks, notes and the last staff actions on them (admin, support,
+         *     payments, ledger entries, casino rounds, sportsbook bets, bonuses, provider blocks, notes and the last staff actions on them (admin, support,
          *     finance).
          */
         get: operations["card"];
@@ -5163,10 +5163,20 @@ export interface components {
                 providerBlocks: string[];
                 registeredVia: string;
                 /**
+                 * @description The last 20 casino rounds (the studio's and the providers'), newest first, as the
+                 *     player's own history shows them.
+                 */
+                rounds: components["schemas"]["SlotsRoundReply"][];
+                /**
                  * Format: int64
                  * @description Responsible gambling: the end of a self-exclusion or cool-off (ms; absent when none).
                  */
                 selfExcludedUntil?: number | null;
+                /**
+                 * @description The last 20 sportsbook bets (every status but rejected), newest first, names in the
+                 *     request's language.
+                 */
+                sportBets: components["schemas"]["BetReply"][];
                 /**
                  * @description The last 30 ledger entries on the player's balances (bets, wins, bonuses, payments…),
                  *     newest first.
@@ -7621,10 +7631,20 @@ export interface components {
             providerBlocks: string[];
             registeredVia: string;
             /**
+             * @description The last 20 casino rounds (the studio's and the providers'), newest first, as the
+             *     player's own history shows them.
+             */
+            rounds: components["schemas"]["SlotsRoundReply"][];
+            /**
              * Format: int64
              * @description Responsible gambling: the end of a self-exclusion or cool-off (ms; absent when none).
              */
             selfExcludedUntil?: number | null;
+            /**
+             * @description The last 20 sportsbook bets (every status but rejected), newest first, names in the
+             *     request's language.
+             */
+            sportBets: components["schemas"]["BetReply"][];
             /**
              * @description The last 30 ledger entries on the player's balances (bets, wins, bonuses, payments…),
              *     newest first.

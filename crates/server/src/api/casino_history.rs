@@ -115,7 +115,14 @@ pub async fn slots_bet_history(State(state): State<AppState>, session: Session, 
         list
     });
     let q = RoundQuery { user_id: session.user.id, from_ms, to_ms, statuses, providers, page, count };
-    let found = games::history::rounds(&state.db, &q).await?;
+    let (items, total, pages) = rounds_of(&state, &q).await?;
+    ok(SlotsHistoryReply { items, total, pages })
+}
+
+/// A page of a player's casino rounds with their games' names (the player's history, and the
+/// console's player card): the rounds, and how many match over every page.
+pub async fn rounds_of(state: &AppState, q: &RoundQuery) -> Result<(Vec<SlotsRoundReply>, i64, i64), AppError> {
+    let found = games::history::rounds(&state.db, q).await?;
     // Names: one look-up per distinct game of the page.
     let mut names: HashMap<(String, String), (String, String)> = HashMap::new();
     for r in &found.items {
@@ -149,5 +156,5 @@ pub async fn slots_bet_history(State(state): State<AppState>, session: Session, 
             }
         })
         .collect();
-    ok(SlotsHistoryReply { items, total: found.total, pages: found.pages })
+    Ok((items, found.total, found.pages))
 }

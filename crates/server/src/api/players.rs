@@ -2,7 +2,7 @@
 //! ban and unban with a reason (audited, sessions ended). Staff only (`api::staff`).
 
 use super::envelope::{ok, ApiResult, Envelope, ErrorEnvelope};
-use super::extract::{JsonBody, PathParam, QueryParams};
+use super::extract::{JsonBody, PathParam, QueryParams, ReplyLang};
 use super::staff::{perm, valid_reason, Staff};
 use crate::app::AppState;
 use accounts::staff::Query;
@@ -105,7 +105,12 @@ pub struct PlayerCard {
     pub payments: Vec<super::payments::PayHistoryEntryReply>,
     /// The last 30 ledger entries on the player's balances (bets, wins, bonuses, payments…),
     /// newest first.
-    pub transactions: Vec<super::types::HistoryEntryReply>,
+    pub transactions: Vec<super::types::HistoryEntryReply>,    /// The last 20 casino rounds (the studio's and the providers'), newest first, as the
+    /// player's own history shows them.
+    pub rounds: Vec<super::casino_history::SlotsRoundReply>,
+    /// The last 20 sportsbook bets (every status but rejected), newest first, names in the
+    /// request's language.
+    pub sport_bets: Vec<super::sportsbook::BetReply>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -145,11 +150,11 @@ impl From<accounts::staff::Device> for DeviceRow {
 }
 
 /// The player's card: profile, balances, sessions and devices, responsible-gambling state,
-/// payments, ledger entries, bonuses, provider blocks, notes and the last staff actions on them (admin, support,
+/// payments, ledger entries, casino rounds, sportsbook bets, bonuses, provider blocks, notes and the last staff actions on them (admin, support,
 /// finance).
 #[utoipa::path(get, path = "/api/admin/players/{id}", tag = "admin", params(("id" = i64, Path)),
     responses((status = 200, body = Envelope<PlayerCard>), (status = "default", description = "3 no such player, 23, 24 not admin, support or finance, 40 bad id", body = ErrorEnvelope)))]
-pub async fn card(State(state): State<AppState>, _staff: Staff<perm::PlayersRead>, PathParam(id): PathParam<i64>) -> ApiResult<PlayerCard> {
+pub async fn card(State(state): State<AppState>, _staff: Staff<perm::PlayersRead>, ReplyLang(lang): ReplyLang, PathParam(id): PathParam<i64>) -> ApiResult<PlayerCard> {
     let user = state.accounts.user_by_id(id).await?.filter(|u| u.role == accounts::Role::Player).ok_or(ErrorCode::NoSuchUser)?;
     let balances = state
         .ledger
@@ -172,6 +177,9 @@ pub async fn card(State(state): State<AppState>, _staff: Staff<perm::PlayersRead
     let payments = state.payments.history(user.id, from_ms, to_ms, extra).await?.iter().take(20).map(super::payments::PayHistoryEntryReply::of).collect();
     let ledger_query = wallet::HistoryQuery { user_id: user.id, from_ms, to_ms, limit: 30, offset: 0, kind: None };
     let transactions = super::wallet::history_entries(&state, &ledger_query).await?;
+    let round_query = games::history::RoundQuery { user_id: user.id, from_ms, to_ms, statuses: Vec::new(), providers: None, page: 0, count: 20 };
+    let (rounds, _, _) = super::casino_history::rounds_of(&state, &round_query).await?;
+    let sport_bets = super::sportsbook::bet_replies(state.betting.bets(user.id, betting::BetsQuery::All, 20, 0).await?, lang);
     ok(PlayerCard {
         player: row(&user),
         lang: user.lang.clone(),
@@ -188,6 +196,8 @@ pub async fn card(State(state): State<AppState>, _staff: Staff<perm::PlayersRead
         devices,
         payments,
         transactions,
+        rounds,
+        sport_bets,
     })
 }
 

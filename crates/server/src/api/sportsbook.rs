@@ -759,6 +759,12 @@ pub async fn bets(State(state): State<AppState>, session: Session, ReplyLang(lan
         _ => return Err(ApiError(AppError::with_detail(ErrorCode::InvalidField, "status: open, settled or all"))),
     };
     let list = state.betting.bets(session.user.id, which, q.limit.unwrap_or(20), q.offset.unwrap_or(0)).await?;
+    ok(bet_replies(list, lang))
+}
+
+/// Bets as the player app shows them, names in `lang` (the player's list, and the console's
+/// player card).
+pub(crate) fn bet_replies(list: Vec<BetView>, lang: &'static str) -> Vec<BetReply> {
     let names = Names(lang);
-    ok(list.into_iter().map(|b| bet_reply(b, &names)).collect())
+    list.into_iter().map(|b| bet_reply(b, &names)).collect()
 }

@@ -618,3 +618,36 @@ async fn sportsbook_cancel_delivered_20_times_refunds_once() {
     })
     .await;
 }
+
+/// A sports bet and a casino round as the console sees them: the report by game counts the
+/// bet under its sport (stake and payout), and the player's card lists the bet and the round
+/// exactly as the player's own lists show them.
+#[tokio::test]
+async fn sportsbook_bets_and_casino_rounds_reach_the_report_and_the_players_card() {
+    each_backend(async |app| {
+        add_match(app, "rc:1", "live", 3_600_000).await;
+        let (api, id, _) = funded(app, "report-card@example.tn", 100 * TND).await;
+        let s = ok(place(&api, "k-rc", single("rc:1", "1", "2.1", "10.0")).await);
+        settle(app, "rc:1", &[("1", "1", "win"), ("1", "2", "lose"), ("1", "3", "lose")]).await;
+        // A casino round through the demo provider's signed wallet.
+        let launch = ok(api.post("/api/casino/session", json!({"provider": "demo", "gameId": "demo-table", "lang": "en", "platform": "mobile"})).await);
+        let token = launch["sessionToken"].as_str().unwrap().to_string();
+        ok(crate::provider_wallet::call(app, "bet", &crate::provider_wallet::money(&token, "rc-b", "rc-r", 2_000)).await);
+        app.assert_ledger_consistent().await;
+
+        let (admin, _) = app.staff(accounts::Role::Admin, "rc-admin@example.tn").await;
+        let day = kernel::clock::date_of_day(wallet::rollup::day_of(now_ms()));
+        let report = ok(admin.get(&format!("/api/admin/reports?from={day}&to={day}&by=game")).await);
+        let sport = report["rows"].as_array().unwrap().iter().find(|r| r["product"] == "sport").unwrap_or_else(|| panic!("{report}"));
+        assert_eq!((sport["provider"].as_str(), sport["game"].as_str(), sport["bets"].as_i64()), (Some("sportsbook"), Some("sr:sport:1"), Some(1)));
+        assert_eq!((num(&sport["stakes"]), num(&sport["wins"]), num(&sport["ggr"])), (10.0, 21.0, -11.0));
+
+        let card = ok(admin.get(&format!("/api/admin/players/{id}")).await);
+        assert_eq!(card["sportBets"][0]["id"], s["id"]);
+        assert_eq!(card["sportBets"], ok(api.get(&format!("{BETS}?status=all")).await), "as the player's own list");
+        let rounds = ok(api.post("/api/user/getSlotsBetHistory", json!({})).await);
+        assert_eq!(card["rounds"], rounds["items"], "as the player's own history");
+        assert_eq!((card["rounds"][0]["roundId"].as_str(), num(&card["rounds"][0]["stake"])), (Some("rc-r"), 2.0));
+    })
+    .await;
+}
