@@ -143,9 +143,17 @@ describe("the player's card", () => {
     expect(bodiesOf(fetchMock, '/api/admin/players/42/provider-blocks')).toEqual([{ provider: 'evolution', blocked: true, reason: 'asked by the player' }]);
   });
 
-  it('says so when the player does not exist', async () => {
+  it('says so when the id is no player', async () => {
     mockApi({ '/api/admin/me': meReply('admin'), '/api/admin/players/999': refusal(3) });
     renderConsole('/players/999');
-    expect((await screen.findByTestId('console-query-error')).textContent).toContain('No such user.');
+    expect((await screen.findByTestId('card-not-found')).textContent).toContain('No player has this id.');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('No such player');
+  });
+
+  it('offers to try again when the card could not load', async () => {
+    mockApi({ '/api/admin/me': meReply('admin'), '/api/admin/players/5': refusal(1000) });
+    renderConsole('/players/5');
+    const failed = await screen.findByTestId('console-query-error');
+    expect(within(failed).getByRole('button', { name: 'Try again' })).toBeTruthy();
   });
 });

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router-dom';
+import { isApiError } from '../../app/errors';
 import { Money } from '../../components/Money';
 import { Card, Muted, Page, PageHeader } from '../../components/Page';
 import { useMe } from '../App';
@@ -34,10 +35,12 @@ export default function PlayerCardPage() {
       {t('card.back')}
     </Link>
   );
-  if (!valid) {
+  // Not a player's id (a staff member's, from the audit trail; a mistyped address).
+  if (!valid || (isApiError(card.error) && card.error.code === 3)) {
     return (
       <Page>
         <PageHeader title={t('card.notFound')} back={back} />
+        <Muted data-testid="card-not-found">{t('card.notFoundLead')}</Muted>
       </Page>
     );
   }

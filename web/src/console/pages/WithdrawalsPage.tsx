@@ -46,11 +46,15 @@ export default function WithdrawalsPage() {
     });
   const allChosen = rows.length > 0 && chosen.length === rows.length;
 
+  /** How a decision on one withdrawal ended (the last five stay on the page). */
+  const note = (id: number, n: { tone: 'ok' | 'error'; text: string }) =>
+    setRowNote((all) => Object.fromEntries([...Object.entries(all).filter(([k]) => k !== String(id)), [String(id), n]].slice(-5)));
+
   const approveOne = async (id: number) => {
     setBusyId(id);
     const res = await approve(id);
     setBusyId(null);
-    setRowNote((n) => ({ ...n, [id]: res.error ? { tone: 'error', text: message(res.error) } : { tone: 'ok', text: t('withdrawals.approvedOne', { id }) } }));
+    note(id, res.error ? { tone: 'error', text: message(res.error) } : { tone: 'ok', text: t('withdrawals.approvedOne', { id }) });
   };
 
   const bulk = async (decision: 'approve' | 'reject', ids: number[], reason?: string) => {
@@ -260,7 +264,7 @@ export default function WithdrawalsPage() {
             const id = dialog.ids[0]!;
             const res = await reject({ id, reason });
             if (res.error) return message(res.error);
-            setRowNote((n) => ({ ...n, [id]: { tone: 'ok', text: t('withdrawals.rejectedOne', { id }) } }));
+            note(id, { tone: 'ok', text: t('withdrawals.rejectedOne', { id }) });
             return null;
           }}
         />
