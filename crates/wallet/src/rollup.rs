@@ -580,16 +580,33 @@ pub struct ReportRow {
 /// GGR, largest first).
 pub async fn report(db: &Db, q: &ReportQuery) -> Result<Vec<ReportRow>, sqlx::Error> {
     let game_rows = q.by == GroupBy::Game;
-    let mut sql = String::from(
-        "SELECT day, currency, tx_type, product, provider, game, CAST(SUM(postings) AS BIGINT), CAST(SUM(amount) AS BIGINT), \
+    // The database sums over what the report does not group by (a year by game: one row per
+    // game and type, not per game, type and day); `tx_type` and `product` always, as the
+    // figures are made of them.
+    let grouped: &[&str] = match q.by {
+        GroupBy::Day => &["day"],
+        GroupBy::Product => &[],
+        GroupBy::Provider => &["provider"],
+        GroupBy::Game => &["provider", "game"],
+    };
+    let column = |name: &'static str, none: &'static str| if grouped.contains(&name) { name } else { none };
+    let mut sql = format!(
+        "SELECT {}, currency, tx_type, product, {}, {}, CAST(SUM(postings) AS BIGINT), CAST(SUM(amount) AS BIGINT), \
          CAST(SUM(real_amount) AS BIGINT), CAST(SUM(volume) AS BIGINT) FROM report_daily WHERE ",
+        column("day", "CAST(0 AS BIGINT)"),
+        column("provider", "CAST('' AS TEXT)"),
+        column("game", "CAST('' AS TEXT)"),
     );
     sql.push_str(if game_rows { "game <> ''" } else { "game = ''" });
     sql.push_str(" AND day >= $1 AND day <= $2");
     if q.currency.is_some() {
         sql.push_str(" AND currency = $3");
     }
-    sql.push_str(" GROUP BY day, currency, tx_type, product, provider, game");
+    sql.push_str(" GROUP BY currency, tx_type, product");
+    for g in grouped {
+        sql.push_str(", ");
+        sql.push_str(g);
+    }
     let mut query = sqlx::query(&sql).bind(q.from_day).bind(q.to_day);
     if let Some(c) = &q.currency {
         query = query.bind(c.as_str());
