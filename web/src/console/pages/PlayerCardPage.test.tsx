@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockApi, ok } from '../../test/render';
 import { bodiesOf, meReply, refusal, renderConsole } from '../testing';
@@ -24,6 +24,11 @@ const card = (over: Record<string, unknown> = {}) => ({
   bonuses: [{ id: 'b1', template: 'WELCOME', product: 'casino', status: 'active', currency: 'TND', amount: 50, required: 500, wagered: 120.25, remaining: 379.75, maxBet: 5, maxConversion: 0, converted: 0, minOdds: 0, grantedAt: Date.UTC(2026, 10, 1), expiresAt: null, closedAt: null }],
   devices: [{ ip: '203.0.113.9', userAgent: 'Mozilla/5.0 (Linux; Android 14)', sessions: 3, firstSeen: Date.UTC(2026, 9, 1), lastSeen: Date.UTC(2026, 10, 1), otherAccounts: 2 }],
   payments: [{ id: 301, created_at: '2026-11-01T10:00:00Z', value: 100, currency: 'TND', type: 'payment', status: 'succeeded', is_closed: true, payment_mode: 16, purse: 'sandbox', comment: '' }],
+  rounds: [{ roundId: 'r-77', transactionId: 77, provider: 'studio', providerName: 'Carthage Studio', gameId: 'dice', gameName: 'Dice', stake: 2.5, win: 0, refunded: 0, net: -2.5, status: 'lost', createdAt: '2026-11-01T10:00:00Z', currency: 'TND', verifiable: true }],
+  sportBets: [{ id: 555, kind: 'express', funding: 'real', currency: 'TND', stake: 10, total_odds: 3.7, potential_payout: 37, status: 'open', payout: 0, created_at: '2026-11-02T10:00:00Z', settled_at: null, replayed: false, legs: [
+    { event_id: 'e1', market: '1x2', outcome_id: '1', odds: 1.85, live: false, event_name: 'Espérance – Club Africain', market_name: 'Match result', outcome_name: 'Espérance', sport_id: 'football', tournament: 'Ligue 1', start_time: '2026-11-03T18:00:00Z', result: null },
+    { event_id: 'e2', market: '1x2', outcome_id: '2', odds: 2, live: false, event_name: 'CSS – ESS', market_name: 'Match result', outcome_name: 'ESS', sport_id: 'football', tournament: 'Ligue 1', start_time: '2026-11-03T20:00:00Z', result: null },
+  ] }],
   transactions: [{ id: 900, transaction_id: 77, created_at: '2026-11-01T10:00:00Z', value: -2.5, currency: 'TND', type: 'withdrawal', is_closed: true, payment_mode: 201, purse: 'real', comment: 'Bet', verifiable: false, balance_after: 97.5, game: { provider: 'studio', provider_name: 'Studio', game_id: 'dice', game_name: 'Dice' }, bet: null, payment: null, round_id: 'r1' }],
   ...over,
 });
@@ -39,8 +44,13 @@ describe("the player's card", () => {
     expect(screen.getByText('2 other accounts')).toBeTruthy();
     expect(screen.getByText('WELCOME')).toBeTruthy();
     expect(screen.getByText('120.250 TND')).toBeTruthy();
-    expect(screen.getByText('-2.500 TND')).toBeTruthy();
     expect(screen.getByTestId('card-audit').textContent).toContain('player.ban');
+    // The casino rounds and the sports bets.
+    expect(screen.getByText('Dice')).toBeTruthy();
+    expect(screen.getAllByText('-2.500 TND').length).toBe(2);
+    expect(screen.getByText('Accumulator')).toBeTruthy();
+    expect(screen.getByText('Espérance – Club Africain:', { exact: false })).toBeTruthy();
+    expect(screen.getByText('37.000 TND')).toBeTruthy();
     // Support reads and writes notes, nothing else.
     expect(screen.getByTestId('note-form')).toBeTruthy();
     expect(screen.queryByTestId('ban-card')).toBeNull();
@@ -65,7 +75,7 @@ describe("the player's card", () => {
     fireEvent.change(within(dialog).getByTestId('reason-input'), { target: { value: 'chargeback fraud' } });
     await act(async () => fireEvent.click(within(dialog).getByTestId('dialog-confirm')));
     expect((await screen.findByTestId('ban-done')).textContent).toBe('The player is banned; their sessions have ended.');
-    expect((await screen.findByTestId('card-status')).textContent).toBe('Banned');
+    await waitFor(() => expect(screen.getByTestId('card-status').textContent).toBe('Banned'));
     await screen.findByTestId('unban-open');
     expect(bodiesOf(fetchMock, '/api/admin/players/42/ban')).toEqual([{ reason: 'chargeback fraud' }]);
   });

@@ -18,6 +18,8 @@ type Payment = PlayerCard['payments'][number];
 type Entry = PlayerCard['transactions'][number];
 type Bonus = PlayerCard['bonuses'][number];
 type Device = PlayerCard['devices'][number];
+type Round = PlayerCard['rounds'][number];
+type Bet = PlayerCard['sportBets'][number];
 
 /** The player's card (`/console/players/:id`): everything `GET /api/admin/players/{id}` returns, and what staff may do. */
 export default function PlayerCardPage() {
@@ -60,7 +62,7 @@ const kindRank = (kind: string) => {
   return i === -1 ? KIND_ORDER.length : i;
 };
 
-const SECTIONS = ['overview', 'actions', 'notes', 'payments', 'ledger', 'bonuses', 'devices', 'history'] as const;
+const SECTIONS = ['overview', 'actions', 'notes', 'payments', 'ledger', 'rounds', 'bets', 'bonuses', 'devices', 'history'] as const;
 
 function CardBody({ card, back }: { card: PlayerCard; back: React.ReactNode }) {
   const { t, i18n } = useTranslation('console');
@@ -155,6 +157,15 @@ function CardBody({ card, back }: { card: PlayerCard; back: React.ReactNode }) {
         {card.transactions.length === 0 ? <Muted>{t('card.noLedger')}</Muted> : <Ledger rows={card.transactions} />}
       </Card>
 
+      <Card title={t('card.section.rounds')} id="card-rounds" lead={t('card.roundsLead')}>
+        {/* Older servers send no rounds or bets: an empty list then. */}
+        {(card.rounds ?? []).length === 0 ? <Muted>{t('card.noRounds')}</Muted> : <Rounds rows={card.rounds} />}
+      </Card>
+
+      <Card title={t('card.section.bets')} id="card-bets" lead={t('card.betsLead')}>
+        {(card.sportBets ?? []).length === 0 ? <Muted>{t('card.noBets')}</Muted> : <Bets rows={card.sportBets} />}
+      </Card>
+
       <Card title={t('card.section.bonuses')} id="card-bonuses">
         {card.bonuses.length === 0 ? <Muted>{t('card.noBonuses')}</Muted> : <Bonuses rows={card.bonuses} />}
       </Card>
@@ -227,6 +238,89 @@ function Ledger({ rows }: { rows: Entry[] }) {
     },
   ];
   return <DataTable columns={columns} rows={rows} rowKey={(r) => r.id} caption={t('card.section.ledger')} />;
+}
+
+function Rounds({ rows }: { rows: Round[] }) {
+  const { t, i18n } = useTranslation('console');
+  const columns: Column<Round>[] = [
+    { key: 'when', label: t('card.col.when'), render: (r) => formatTime(r.createdAt, i18n.language) },
+    {
+      key: 'game',
+      label: t('card.col.game'),
+      render: (r) => (
+        <span className={css.stack}>
+          <strong>{r.gameName}</strong>
+          <small className={css.muted}>{r.providerName}</small>
+        </span>
+      ),
+    },
+    { key: 'stake', label: t('card.col.stake'), align: 'end', render: (r) => <Money amount={r.stake} currency={r.currency} /> },
+    { key: 'win', label: t('card.col.win'), align: 'end', render: (r) => <Money amount={r.win} currency={r.currency} /> },
+    { key: 'net', label: t('card.col.net'), align: 'end', render: (r) => <Money amount={r.net} currency={r.currency} className={r.net < 0 ? css.debit : css.credit} /> },
+    { key: 'status', label: t('card.col.status'), render: (r) => <Badge tone={betTone(r.status)}>{t(`roundStatus.${r.status}`, { defaultValue: r.status })}</Badge> },
+    { key: 'round', label: t('card.col.round'), render: (r) => <Ltr className={`${css.mono} ${css.roundId}`}>{r.roundId}</Ltr> },
+  ];
+  return <DataTable columns={columns} rows={rows} rowKey={(r) => `${r.provider}|${r.roundId}`} caption={t('card.section.rounds')} />;
+}
+
+/** The colour of a round's or a bet's status. */
+function betTone(status: string): 'ok' | 'danger' | 'warn' | 'neutral' {
+  if (status === 'won' || status === 'half_won' || status === 'part_won') return 'ok';
+  if (status === 'lost' || status === 'half_lost') return 'danger';
+  if (status === 'open' || status === 'placing') return 'warn';
+  return 'neutral';
+}
+
+function Bets({ rows }: { rows: Bet[] }) {
+  const { t, i18n } = useTranslation('console');
+  const columns: Column<Bet>[] = [
+    {
+      key: 'id',
+      label: t('card.col.bet'),
+      render: (b) => (
+        <span className={css.stack}>
+          <strong className={css.id}>
+            <Ltr>#{b.id}</Ltr>
+          </strong>
+          <small className={css.muted}>{formatTime(b.created_at, i18n.language)}</small>
+        </span>
+      ),
+    },
+    {
+      key: 'legs',
+      label: t('card.col.selections'),
+      render: (b) => (
+        <span className={css.stack}>
+          <small className={css.muted}>{t(`betKind.${b.kind}`, { defaultValue: b.kind })}</small>
+          {b.legs.map((leg) => (
+            <span key={`${leg.event_id}|${leg.outcome_id}`}>
+              {leg.event_name}: <strong>{leg.outcome_name}</strong> <Ltr>@ {leg.odds.toFixed(2)}</Ltr>
+            </span>
+          ))}
+        </span>
+      ),
+    },
+    {
+      key: 'stake',
+      label: t('card.col.stake'),
+      align: 'end',
+      render: (b) => (
+        <span className={css.stack}>
+          <Money amount={b.stake} currency={b.currency} />
+          <small className={css.muted}>{t(`kind.${b.funding}`, { defaultValue: b.funding })}</small>
+        </span>
+      ),
+    },
+    { key: 'odds', label: t('card.col.odds'), align: 'end', render: (b) => <Ltr>{b.total_odds.toFixed(2)}</Ltr> },
+    {
+      key: 'payout',
+      label: t('card.col.payout'),
+      align: 'end',
+      render: (b) => (b.status === 'open' ? <span className={css.muted}><Money amount={b.potential_payout} currency={b.currency} /></span> : <Money amount={b.payout} currency={b.currency} />),
+    },
+    { key: 'status', label: t('card.col.status'), render: (b) => <Badge tone={betTone(b.status)}>{t(`betStatus.${b.status}`, { defaultValue: b.status })}</Badge> },
+  ];
+  return <DataTable columns={columns} rows={rows} rowKey={(b) => b.id} caption={t('card.section.bets')} />;
 }
 
 function Bonuses({ rows }: { rows: Bonus[] }) {
