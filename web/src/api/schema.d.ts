@@ -46,7 +46,7 @@ export interface paths {
             cookie?: never;
         };
         /** The audit trail, newest first, filtered by actor, action (or prefix) and subject (admin, support, finance). */
-        get: operations["list"];
+        get: operations["get_api_admin_audit"];
         put?: never;
         post?: never;
         delete?: never;
@@ -121,7 +121,7 @@ export interface paths {
             cookie?: never;
         };
         /** The signed-in staff member (any staff role, in a console session), and what they may do. */
-        get: operations["me"];
+        get: operations["get_api_admin_me"];
         put?: never;
         post?: never;
         delete?: never;
@@ -141,7 +141,7 @@ export interface paths {
          * Withdrawals in a status, oldest first (at most 100), with the players' risk signals
          *     (admin, finance).
          */
-        get: operations["list"];
+        get: operations["get_api_admin_payments_withdrawals"];
         put?: never;
         post?: never;
         delete?: never;
@@ -180,7 +180,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Approves a withdrawal waiting for staff: it goes to the provider (admin, finance). */
-        post: operations["approve"];
+        post: operations["post_api_admin_payments_withdrawals_id_approve"];
         delete?: never;
         options?: never;
         head?: never;
@@ -200,7 +200,7 @@ export interface paths {
          * Rejects a withdrawal waiting for staff: the held money returns to the player's balance
          *     (admin, finance).
          */
-        post: operations["reject"];
+        post: operations["post_api_admin_payments_withdrawals_id_reject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -215,7 +215,7 @@ export interface paths {
             cookie?: never;
         };
         /** Finds players (at most 50, newest first): admin, support, finance. */
-        get: operations["search"];
+        get: operations["get_api_admin_players"];
         put?: never;
         post?: never;
         delete?: never;
@@ -489,7 +489,7 @@ export interface paths {
          *     zero where nothing happened, with the day's active players), product, provider or game
          *     (the 500 largest by GGR); JSON in the envelope, or `format=csv` for a file.
          */
-        get: operations["report"];
+        get: operations["get_api_admin_reports"];
         put?: never;
         post?: never;
         delete?: never;
@@ -545,7 +545,7 @@ export interface paths {
          * Approves a four-eyes request: the adjustment posts and the request is approved in one
          *     transaction (admin, finance; never the requester).
          */
-        post: operations["approve"];
+        post: operations["post_api_admin_wallet_adjust_requests_id_approve"];
         delete?: never;
         options?: never;
         head?: never;
@@ -562,7 +562,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Rejects a four-eyes request (admin, finance; the requester may withdraw their own). */
-        post: operations["reject"];
+        post: operations["post_api_admin_wallet_adjust_requests_id_reject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -634,7 +634,7 @@ export interface paths {
             cookie?: never;
         };
         /** Games whose name contains `q`, across the providers the caller may see. */
-        get: operations["search"];
+        get: operations["get_api_casino_search"];
         put?: never;
         post?: never;
         delete?: never;
@@ -657,7 +657,7 @@ export interface paths {
          *     Guests and roles other than player → 61; unknown provider → 60; unknown game → 62;
          *     provider banned for the player → 71.
          */
-        post: operations["session"];
+        post: operations["post_api_casino_session"];
         delete?: never;
         options?: never;
         head?: never;
@@ -723,7 +723,7 @@ export interface paths {
             cookie?: never;
         };
         /** Who is at the desk, with the float. */
-        get: operations["me"];
+        get: operations["get_api_desk_me"];
         put?: never;
         post?: never;
         delete?: never;
@@ -777,7 +777,7 @@ export interface paths {
             cookie?: never;
         };
         /** The desk's shift report for a date range. */
-        get: operations["report"];
+        get: operations["get_api_desk_report"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1533,7 +1533,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Staff sign-in with the second factor. Sets the `carthage_staff` cookie. */
-        post: operations["login"];
+        post: operations["post_api_staff_login"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1554,7 +1554,7 @@ export interface paths {
          *     its cookie (always succeeds). A player-app session is never ended here, whatever token
          *     names it.
          */
-        post: operations["logout"];
+        post: operations["post_api_staff_logout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1612,7 +1612,7 @@ export interface paths {
          * Ended rounds, newest first: each round's hash (SHA-256 of it is the previous round's
          *     hash) and its crash point.
          */
-        get: operations["rounds"];
+        get: operations["get_api_studio_crash_rounds"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1680,7 +1680,7 @@ export interface paths {
             cookie?: never;
         };
         /** The player's last rounds of the session's game, newest first. */
-        get: operations["rounds"];
+        get: operations["get_api_studio_rounds"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1748,7 +1748,7 @@ export interface paths {
             cookie?: never;
         };
         /** The session's game, currency, balance and bet limits. */
-        get: operations["session"];
+        get: operations["get_api_studio_session"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1876,7 +1876,7 @@ export interface paths {
          * The player's balances. A banned player gets `isBanned: true` once (the app logs out
          *     silently) and every session of theirs ends.
          */
-        get: operations["balance"];
+        get: operations["get_api_user_balance"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2148,7 +2148,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Universal sign-in: a login without `@` or `.` is a phone. */
-        post: operations["login"];
+        post: operations["post_api_user_login"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2197,7 +2197,7 @@ export interface paths {
             cookie?: never;
         };
         /** Ends the session and clears the cookie (always succeeds). */
-        get: operations["logout"];
+        get: operations["get_api_user_logout"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2626,7 +2626,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** The player's real balance (minor units). */
-        post: operations["balance"];
+        post: operations["post_api_wallet_v1_balance"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7811,8 +7811,8 @@ export interface components {
             minutes: number;
         };
         RejectRequest: {
-            /** @description Why (1 to 500 characters): the player sees it as the failure's reason; audited. */
-            reason: string;
+            /** @description Why (1 to 500 characters). */
+            note: string;
         };
         ReportLine: {
             /**
@@ -8679,6 +8679,10 @@ export interface components {
             /** Format: int64 */
             total: number;
         };
+        WithdrawalRejectRequest: {
+            /** @description Why (1 to 500 characters): the player sees it as the failure's reason; audited. */
+            reason: string;
+        };
         /** @description Spec §3 withdrawal result. */
         WithdrawalReply: {
             /** Format: int64 */
@@ -8823,7 +8827,7 @@ export interface operations {
             };
         };
     };
-    list: {
+    get_api_admin_audit: {
         parameters: {
             query?: {
                 /** @description Who: `admin:{id}`, `cli:{user}`… (exact). */
@@ -9025,7 +9029,7 @@ export interface operations {
             };
         };
     };
-    me: {
+    get_api_admin_me: {
         parameters: {
             query?: never;
             header?: never;
@@ -9062,7 +9066,7 @@ export interface operations {
             };
         };
     };
-    list: {
+    get_api_admin_payments_withdrawals: {
         parameters: {
             query?: {
                 /**
@@ -9146,7 +9150,7 @@ export interface operations {
             };
         };
     };
-    approve: {
+    post_api_admin_payments_withdrawals_id_approve: {
         parameters: {
             query?: never;
             header?: never;
@@ -9185,7 +9189,7 @@ export interface operations {
             };
         };
     };
-    reject: {
+    post_api_admin_payments_withdrawals_id_reject: {
         parameters: {
             query?: never;
             header?: never;
@@ -9196,7 +9200,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["RejectRequest"];
+                "application/json": components["schemas"]["WithdrawalRejectRequest"];
             };
         };
         responses: {
@@ -9228,7 +9232,7 @@ export interface operations {
             };
         };
     };
-    search: {
+    get_api_admin_players: {
         parameters: {
             query: {
                 /**
@@ -9886,7 +9890,7 @@ export interface operations {
             };
         };
     };
-    report: {
+    get_api_admin_reports: {
         parameters: {
             query: {
                 /** @description First day, `YYYY-MM-DD` (the operator's day: Tunis, UTC+1). */
@@ -10016,7 +10020,7 @@ export interface operations {
             };
         };
     };
-    approve: {
+    post_api_admin_wallet_adjust_requests_id_approve: {
         parameters: {
             query?: never;
             header?: never;
@@ -10055,7 +10059,7 @@ export interface operations {
             };
         };
     };
-    reject: {
+    post_api_admin_wallet_adjust_requests_id_reject: {
         parameters: {
             query?: never;
             header?: never;
@@ -10210,7 +10214,7 @@ export interface operations {
             };
         };
     };
-    search: {
+    get_api_casino_search: {
         parameters: {
             query: {
                 /** @description Part of a game name (case-insensitive); empty or longer than 64 characters finds nothing. */
@@ -10243,7 +10247,7 @@ export interface operations {
             };
         };
     };
-    session: {
+    post_api_casino_session: {
         parameters: {
             query?: never;
             header?: never;
@@ -10409,7 +10413,7 @@ export interface operations {
             };
         };
     };
-    me: {
+    get_api_desk_me: {
         parameters: {
             query?: never;
             header?: never;
@@ -10527,7 +10531,7 @@ export interface operations {
             };
         };
     };
-    report: {
+    get_api_desk_report: {
         parameters: {
             query?: {
                 /** @description Start (a date or RFC 3339). Default: the last 24 hours. */
@@ -12133,7 +12137,7 @@ export interface operations {
             };
         };
     };
-    login: {
+    post_api_staff_login: {
         parameters: {
             query?: never;
             header?: never;
@@ -12175,7 +12179,7 @@ export interface operations {
             };
         };
     };
-    logout: {
+    post_api_staff_logout: {
         parameters: {
             query?: never;
             header?: never;
@@ -12281,7 +12285,7 @@ export interface operations {
             };
         };
     };
-    rounds: {
+    get_api_studio_crash_rounds: {
         parameters: {
             query?: {
                 /** @description 1–100, default 20. */
@@ -12449,7 +12453,7 @@ export interface operations {
             };
         };
     };
-    rounds: {
+    get_api_studio_rounds: {
         parameters: {
             query?: {
                 /** @description 1–100, default 10. */
@@ -12612,7 +12616,7 @@ export interface operations {
             };
         };
     };
-    session: {
+    get_api_studio_session: {
         parameters: {
             query?: never;
             header: {
@@ -12877,7 +12881,7 @@ export interface operations {
             };
         };
     };
-    balance: {
+    get_api_user_balance: {
         parameters: {
             query?: never;
             header?: never;
@@ -13491,7 +13495,7 @@ export interface operations {
             };
         };
     };
-    login: {
+    post_api_user_login: {
         parameters: {
             query?: never;
             header?: never;
@@ -13617,7 +13621,7 @@ export interface operations {
             };
         };
     };
-    logout: {
+    get_api_user_logout: {
         parameters: {
             query?: never;
             header?: never;
@@ -14588,7 +14592,7 @@ export interface operations {
             };
         };
     };
-    balance: {
+    post_api_wallet_v1_balance: {
         parameters: {
             query?: never;
             header: {

@@ -150,9 +150,38 @@ impl utoipa::Modify for ErrorCatalogue {
 pub fn openapi_json() -> String {
     let mut doc = serde_json::to_value(ApiDoc::openapi()).unwrap_or_default();
     describe_refusals(&mut doc);
+    unique_operation_ids(&mut doc);
     let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
     text.push('\n');
     text
+}
+
+/// Every operation id unique: utoipa names an operation after its handler, and two modules'
+/// `me` or `report` (the desk's and the console's) would be one operation to a client
+/// generator (openapi-typescript keys `operations` by id: the desk's `/api/desk/me` typed as
+/// the console's reply). A repeated id becomes `{method}_{path}` (`get_api_desk_me`) on every
+/// operation that carries it.
+fn unique_operation_ids(doc: &mut serde_json::Value) {
+    let Some(paths) = doc.get_mut("paths").and_then(|p| p.as_object_mut()) else { return };
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for item in paths.values() {
+        for op in item.as_object().into_iter().flat_map(|o| o.values()) {
+            if let Some(id) = op.get("operationId").and_then(|v| v.as_str()) {
+                *seen.entry(id.to_string()).or_default() += 1;
+            }
+        }
+    }
+    for (path, item) in paths.iter_mut() {
+        let Some(item) = item.as_object_mut() else { continue };
+        for (method, op) in item.iter_mut() {
+            let repeated = op.get("operationId").and_then(|v| v.as_str()).is_some_and(|id| seen.get(id).copied().unwrap_or(0) > 1);
+            if repeated {
+                let name: String = format!("{method}_{path}").chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).collect();
+                let name = name.split('_').filter(|p| !p.is_empty()).collect::<Vec<_>>().join("_");
+                op["operationId"] = serde_json::Value::String(name);
+            }
+        }
+    }
 }
 
 /// Makes the document say what the server does with refusals (checked by the

@@ -120,16 +120,16 @@ pub async fn approve(State(state): State<AppState>, staff: Staff<perm::Withdrawa
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
-pub struct RejectRequest {
+pub struct WithdrawalRejectRequest {
     /// Why (1 to 500 characters): the player sees it as the failure's reason; audited.
     pub reason: String,
 }
 
 /// Rejects a withdrawal waiting for staff: the held money returns to the player's balance
 /// (admin, finance).
-#[utoipa::path(post, path = "/api/admin/payments/withdrawals/{id}/reject", tag = "admin", params(("id" = i64, Path)), request_body = RejectRequest,
+#[utoipa::path(post, path = "/api/admin/payments/withdrawals/{id}/reject", tag = "admin", params(("id" = i64, Path)), request_body = WithdrawalRejectRequest,
     responses((status = 200, body = Envelope<WithdrawalRow>), (status = "default", description = "23, 24 not admin or finance, 40 bad id, 47 reason, 85 no such withdrawal, 141 not waiting", body = ErrorEnvelope)))]
-pub async fn reject(State(state): State<AppState>, staff: Staff<perm::WithdrawalsDecide>, PathParam(id): PathParam<i64>, JsonBody(req): JsonBody<RejectRequest>) -> ApiResult<WithdrawalRow> {
+pub async fn reject(State(state): State<AppState>, staff: Staff<perm::WithdrawalsDecide>, PathParam(id): PathParam<i64>, JsonBody(req): JsonBody<WithdrawalRejectRequest>) -> ApiResult<WithdrawalRow> {
     let reason = valid_reason(&req.reason)?;
     let intent = state.payments.reject_withdrawal(id, &staff.actor, reason).await?;
     ok(row(&state, &intent).await?)
