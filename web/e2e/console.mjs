@@ -160,8 +160,8 @@ export function tests(h) {
       assert((await page.getByTestId('console-role').textContent()) === tx.role.admin, 'the top bar names the role');
       // The sections (each named first, then how many items wait in it, if any).
       const nav = await page.getByTestId('console-nav').getByRole('link').allTextContents();
-      const names = [tx.nav.players, tx.nav.withdrawals, tx.nav.adjustments, tx.nav.audit];
-      assert(nav.length === 4 && nav.every((text, i) => text.replace(/^\d+\+?/, '').startsWith(names[i])), `admin's sections: ${nav}`);
+      const names = [tx.nav.players, tx.nav.withdrawals, tx.nav.adjustments, tx.nav.audit, tx.nav.reports];
+      assert(nav.length === 5 && nav.every((text, i) => text.replace(/^\d+\+?/, '').startsWith(names[i])), `admin's sections: ${nav}`);
 
       // Players: the search lives in the URL; the new player is found by phone.
       await page.getByTestId('players-search').fill(phone);

@@ -120,11 +120,11 @@ describe('the console shell', () => {
     await screen.findByTestId('players-search');
   });
 
-  it('shows finance the four sections, and refuses support a section typed by hand', async () => {
+  it('shows finance the five sections, and refuses support a section typed by hand', async () => {
     mockApi({ '/api/admin/me': meReply('finance'), '/api/admin/payments/withdrawals': ok([]) });
     const { unmount } = renderConsole('/withdrawals');
     const nav = await screen.findByTestId('console-nav');
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Players', 'Withdrawals', 'Adjustments', 'Audit trail']);
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Players', 'Withdrawals', 'Adjustments', 'Audit trail', 'Reports']);
     await screen.findByTestId('withdrawals-empty');
     unmount();
 

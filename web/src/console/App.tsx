@@ -145,6 +145,7 @@ export const consoleRoutes: RouteObject[] = [
       { path: 'withdrawals', ...section('withdrawals', () => import('./pages/WithdrawalsPage')) },
       { path: 'adjustments', ...section('adjustments', () => import('./pages/AdjustmentsPage')) },
       { path: 'audit', ...section('audit', () => import('./pages/AuditPage')) },
+      { path: 'reports', ...section('reports', () => import('./pages/ReportsPage')) },
       { path: '*', element: <NotFound /> },
     ],
   },

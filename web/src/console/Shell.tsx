@@ -14,6 +14,8 @@ const ICONS: Record<Section, IconName> = {
   withdrawals: 'send',
   adjustments: 'wallet',
   audit: 'history',
+  // A line rising to an arrow: the trend glyph (named for the crash game in the player app).
+  reports: 'crash',
 };
 
 /** The language picker of the top bar and the sign-in page (remembered; Arabic turns the page). */

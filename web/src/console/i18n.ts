@@ -1,4 +1,4 @@
-import i18n from 'i18next';
+import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
 /** The console's languages (the player app's three); Arabic reads right to left. */
@@ -35,8 +35,27 @@ export function applyDocumentLanguage(lng: ConsoleLanguage) {
   root.dir = lng === 'ar' ? 'rtl' : 'ltr';
 }
 
-// The console's texts and the error catalogue, per language, loaded when first used.
-const loaders = import.meta.glob<{ default: Record<string, unknown> }>('../locales/*/{console,errors}.json');
+// The console's texts and the error catalogue, per language, loaded when first used; a
+// section's own texts (`console-reports`) when its page first asks for them.
+const loaders = import.meta.glob<{ default: Record<string, unknown> }>('../locales/*/{console,console-reports,errors}.json');
+
+/**
+ * i18next's backend for the namespaces a page brings (`useTranslation('console-reports')`
+ * waits for it: `ready`): read from their own chunk, in the language shown, and again in
+ * another language when the reader switches (i18next loads every namespace in use).
+ */
+const sectionTexts: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(lng, ns, done) {
+    const load = loaders[`../locales/${lng}/${ns}.json`];
+    if (!load) return done(new Error(`no texts ${lng}/${ns}`), false);
+    load().then(
+      (m) => done(null, m.default as ResourceKey),
+      (e: unknown) => done(e instanceof Error ? e : new Error(String(e)), false),
+    );
+  },
+};
 
 async function bundles(lng: ConsoleLanguage) {
   const [own, errors] = await Promise.all(['console', 'errors'].map((ns) => loaders[`../locales/${lng}/${ns}.json`]!().then((m) => m.default)));
@@ -45,9 +64,11 @@ async function bundles(lng: ConsoleLanguage) {
 
 export async function initConsoleI18n(lng: ConsoleLanguage) {
   applyDocumentLanguage(lng);
-  await i18n.use(initReactI18next).init({
+  await i18n.use(initReactI18next).use(sectionTexts).init({
     lng,
     resources: { [lng]: await bundles(lng) },
+    // The bundled namespaces above, the sections' own from the backend.
+    partialBundledLanguages: true,
     ns: ['console', 'errors'],
     defaultNS: 'console',
     fallbackLng: false,

@@ -20,8 +20,8 @@ import { staffMe } from './testing';
 
 describe('sections by permission', () => {
   it('opens to each role only what its permissions allow, in navigation order', () => {
-    expect(sectionsFor(staffMe('admin').permissions)).toEqual(['players', 'withdrawals', 'adjustments', 'audit']);
-    expect(sectionsFor(staffMe('finance').permissions)).toEqual(['players', 'withdrawals', 'adjustments', 'audit']);
+    expect(sectionsFor(staffMe('admin').permissions)).toEqual(['players', 'withdrawals', 'adjustments', 'audit', 'reports']);
+    expect(sectionsFor(staffMe('finance').permissions)).toEqual(['players', 'withdrawals', 'adjustments', 'audit', 'reports']);
     expect(sectionsFor(staffMe('support').permissions)).toEqual(['players', 'audit']);
     expect(sectionsFor(staffMe('content').permissions)).toEqual([]);
     expect(sectionsFor(['withdrawals.decide'])).toEqual(['withdrawals']);

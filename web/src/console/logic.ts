@@ -14,9 +14,10 @@ export const PERM = {
   playersNote: 'players.note',
   withdrawalsDecide: 'withdrawals.decide',
   console: 'console',
+  reportsRead: 'reports.read',
 } as const;
 
-export type Section = 'players' | 'withdrawals' | 'adjustments' | 'audit';
+export type Section = 'players' | 'withdrawals' | 'adjustments' | 'audit' | 'reports';
 
 /** The console's sections in navigation order, each with the permission it needs. */
 export const SECTIONS: readonly { id: Section; permission: string }[] = [
@@ -24,6 +25,7 @@ export const SECTIONS: readonly { id: Section; permission: string }[] = [
   { id: 'withdrawals', permission: PERM.withdrawalsDecide },
   { id: 'adjustments', permission: PERM.moneyAdjust },
   { id: 'audit', permission: PERM.auditRead },
+  { id: 'reports', permission: PERM.reportsRead },
 ];
 
 export const can = (permissions: readonly string[] | undefined, permission: string) => Boolean(permissions?.includes(permission));

@@ -11,9 +11,9 @@ import { consoleRoutes } from './App';
 i18n.addResourceBundle('en', 'console', consoleEn, true, true);
 
 const ROLE_PERMISSIONS: Record<string, string[]> = {
-  admin: ['audit.read', 'money.adjust', 'promotions.manage', 'players.read', 'players.ban', 'players.note', 'withdrawals.decide', 'console'],
+  admin: ['audit.read', 'money.adjust', 'promotions.manage', 'players.read', 'players.ban', 'players.note', 'withdrawals.decide', 'console', 'reports.read'],
   support: ['audit.read', 'players.read', 'players.note', 'console'],
-  finance: ['audit.read', 'money.adjust', 'players.read', 'players.note', 'withdrawals.decide', 'console'],
+  finance: ['audit.read', 'money.adjust', 'players.read', 'players.note', 'withdrawals.decide', 'console', 'reports.read'],
   content: ['console'],
 };
 

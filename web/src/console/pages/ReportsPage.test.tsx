@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import reportsEn from '../../locales/en/console-reports.json';
 import { mockApi, ok } from '../../test/render';
 import { makeConsoleStore } from '../api';
-import { refusal } from '../testing';
+import { meReply, refusal, renderConsole } from '../testing';
 import ReportsPage from './ReportsPage';
 
 i18n.addResourceBundle('en', 'console-reports', reportsEn, true, true);
@@ -302,5 +302,29 @@ describe('the reports page', () => {
     await act(async () => fireEvent.click(link));
     expect((await screen.findByTestId('reports-export-error')).textContent).toBe('The export failed: Please sign in.');
     expect(created).toHaveBeenCalledTimes(1);
+  });
+
+  it('is the Reports section of admin and finance, closed to support', async () => {
+    const fetchMock = mockApi({
+      '/api/admin/me': meReply('finance'),
+      '/api/admin/reports': byDayReply('2026-11-01', 30).reply,
+      '/api/site/settings': SETTINGS,
+      '/api/admin/payments/withdrawals': ok([]),
+      '/api/admin/wallet/adjust-requests': ok([]),
+    });
+    const { unmount } = renderConsole('/reports?from=2026-11-01&to=2026-11-30');
+    await screen.findByTestId('reports-report');
+    const link = screen.getByTestId('nav-reports');
+    expect(link.textContent).toBe('Reports');
+    expect(link.getAttribute('aria-current')).toBe('page');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Reports');
+    expect(reportCalls(fetchMock)).toEqual(['/api/admin/reports?from=2026-11-01&to=2026-11-30&by=day']);
+    unmount();
+
+    const refused = mockApi({ '/api/admin/me': meReply('support'), '/api/admin/players': ok([]) });
+    renderConsole('/reports');
+    await screen.findByTestId('console-forbidden');
+    expect(screen.queryByTestId('nav-reports')).toBeNull();
+    expect(reportCalls(refused)).toEqual([]);
   });
 });
