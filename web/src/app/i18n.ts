@@ -22,8 +22,9 @@ export function languageOf(code: string | null | undefined) {
 
 export const isRtl = (code: string) => languageOf(code)?.code === 'ar';
 
-// One chunk per locale file, fetched when a language is first used.
-const loaders = import.meta.glob<{ default: Record<string, unknown> }>('../locales/*/*.json');
+// One chunk per locale file, fetched when a language is first used. The operator's console
+// texts (console*.json) are the console's own (src/console/i18n.ts): not in this app's map.
+const loaders = import.meta.glob<{ default: Record<string, unknown> }>(['../locales/*/*.json', '!../locales/*/console*.json']);
 
 const lazyBackend: BackendModule = {
   type: 'backend',
