@@ -94,7 +94,8 @@ describe('the rows', () => {
       line({ date: '2026-11-02', activePlayers: 5 }),
       line({ date: '2026-11-03', activePlayers: 0 }),
     ];
-    expect(activeStats(days)).toEqual({ peak: 5, peakDate: '2026-11-02', average: 2.3, days: 3 });
+    expect(activeStats(days)).toEqual({ peak: 5, peakDate: '2026-11-02', average: 2.33, days: 3 });
+    expect(activeStats([line({ date: '2026-11-01', activePlayers: 1 }), ...Array.from({ length: 29 }, (_, i) => line({ date: `2026-11-${String(i + 2).padStart(2, '0')}`, activePlayers: 0 }))]).average).toBe(0.03);
   });
 
   it('a report of zero rows by day is empty; one stake is not', () => {

@@ -193,7 +193,8 @@ export function pageOf<T>(rows: readonly T[], page: number, size = PAGE_SIZE): {
 
 /**
  * Active players by day (every currency counts once a day, so a day's figure is taken once
- * however many currency rows it has): the peak, its day, and the average per day (one decimal).
+ * however many currency rows it has): the peak, its day, and the average per day (two decimals:
+ * one player in a month is 0.03 a day, not 0).
  */
 export function activeStats(rows: readonly ReportLine[]): { peak: number; peakDate: string | null; average: number; days: number } {
   const byDay = new Map<string, number>();
@@ -209,7 +210,7 @@ export function activeStats(rows: readonly ReportLine[]): { peak: number; peakDa
     }
   }
   const days = byDay.size;
-  return { peak, peakDate, average: days ? Math.round((sum * 10) / days) / 10 : 0, days };
+  return { peak, peakDate, average: days ? Math.round((sum * 100) / days) / 100 : 0, days };
 }
 
 /** The currency the charts show: the one filtered on, else TND when the report has it, else its first. */
@@ -246,11 +247,13 @@ export function peakDay(series: DaySeries, field: MoneyField): { date: string; m
   return best;
 }
 
+/** A line that moved something: a bet, an active player or an amount (a day by day's zero rows did not). */
+export const hasActivity = (l: ReportLine) => l.bets !== 0 || (l.activePlayers ?? 0) !== 0 || MONEY_FIELDS.some((f) => minorOf(l, f) !== 0n);
+
 /** Nothing happened in the range: no line moved a figure (by day the zero rows are still there). */
 export function isEmptyReport(reply: { rows: readonly ReportLine[]; totals: readonly ReportLine[] }): boolean {
   if (reply.rows.length === 0) return true;
-  const moved = (l: ReportLine) => l.bets !== 0 || (l.activePlayers ?? 0) !== 0 || MONEY_FIELDS.some((f) => minorOf(l, f) !== 0n);
-  return !reply.rows.some(moved) && !reply.totals.some(moved);
+  return !reply.rows.some(hasActivity) && !reply.totals.some(hasActivity);
 }
 
 /**

@@ -38,7 +38,13 @@ const dayOf = (date: string, lang: string) =>
 export function ReportCharts({ series, currency, lang, from, to, ggr, ngr, deposits, withdrawals, peak }: ReportChartsProps) {
   const { t: tr } = useTranslation('console-reports');
   const money = (minor: bigint | number) => formatMinorMoney(minor, currency, lang);
-  const line = (key: keyof typeof LINE_COLORS): ChartLine => ({ key, label: tr(`field.${key}`), color: LINE_COLORS[key], values: series.values[key] });
+  const line = (key: keyof typeof LINE_COLORS, dashed = false): ChartLine => ({
+    key,
+    label: tr(`field.${key}`),
+    color: LINE_COLORS[key],
+    values: series.values[key],
+    dashed,
+  });
   const range = { from: dayOf(from, lang), to: dayOf(to, lang), currency: displayCurrency(currency) };
   const revenue = [
     tr('charts.revenueSummary', { ...range, ggr: money(ggr), ngr: money(ngr) }),
@@ -49,12 +55,12 @@ export function ReportCharts({ series, currency, lang, from, to, ggr, ngr, depos
   const common = { x: series.x, days: series.days, currency, lang, hint: tr('charts.hint'), unavailable: tr('charts.unavailable') };
   return (
     <div className={css.pair}>
-      <TimeChart {...common} title={tr('charts.revenue')} summary={revenue} lines={[line('ggr'), line('ngr')]} testId="chart-revenue" />
+      <TimeChart {...common} title={tr('charts.revenue')} summary={revenue} lines={[line('ggr'), line('ngr', true)]} testId="chart-revenue" />
       <TimeChart
         {...common}
         title={tr('charts.payments')}
         summary={tr('charts.paymentsSummary', { ...range, deposits: money(deposits), withdrawals: money(withdrawals) })}
-        lines={[line('deposits'), line('withdrawals')]}
+        lines={[line('deposits'), line('withdrawals', true)]}
         testId="chart-payments"
       />
     </div>

@@ -131,6 +131,8 @@ describe('ReportCharts', () => {
     const revenue = byTitle['GGR and NGR']!;
     const payments = byTitle['Deposits and withdrawals']!;
     expect(revenue.opts.series.slice(1).map((s: { label: string }) => s.label)).toEqual(['GGR', 'NGR']);
+    // NGR dashed: without bonuses it runs over GGR, which shows between its dashes.
+    expect(revenue.opts.series.slice(1).map((s: { dash?: number[] }) => s.dash)).toEqual([undefined, [6, 5]]);
     expect(revenue.data.slice(1)).toEqual([
       [120_500, -15_750, 40_250],
       [100_500, -15_750, 30_250],

@@ -23,6 +23,8 @@ export interface ChartLine {
   color: string;
   /** Integer minor units, one per day. */
   values: number[];
+  /** Drawn dashed: the second line of a pair, seen where it runs over the first (NGR equals GGR without bonuses). */
+  dashed?: boolean;
 }
 
 export interface TimeChartProps {
@@ -94,7 +96,13 @@ export function chartOptions(
     scales: { x: { time: true } },
     axes: [
       { ...axis, space: 64, incrs: X_INCRS, values: (_u, splits) => splits.map((s) => dateFmt.format(new Date(s * 1000))) },
-      { ...axis, size: 56, space: 36, values: (_u, splits) => splits.map((v) => compactMoney(v, p.currency, p.lang)) },
+      {
+        ...axis,
+        space: 36,
+        values: (_u, splits) => splits.map((v) => compactMoney(v, p.currency, p.lang)),
+        // As wide as its longest figure ("-12.3K"): no empty band on a phone.
+        size: (_u, values) => (values?.length ? Math.max(32, Math.ceil(Math.max(...values.map((v) => String(v ?? '').length)) * 7.5) + 14) : 32),
+      },
     ],
     series: [
       {},
@@ -102,7 +110,9 @@ export function chartOptions(
         label: l.label,
         stroke: colors.line(l),
         width: 2,
-        points: { show: p.x.length <= 45, size: 4 },
+        ...(l.dashed ? { dash: [6, 5] } : {}),
+        // A dot a day while the days are few enough to tell apart.
+        points: { show: p.x.length <= 16, size: 5 },
       })),
     ],
     hooks: {
@@ -122,7 +132,7 @@ export function TimeChart({ title, summary, hint, unavailable, x, days, lines, c
   const [cursor, setCursor] = useState<number | null>(null);
   const [failed, setFailed] = useState(false);
   // Redrawn when the data, the currency or the language change (a new chart: cheap at this size).
-  const key = JSON.stringify([x, lines.map((l) => [l.key, l.label, l.color, l.values]), currency, lang]);
+  const key = JSON.stringify([x, lines.map((l) => [l.key, l.label, l.color, l.values, l.dashed]), currency, lang]);
 
   useEffect(() => {
     const box = boxRef.current;
@@ -177,7 +187,7 @@ export function TimeChart({ title, summary, hint, unavailable, x, days, lines, c
       <ul className={css.legend} aria-hidden="true">
         {lines.map((l) => (
           <li key={l.key} className={css.legendItem}>
-            <span className={css.swatch} style={{ background: `var(${l.color})` }} />
+            <span className={`${css.swatch} ${l.dashed ? css.swatchDashed : ''}`} style={{ color: `var(${l.color})` }} />
             <span>{l.label}</span>
             {at !== null ? (
               <bdi dir="ltr" className={css.value} data-testid={testId ? `${testId}-value-${l.key}` : undefined}>

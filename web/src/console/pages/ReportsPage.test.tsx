@@ -125,7 +125,7 @@ describe('the reports page', () => {
   it('shows the totals, the charts by day and the rows of a month, latest day first', async () => {
     const { reply, sum, all } = byDayReply('2026-11-01', 30);
     const fetchMock = mockApi({ '/api/admin/reports': reply, '/api/site/settings': SETTINGS });
-    renderReports('/reports?from=2026-11-01&to=2026-11-30');
+    const { router } = renderReports('/reports?from=2026-11-01&to=2026-11-30');
 
     await screen.findByTestId('reports-report');
     expect(reportCalls(fetchMock)).toEqual(['/api/admin/reports?from=2026-11-01&to=2026-11-30&by=day']);
@@ -156,6 +156,7 @@ describe('the reports page', () => {
       String(day12.activePlayers),
     ]);
     expect(screen.queryByTestId('reports-pager')).toBeNull();
+    expect(screen.getByTestId('total-active-average-TND').textContent).toBe(String(Math.round((all.reduce((s, f) => s + f.activePlayers!, 0) * 100) / 30) / 100));
 
     // The charts: GGR and NGR, deposits and withdrawals, a point a day in date order.
     await waitFor(() => expect(plots).toHaveLength(2));
@@ -168,6 +169,12 @@ describe('the reports page', () => {
     expect(payments.data[1]).toEqual(all.map((f) => f.deposits));
     expect(payments.data[2]).toEqual(all.map((f) => f.withdrawals));
     expect(revenue.data[0]![1]! - revenue.data[0]![0]!).toBe(86_400);
+
+    // Only the days with activity: four quiet days left out, kept in the address.
+    await act(async () => fireEvent.click(screen.getByTestId('reports-only-active')));
+    expect(router.state.location.search).toBe('?from=2026-11-01&to=2026-11-30&active=1');
+    expect(screen.getAllByTestId('reports-row')).toHaveLength(26);
+    expect(screen.getByTestId('reports-count').textContent).toBe('26 rows');
   });
 
   it('asks for what the address says, and the controls change the address', async () => {

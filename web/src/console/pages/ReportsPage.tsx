@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type FormEvent, type MouseEvent } from 'react';
+import { useEffect, useId, useMemo, useState, type FormEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { isApiError } from '../../app/errors';
@@ -14,6 +14,7 @@ import {
   defaultSort,
   groupColumns,
   GROUPINGS,
+  hasActivity,
   isEmptyReport,
   minorOf,
   MONEY_FIELDS,
@@ -35,7 +36,7 @@ import {
 } from '../reports';
 import { ReportCharts } from '../charts/ReportCharts';
 import { useReportCurrenciesQuery, useReportQuery, type ReportReply } from '../reportsApi';
-import { Button, DataTable, Empty, LinkTabs, Ltr, Notice, SelectRow, Spinner, TextRow, useErrorText, type Column } from '../ui';
+import { Button, DataTable, Empty, Ltr, Notice, SelectRow, Spinner, TextRow, useErrorText, type Column } from '../ui';
 import css from './reports.module.css';
 
 /** The filters as the address holds them (only what differs from the defaults, but the dates). */
@@ -80,11 +81,19 @@ export default function ReportsPage() {
 
   const quick = currentQuickRange(filters, today);
   const data = report.currentData;
+  const byLabel = useId();
+  // The typed dates: folded on a phone (the quick ranges first), open on a wider screen.
+  const [datesOpen, setDatesOpen] = useState(
+    () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(min-width: 761px)').matches,
+  );
 
   if (!ready) return <Spinner label={t('state.loading')} />;
   return (
     <Page>
-      <PageHeader title={tr('title')} lead={tr('lead')} action={<ExportLink filters={filters} disabled={inverted} />} />
+      <PageHeader title={tr('title')} lead={tr('lead')} />
+      <div className={css.toolbar}>
+        <ExportLink filters={filters} disabled={inverted} />
+      </div>
 
       <Card as="div" className={css.filters} data-testid="reports-filters">
         <nav className={css.quick} aria-label={tr('filters.quick')}>
@@ -100,41 +109,62 @@ export default function ReportsPage() {
             </Link>
           ))}
         </nav>
-        <form className={css.dates} onSubmit={applyDates} noValidate>
-          <TextRow
-            type="date"
-            label={tr('filters.from')}
-            value={draft.from}
-            max={today}
-            onChange={(e) => setDraft((d) => ({ ...d, from: e.target.value }))}
-            rowClassName={css.date}
-            data-testid="reports-from"
-          />
-          <TextRow
-            type="date"
-            label={tr('filters.to')}
-            value={draft.to}
-            onChange={(e) => setDraft((d) => ({ ...d, to: e.target.value }))}
-            error={draftInverted ? tr('filters.toBeforeFrom') : null}
-            rowClassName={css.date}
-            data-testid="reports-to"
-          />
-          <div className={css.applyBox}>
-            <Button tone="primary" type="submit" disabled={!draft.from || !draft.to || draftInverted} data-testid="reports-apply">
-              {tr('filters.apply')}
-            </Button>
-          </div>
-        </form>
+        <details
+          className={css.custom}
+          open={datesOpen}
+          onToggle={(e) => setDatesOpen((e.currentTarget as HTMLDetailsElement).open)}
+          data-testid="reports-dates"
+        >
+          <summary className={css.customSummary}>
+            <span className={css.label}>{tr('filters.dates')}</span>
+            <span className={css.rangeText} data-testid="reports-range-text">
+              {tr('range', { from: dayText(from, lang), to: dayText(to, lang) })}
+            </span>
+          </summary>
+          <form className={css.dates} onSubmit={applyDates} noValidate>
+            <TextRow
+              type="date"
+              label={tr('filters.from')}
+              value={draft.from}
+              max={today}
+              onChange={(e) => setDraft((d) => ({ ...d, from: e.target.value }))}
+              rowClassName={css.date}
+              data-testid="reports-from"
+            />
+            <TextRow
+              type="date"
+              label={tr('filters.to')}
+              value={draft.to}
+              onChange={(e) => setDraft((d) => ({ ...d, to: e.target.value }))}
+              error={draftInverted ? tr('filters.toBeforeFrom') : null}
+              rowClassName={css.date}
+              data-testid="reports-to"
+            />
+            <div className={css.applyBox}>
+              <Button tone="primary" type="submit" disabled={!draft.from || !draft.to || draftInverted} data-testid="reports-apply">
+                {tr('filters.apply')}
+              </Button>
+            </div>
+          </form>
+        </details>
         <div className={css.groupRow}>
           <div className={css.byBox}>
-            <span className={css.label} aria-hidden="true">
+            <span className={css.label} id={byLabel}>
               {tr('filters.by')}
             </span>
-            <LinkTabs
-              label={tr('filters.by')}
-              current={by}
-              tabs={GROUPINGS.map((g) => ({ id: g, label: tr(`by.${g}`), to: paramsOf({ ...filters, by: g }) }))}
-            />
+            <nav className={css.segments} aria-labelledby={byLabel}>
+              {GROUPINGS.map((g) => (
+                <Link
+                  key={g}
+                  to={paramsOf({ ...filters, by: g })}
+                  className={`${css.segment} ${g === by ? css.segmentOn : ''}`}
+                  aria-current={g === by ? 'page' : undefined}
+                  data-testid={`tab-${g}`}
+                >
+                  {tr(`by.${g}`)}
+                </Link>
+              ))}
+            </nav>
           </div>
           <SelectRow
             label={tr('filters.currency')}
@@ -349,7 +379,7 @@ function Totals({ line, titled, active }: { line: ReportLine; titled: boolean; a
             <div className={css.tile}>
               <dt>{tr('totals.activeAverage')}</dt>
               <dd className={css.tileValue} data-testid={`total-active-average-${c}`}>
-                {new Intl.NumberFormat(latn(lang), { maximumFractionDigits: 1 }).format(active.average)}
+                {new Intl.NumberFormat(latn(lang), { maximumFractionDigits: 2 }).format(active.average)}
               </dd>
               <dd className={css.tileHint}>{tr('totals.activeAverageHint', { days: active.days })}</dd>
             </div>
@@ -372,12 +402,14 @@ function Rows({ data, filters }: { data: ReportReply; filters: ReportFilters }) 
   const sort: SortKey = sortParam && keys.includes(sortParam) ? sortParam : fallback.key;
   const dirParam = params.get('dir');
   const dir: SortDir = dirParam === 'asc' || dirParam === 'desc' ? dirParam : sort === fallback.key ? fallback.dir : 'desc';
-  const sorted = useMemo(() => sortRows(data.rows, sort, dir), [data.rows, sort, dir]);
+  // By day: the days with no activity may be left out (a long range has many).
+  const onlyActive = by === 'day' && params.get('active') === '1';
+  const sorted = useMemo(() => sortRows(onlyActive ? data.rows.filter(hasActivity) : data.rows, sort, dir), [data.rows, sort, dir, onlyActive]);
   const shown = pageOf(sorted, Number(params.get('page') ?? '1'));
   const oneCurrency = data.totals.length === 1 ? data.totals[0]!.currency : null;
   const numberFmt = new Intl.NumberFormat(latn(lang));
 
-  const go = (next: { sort?: SortKey; dir?: SortDir; page?: number }) => {
+  const go = (next: { sort?: SortKey; dir?: SortDir; page?: number; active?: boolean }) => {
     const s = next.sort ?? sort;
     const d = next.dir ?? dir;
     const isDefault = s === fallback.key && d === fallback.dir;
@@ -385,6 +417,7 @@ function Rows({ data, filters }: { data: ReportReply; filters: ReportFilters }) 
       paramsOf(filters, {
         sort: isDefault ? '' : s,
         dir: isDefault ? '' : d,
+        active: (next.active ?? onlyActive) ? '1' : '',
         page: next.page && next.page > 1 ? String(next.page) : '',
       }),
       { preventScrollReset: true },
@@ -454,12 +487,18 @@ function Rows({ data, filters }: { data: ReportReply; filters: ReportFilters }) 
           <span aria-hidden="true">{dir === 'asc' ? '↑' : '↓'}</span>
           {dir === 'asc' ? tr('table.ascending') : tr('table.descending')}
         </Button>
+        {by === 'day' ? (
+          <label className={css.check}>
+            <input type="checkbox" checked={onlyActive} onChange={(e) => go({ active: e.target.checked })} data-testid="reports-only-active" />
+            {tr('table.onlyActive')}
+          </label>
+        ) : null}
         <span className={css.count} data-testid="reports-count">
-          {tr('table.rows', { count: data.rows.length })}
+          {tr('table.rows', { count: sorted.length })}
         </span>
       </div>
       {by === 'game' && data.rows.length >= 500 ? <Notice tone="info">{tr('table.gameCapped')}</Notice> : null}
-      {data.rows.length === 0 ? (
+      {sorted.length === 0 ? (
         <Empty title={tr('empty.title')} />
       ) : (
         <div className={css.tableBox}>
