@@ -534,6 +534,29 @@ pub struct Figures {
     pub withdrawals: i64,
 }
 
+impl std::ops::AddAssign<&Figures> for Figures {
+    fn add_assign(&mut self, f: &Figures) {
+        self.bets += f.bets;
+        self.stakes += f.stakes;
+        self.wins += f.wins;
+        self.ggr += f.ggr;
+        self.bonus_cost += f.bonus_cost;
+        self.ngr += f.ngr;
+        self.deposits += f.deposits;
+        self.withdrawals += f.withdrawals;
+    }
+}
+
+impl<'a> std::iter::Sum<&'a Figures> for Figures {
+    fn sum<I: Iterator<Item = &'a Figures>>(iter: I) -> Figures {
+        let mut total = Figures::default();
+        for f in iter {
+            total += f;
+        }
+        total
+    }
+}
+
 impl Figures {
     fn add(&mut self, tx_type: i64, product: &str, m: &Measures) {
         use TxType::*;

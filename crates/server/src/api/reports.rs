@@ -105,17 +105,6 @@ fn line(r: &ReportRow, currency: Currency) -> ReportLine {
     }
 }
 
-fn total(into: &mut Figures, f: &Figures) {
-    into.bets += f.bets;
-    into.stakes += f.stakes;
-    into.wins += f.wins;
-    into.ggr += f.ggr;
-    into.bonus_cost += f.bonus_cost;
-    into.ngr += f.ngr;
-    into.deposits += f.deposits;
-    into.withdrawals += f.withdrawals;
-}
-
 /// The parsed query: what the report reads and how it answers.
 struct Asked {
     q: ReportQuery,
@@ -181,11 +170,13 @@ pub async fn report(State(state): State<AppState>, _staff: Staff<perm::ReportsRe
         // Every day of the range, per currency: zero rows where nothing happened (a chart
         // must not join two distant points).
         let actives: std::collections::HashMap<i64, i64> = rows.iter().filter_map(|r| Some((r.day?, r.active_players?))).collect();
+        let mut found: std::collections::HashMap<(i64, String), ReportRow> =
+            rows.drain(..).filter_map(|r| Some(((r.day?, r.currency.clone()), r))).collect();
         let mut full = Vec::new();
         for day in asked.q.from_day..=asked.q.to_day {
             for c in &currencies {
-                match rows.iter().find(|r| r.day == Some(day) && &r.currency == c) {
-                    Some(r) => full.push(r.clone()),
+                match found.remove(&(day, c.clone())) {
+                    Some(r) => full.push(r),
                     None => full.push(ReportRow {
                         day: Some(day),
                         currency: c.clone(),
@@ -204,10 +195,7 @@ pub async fn report(State(state): State<AppState>, _staff: Staff<perm::ReportsRe
     let totals: Vec<ReportLine> = currencies
         .iter()
         .map(|c| {
-            let mut f = Figures::default();
-            for r in rows.iter().filter(|r| &r.currency == c) {
-                total(&mut f, &r.figures);
-            }
+            let f: Figures = rows.iter().filter(|r| &r.currency == c).map(|r| &r.figures).sum();
             line(&ReportRow { day: None, currency: c.clone(), product: None, provider: None, game: None, figures: f, active_players: None }, currency_of(c))
         })
         .collect();

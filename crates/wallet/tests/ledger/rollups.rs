@@ -38,19 +38,7 @@ async fn report(db: &store::Db, by: GroupBy) -> Vec<rollup::ReportRow> {
 }
 
 fn sum(rows: &[rollup::ReportRow]) -> Figures {
-    let mut f = Figures::default();
-    for r in rows {
-        let g = r.figures;
-        f.bets += g.bets;
-        f.stakes += g.stakes;
-        f.wins += g.wins;
-        f.ggr += g.ggr;
-        f.bonus_cost += g.bonus_cost;
-        f.ngr += g.ngr;
-        f.deposits += g.deposits;
-        f.withdrawals += g.withdrawals;
-    }
-    f
+    rows.iter().map(|r| &r.figures).sum()
 }
 
 /// Forty players, concurrently: a deposit each, then stakes on two providers' games (some

@@ -8,6 +8,7 @@ import { useMe } from '../App';
 import { consoleApi, type AdjustRequestView } from '../api';
 import { formatTime, statusTone } from '../logic';
 import { Badge, Button, DataTable, Empty, LinkTabs, Ltr, Notice, QueryState, ReasonDialog, useErrorText, type Column } from '../ui';
+import { IdAndTime } from './cells';
 import css from './pages.module.css';
 
 export const REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as const;
@@ -53,14 +54,7 @@ export default function AdjustmentsPage() {
     {
       key: 'id',
       label: t('requests.col.request'),
-      render: (r) => (
-        <span className={css.stack}>
-          <strong className={css.id}>
-            <Ltr>#{r.id}</Ltr>
-          </strong>
-          <small className={css.muted}>{formatTime(r.createdAt, i18n.language)}</small>
-        </span>
-      ),
+      render: (r) => <IdAndTime id={r.id} at={r.createdAt} lang={i18n.language} />,
     },
     {
       key: 'player',

@@ -4,8 +4,9 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { Money } from '../../components/Money';
 import { Card, Page, PageHeader } from '../../components/Page';
 import { consoleApi, type DecideOutcome, type WithdrawalRow } from '../api';
-import { formatTime, riskFlags, statusTone, summariseDecisions } from '../logic';
+import { riskFlags, statusTone, summariseDecisions } from '../logic';
 import { Badge, Button, DataTable, Empty, LinkTabs, Ltr, Notice, QueryState, ReasonDialog, useErrorText, type Column } from '../ui';
+import { IdAndTime } from './cells';
 import css from './pages.module.css';
 
 export const WITHDRAWAL_STATUSES = ['review', 'created', 'pending', 'succeeded', 'failed', 'cancelled'] as const;
@@ -88,14 +89,7 @@ export default function WithdrawalsPage() {
     {
       key: 'id',
       label: t('withdrawals.col.withdrawal'),
-      render: (r) => (
-        <span className={css.stack}>
-          <strong className={css.id}>
-            <Ltr>#{r.id}</Ltr>
-          </strong>
-          <small className={css.muted}>{formatTime(r.createdAt, i18n.language)}</small>
-        </span>
-      ),
+      render: (r) => <IdAndTime id={r.id} at={r.createdAt} lang={i18n.language} />,
     },
     {
       key: 'player',
